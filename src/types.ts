@@ -1,0 +1,52 @@
+/**
+ * The shared vocabulary of the adapter and the runtime: a call the model made, the result an
+ * MCP server returned, and the error that stands in for a result that could not be had.
+ */
+import type { McpCallToolResult } from './generated/types.js';
+
+/** A model's function call, resolved to the MCP tool it names. */
+export interface ToolCall {
+  /** The id of the MCP server that owns the tool. */
+  serverId: string;
+  /** The tool's original MCP name, as the server knows it. */
+  name: string;
+  /** The name Gemini saw and called. */
+  exposedName: string;
+  /** The functionCall's `id`, or `null` when Gemini sent none. */
+  callId: string | null;
+  /** The call's arguments: always a plain object (`{}` when the model sent none). */
+  arguments: Record<string, unknown>;
+}
+
+/** A tool's result: an MCP `CallToolResult`. */
+export type ToolResult = McpCallToolResult;
+
+/** The codes a {@link ToolError} carries when gemini-mcp made it. Servers' own codes pass through. */
+export type ToolErrorCode =
+  | 'TIMEOUT'
+  | 'CANCELLED'
+  | 'TRANSPORT'
+  | 'CLIENT_CLOSED'
+  | 'UNKNOWN_SERVER'
+  | 'INVALID_RESULT'
+  | 'OUTPUT_SCHEMA_MISMATCH'
+  | 'PROTOCOL_ERROR';
+
+/** A call that produced no result: timed out, cancelled, transport failure, unknown server, ... */
+export interface ToolError {
+  /** A {@link ToolErrorCode}, or a code the server gave. */
+  code: ToolErrorCode | (string & {});
+  /** What went wrong, in words the model can act on. */
+  message: string;
+  /** Anything else worth passing on (JSON-serialisable). */
+  data?: unknown;
+}
+
+/** Tells a {@link ToolError} from a {@link ToolResult}. */
+export function isToolError(value: ToolResult | ToolError): value is ToolError {
+  return (
+    typeof (value as Partial<ToolError>).code === 'string' &&
+    typeof (value as Partial<ToolError>).message === 'string' &&
+    !Array.isArray((value as Partial<ToolResult>).content)
+  );
+}
