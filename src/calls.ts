@@ -1,0 +1,267 @@
+/** The model's function calls, resolved against a tool set. */
+import { argumentViolations } from './arguments.js';
+import { GeminiMcpError } from './errors.js';
+import type { Part } from './generated/types.js';
+import { type Dialect, functionResponse } from './responses.js';
+import { closestNames } from './text/similar.js';
+import type { ToolSet } from './toolset/types.js';
+import type { ToolCall } from './types.js';
+
+/** Finish reasons that mean the model's function calling went wrong (FC-6). */
+export const CALL_FINISH_REASONS = [
+  'MALFORMED_FUNCTION_CALL',
+  'UNEXPECTED_TOOL_CALL',
+  'MISSING_THOUGHT_SIGNATURE',
+  'TOO_MANY_TOOL_CALLS',
+] as const;
+
+/** One of {@link CALL_FINISH_REASONS}. */
+export type CallFinishReason = (typeof CALL_FINISH_REASONS)[number];
+
+/** A candidate that ended because function calling went wrong. */
+export interface CallFinish {
+  readonly reason: CallFinishReason;
+  /** The candidate's `finishMessage`, when it gave one. */
+  readonly message?: string;
+}
+
+/** Why a function call was not turned into a {@link ToolCall}. */
+export type RejectionReason =
+  /** The part's `functionCall` is not an object with a string `name`. */
+  | 'MALFORMED_CALL'
+  /** No tool in the set has that exposed name. */
+  | 'UNKNOWN_FUNCTION'
+  /** `args` is not a plain JSON object. */
+  | 'ARGUMENTS_NOT_OBJECT'
+  /** `args` fails the tool's inputSchema (option `validateArgs`). */
+  | 'INVALID_ARGUMENTS';
+
+/** A function call that was answered at once instead of run. */
+export interface RejectedCall {
+  readonly reason: RejectionReason;
+  /** The call's `id`, or `null` when it had none. */
+  readonly callId: string | null;
+  /** What the model was told, in `part.functionResponse.response.error`. */
+  readonly message: string;
+  /** The functionResponse part answering the call (its id echoed, Gemini dialect). */
+  readonly part: Part;
+}
+
+/** One function call of the model, in call order: run it, or send its ready answer. */
+export type CallOutcome =
+  | { readonly kind: 'call'; readonly call: ToolCall }
+  | { readonly kind: 'rejected'; readonly rejected: RejectedCall };
+
+/** The result of {@link functionCalls}. */
+export interface FunctionCallsResult {
+  /** The calls to run, in call order. */
+  readonly calls: ToolCall[];
+  /** The functionResponse parts answering the calls that cannot run, in call order. */
+  readonly rejected: Part[];
+  /**
+   * Every function call in call order, run or rejected: `items[i]` is the model's i-th
+   * functionCall. Answer in this order to keep one response per call, in place.
+   */
+  readonly items: CallOutcome[];
+  /** Present when the candidate ended in one of {@link CALL_FINISH_REASONS}. */
+  readonly finish?: CallFinish;
+}
+
+/** Options of {@link functionCalls}. */
+export interface FunctionCallsOptions {
+  /** Check arguments against the tool's inputSchema (ajv, compiled once per tool); default `false`. */
+  readonly validateArgs?: boolean;
+  /** The dialect of the rejection parts: `'vertex'` leaves out call ids (default `'gemini'`). */
+  readonly dialect?: Dialect;
+}
+
+/** Stands in for a call name that cannot name a function response. */
+const UNNAMED_FUNCTION = 'unnamed_function';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function own(object: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function notRecognised(): GeminiMcpError {
+  return new GeminiMcpError(
+    'INVALID_INPUT',
+    'functionCalls takes a GenerateContentResponse, a Content or a list of Parts',
+  );
+}
+
+/** The parts to read and the candidate they came from, whatever shape `input` has. */
+function readInput(input: unknown): { parts: readonly unknown[]; finish?: CallFinish } {
+  if (Array.isArray(input)) return { parts: input };
+  if (!isRecord(input)) throw notRecognised();
+  const parts = own(input, 'parts');
+  if (Array.isArray(parts)) return { parts };
+  const candidates = own(input, 'candidates');
+  if (candidates === undefined && own(input, 'promptFeedback') === undefined) throw notRecognised();
+  if (candidates !== undefined && !Array.isArray(candidates)) throw notRecognised();
+  const candidate: unknown = candidates?.[0];
+  if (!isRecord(candidate)) return { parts: [] };
+  const content = own(candidate, 'content');
+  const contentParts = isRecord(content) ? own(content, 'parts') : undefined;
+  const finish = finishOf(candidate);
+  return {
+    parts: Array.isArray(contentParts) ? contentParts : [],
+    ...(finish === undefined ? {} : { finish }),
+  };
+}
+
+function finishOf(candidate: Record<string, unknown>): CallFinish | undefined {
+  const reason = own(candidate, 'finishReason');
+  const known = CALL_FINISH_REASONS.find((callReason) => callReason === reason);
+  if (known === undefined) return undefined;
+  const message = own(candidate, 'finishMessage');
+  return typeof message === 'string' ? { reason: known, message } : { reason: known };
+}
+
+/** A name the rejection part can carry: the call's own when valid, else a sanitized one. */
+function responseName(name: unknown): string {
+  if (typeof name !== 'string' || name === '') return UNNAMED_FUNCTION;
+  return name.replace(/[^A-Za-z0-9_-]/gu, '_').slice(0, 128);
+}
+
+/** The part describing a value for an error message: its JSON type. */
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'a non-plain object' : `a ${typeof value}`;
+}
+
+interface Context {
+  toolset: ToolSet;
+  options: FunctionCallsOptions;
+}
+
+function reject(
+  reason: RejectionReason,
+  name: unknown,
+  callId: string | null,
+  message: string,
+  context: Context,
+): CallOutcome {
+  const part = functionResponse(
+    responseName(name),
+    { code: reason, message },
+    { id: callId, dialect: context.options.dialect ?? 'gemini' },
+  );
+  return { kind: 'rejected', rejected: { reason, callId, message, part } };
+}
+
+function unknownFunction(name: string, callId: string | null, context: Context): CallOutcome {
+  const known = context.toolset.entries.map((entry) => entry.exposedName);
+  const close = closestNames(name, known);
+  const hint =
+    close.length > 0
+      ? ` Did you mean ${close.map((candidate) => `"${candidate}"`).join(', ')}?`
+      : '';
+  const shown = name.length > 128 ? `${name.slice(0, 128)}…` : name;
+  return reject(
+    'UNKNOWN_FUNCTION',
+    name,
+    callId,
+    `There is no function named "${shown}".${hint}`,
+    context,
+  );
+}
+
+function outcomeOf(functionCall: unknown, context: Context): CallOutcome {
+  if (!isRecord(functionCall) || typeof own(functionCall, 'name') !== 'string') {
+    const id = isRecord(functionCall) ? own(functionCall, 'id') : undefined;
+    const callId = typeof id === 'string' ? id : null;
+    const name = isRecord(functionCall) ? own(functionCall, 'name') : undefined;
+    return reject('MALFORMED_CALL', name, callId, 'The function call has no name.', context);
+  }
+  const name = own(functionCall, 'name') as string;
+  const id = own(functionCall, 'id');
+  const callId = typeof id === 'string' ? id : null;
+  const entry = context.toolset.resolve(name);
+  if (entry === undefined) return unknownFunction(name, callId, context);
+  const rawArgs = own(functionCall, 'args');
+  const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
+  if (!isPlainObject(args)) {
+    const message = `The arguments of "${name}" must be a JSON object, not ${jsonType(args)}.`;
+    return reject('ARGUMENTS_NOT_OBJECT', name, callId, message, context);
+  }
+  if (context.options.validateArgs === true) {
+    const violations = argumentViolations(entry.tool, args) ?? [];
+    if (violations.length > 0) {
+      const listed = violations.map(
+        (violation) => `${violation.path === '' ? '(root)' : violation.path}: ${violation.message}`,
+      );
+      const message = `Invalid arguments for "${name}": ${listed.join('; ')}. Correct them and call again.`;
+      return reject('INVALID_ARGUMENTS', name, callId, message, context);
+    }
+  }
+  return {
+    kind: 'call',
+    call: {
+      serverId: entry.serverId,
+      name: entry.tool.name,
+      exposedName: entry.exposedName,
+      callId,
+      arguments: args,
+    },
+  };
+}
+
+/**
+ * Reads the model's function calls from a GenerateContentResponse (its first candidate), a
+ * Content, or a list of Parts, and resolves each against `toolset`. Parts without a
+ * `functionCall` are ignored; call order is kept.
+ *
+ * - A call whose name resolves becomes a {@link ToolCall}: `callId` is its `id` or `null`,
+ *   absent `args` are `{}`; `args` is passed on as the model sent it.
+ * - An unknown name, `args` that are not a plain object, a call without a name, or (with
+ *   `validateArgs`) arguments failing the inputSchema are not run: each becomes a
+ *   functionResponse part whose `response.error` says why (naming close matches, or the
+ *   failing paths), in `rejected`.
+ * - `items` lists every call in call order, run or rejected, so a runtime can answer each
+ *   in its place with its id.
+ * - A candidate that ended in MALFORMED_FUNCTION_CALL, UNEXPECTED_TOOL_CALL,
+ *   MISSING_THOUGHT_SIGNATURE or TOO_MANY_TOOL_CALLS is reported in `finish`.
+ *
+ * Whatever the model sent, only INVALID_INPUT is thrown, and only when `input` is not a
+ * response, a content or a part list at all.
+ *
+ * @example
+ * ```ts
+ * const response = await ai.models.generateContent({ model, contents, config: { tools } });
+ * const { calls, rejected, finish } = functionCalls(response, toolset, { validateArgs: true });
+ * if (finish) console.warn(`model failed to call a tool: ${finish.reason}`);
+ * for (const call of calls) await client.callTool({ name: call.name, arguments: call.arguments });
+ * ```
+ */
+export function functionCalls(
+  input: unknown,
+  toolset: ToolSet,
+  options: FunctionCallsOptions = {},
+): FunctionCallsResult {
+  const { parts, finish } = readInput(input);
+  const context: Context = { toolset, options };
+  const items: CallOutcome[] = [];
+  for (const part of parts) {
+    if (!isRecord(part)) continue;
+    const functionCall = own(part, 'functionCall');
+    if (functionCall === undefined) continue;
+    items.push(outcomeOf(functionCall, context));
+  }
+  return {
+    calls: items.flatMap((item) => (item.kind === 'call' ? [item.call] : [])),
+    rejected: items.flatMap((item) => (item.kind === 'rejected' ? [item.rejected.part] : [])),
+    items,
+    ...(finish === undefined ? {} : { finish }),
+  };
+}

@@ -1,0 +1,203 @@
+/** MCP tools as Gemini function declarations. */
+
+import { proveContract } from './contract.js';
+import { GeminiMcpError } from './errors.js';
+import { checkFunctionDeclaration, checkTool } from './generated/guards.js';
+import type { FunctionDeclaration, Tool } from './generated/types.js';
+import type { SchemaWarning } from './schema/to-gemini-schema.js';
+import { toGeminiParameters, toGeminiSchema } from './schema/to-gemini-schema.js';
+import { sanitizeDescription } from './text/description.js';
+import type { ToolSet, ToolSetEntry } from './toolset/types.js';
+
+/** Something {@link functionDeclarations} changed on the way, reported through `onWarning`. */
+export type DeclarationWarning =
+  | {
+      /** Invisible characters were removed from the description, or it was cut to 4096 bytes. */
+      readonly kind: 'description';
+      readonly exposedName: string;
+      readonly serverId: string;
+      readonly toolName: string;
+      readonly removedCharacters: number;
+      readonly truncated: boolean;
+      readonly message: string;
+    }
+  | {
+      /** The openapi conversion dropped, rewrote or weakened part of a schema. */
+      readonly kind: 'schema';
+      readonly exposedName: string;
+      readonly serverId: string;
+      readonly toolName: string;
+      /** Which of the tool's schemas. */
+      readonly schema: 'inputSchema' | 'outputSchema';
+      /** The converter's warning; its pointer is into that schema. */
+      readonly warning: SchemaWarning;
+      readonly message: string;
+    };
+
+/** Options of {@link functionDeclarations} and {@link geminiTools}. */
+export interface FunctionDeclarationsOptions {
+  /**
+   * `'json'` (default): `parametersJsonSchema` is the tool's inputSchema, unchanged.
+   * `'openapi'`: `parameters` is the inputSchema converted to Gemini's OpenAPI-subset Schema,
+   * for models and SDKs that take only that (no `parameters` at all for a tool without arguments).
+   */
+  readonly schemaMode?: 'json' | 'openapi';
+  /**
+   * Declare the tools' outputSchema too: `responseJsonSchema` in json mode, `response` in
+   * openapi mode (default `false`).
+   */
+  readonly responseSchema?: boolean;
+  /** Called for each description sanitized and each schema conversion loss, in tool order. */
+  readonly onWarning?: (warning: DeclarationWarning) => void;
+}
+
+/** The converter's errors, re-thrown naming the tool they concern. */
+function convertFor<T>(entry: ToolSetEntry, schema: string, convert: () => T): T {
+  try {
+    return convert();
+  } catch (error) {
+    if (!(error instanceof GeminiMcpError)) throw error;
+    throw new GeminiMcpError(
+      error.code,
+      `Tool "${entry.exposedName}" (${schema}): ${error.message}`,
+      {
+        ...(error.path === undefined ? {} : { path: error.path }),
+        details: error.details,
+        data: { ...error.data, tool: entry.exposedName, serverId: entry.serverId, schema },
+        cause: error,
+      },
+    );
+  }
+}
+
+function reportSchemaWarnings(
+  entry: ToolSetEntry,
+  schema: 'inputSchema' | 'outputSchema',
+  warnings: readonly SchemaWarning[],
+  options: FunctionDeclarationsOptions,
+): void {
+  for (const warning of warnings) {
+    options.onWarning?.({
+      kind: 'schema',
+      exposedName: entry.exposedName,
+      serverId: entry.serverId,
+      toolName: entry.tool.name,
+      schema,
+      warning,
+      message: `Tool "${entry.exposedName}": ${schema} at "${warning.pointer}": ${warning.keyword} ${warning.action} (${warning.detail})`,
+    });
+  }
+}
+
+function describe(entry: ToolSetEntry, options: FunctionDeclarationsOptions): string {
+  const description = sanitizeDescription(entry.tool.description);
+  if (description.removedCharacters > 0 || description.truncated) {
+    const changes = [
+      ...(description.removedCharacters > 0
+        ? [`${description.removedCharacters} invisible characters removed`]
+        : []),
+      ...(description.truncated ? ['cut to 4096 bytes'] : []),
+    ];
+    options.onWarning?.({
+      kind: 'description',
+      exposedName: entry.exposedName,
+      serverId: entry.serverId,
+      toolName: entry.tool.name,
+      removedCharacters: description.removedCharacters,
+      truncated: description.truncated,
+      message: `Tool "${entry.exposedName}": description ${changes.join(', ')}`,
+    });
+  }
+  return description.text;
+}
+
+function jsonSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOptions) {
+  const { outputSchema } = entry.tool;
+  return {
+    parametersJsonSchema: structuredClone(entry.tool.inputSchema),
+    ...(options.responseSchema === true && outputSchema !== undefined
+      ? { responseJsonSchema: structuredClone(outputSchema) }
+      : {}),
+  };
+}
+
+function openApiSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOptions) {
+  const parameters = convertFor(entry, 'inputSchema', () =>
+    toGeminiParameters(entry.tool.inputSchema),
+  );
+  reportSchemaWarnings(entry, 'inputSchema', parameters.warnings, options);
+  const { outputSchema } = entry.tool;
+  if (options.responseSchema !== true || outputSchema === undefined) {
+    return parameters.schema === undefined ? {} : { parameters: parameters.schema };
+  }
+  const response = convertFor(entry, 'outputSchema', () => toGeminiSchema(outputSchema));
+  reportSchemaWarnings(entry, 'outputSchema', response.warnings, options);
+  return {
+    ...(parameters.schema === undefined ? {} : { parameters: parameters.schema }),
+    response: response.schema,
+  };
+}
+
+function declaration(
+  entry: ToolSetEntry,
+  options: FunctionDeclarationsOptions,
+): FunctionDeclaration {
+  const schemas =
+    options.schemaMode === 'openapi' ? openApiSchemas(entry, options) : jsonSchemas(entry, options);
+  const declared: FunctionDeclaration = {
+    name: entry.exposedName,
+    description: describe(entry, options),
+    ...schemas,
+  };
+  return proveContract(declared, checkFunctionDeclaration, {
+    schema: 'FunctionDeclaration',
+    tool: entry.exposedName,
+  });
+}
+
+/**
+ * One Gemini FunctionDeclaration per tool of the set, in set order, and nothing else. Each
+ * has the exposed name, the sanitized description (`""` when the tool has none: invisible
+ * characters removed, at most 4096 bytes of UTF-8) and the tool's schemas per `schemaMode`.
+ * JSON Schemas are copied, never shared with or changed in the tool set.
+ *
+ * Every declaration is proven against the FunctionDeclaration schema (CONTRACT_VIOLATION
+ * otherwise). In openapi mode the converter's SCHEMA_UNSUPPORTED / SCHEMA_TOO_LARGE errors
+ * propagate, naming the tool; its losses go to `onWarning`.
+ *
+ * @example
+ * ```ts
+ * const { toolset } = buildToolSet(servers);
+ * const schemaLosses: DeclarationWarning[] = [];
+ * const declarations = functionDeclarations(toolset, {
+ *   schemaMode: 'openapi',
+ *   onWarning: (warning) => schemaLosses.push(warning),
+ * });
+ * ```
+ */
+export function functionDeclarations(
+  toolset: ToolSet,
+  options: FunctionDeclarationsOptions = {},
+): FunctionDeclaration[] {
+  return toolset.entries.map((entry) => declaration(entry, options));
+}
+
+/**
+ * The tool set as the `tools` of a Gemini request: `[{functionDeclarations: [...]}]`, or `[]`
+ * when the set is empty (the API refuses a Tool without declarations). Options as for
+ * {@link functionDeclarations}; the result is proven against the Tool schema.
+ *
+ * @example
+ * ```ts
+ * const response = await ai.models.generateContent({
+ *   model: 'gemini-2.5-flash',
+ *   contents,
+ *   config: { tools: geminiTools(toolset) },
+ * });
+ * ```
+ */
+export function geminiTools(toolset: ToolSet, options: FunctionDeclarationsOptions = {}): Tool[] {
+  const declarations = functionDeclarations(toolset, options);
+  if (declarations.length === 0) return [];
+  return [proveContract({ functionDeclarations: declarations }, checkTool, { schema: 'Tool' })];
+}

@@ -1,0 +1,220 @@
+/** A tool's result (or the error standing in for one) as a Gemini functionResponse part. */
+import { proveContract } from './contract.js';
+import { GeminiMcpError } from './errors.js';
+import {
+  checkFunctionResponse,
+  checkMcpCallToolResult,
+  checkPart,
+  checkVertexPart,
+} from './generated/guards.js';
+import type { FunctionResponse, McpCallToolResult, Part } from './generated/types.js';
+import { type MediaMode, renderContent } from './render.js';
+import { truncateUtf8, utf8ByteLength } from './text/utf8.js';
+import type { ToolError, ToolResult } from './types.js';
+import { isToolError } from './types.js';
+
+/** Which API the part is for: the Gemini API takes call ids, Vertex AI refuses them. */
+export type Dialect = 'gemini' | 'vertex';
+
+/** How `structuredContent` and the content blocks make up the output; see {@link functionResponse}. */
+export type StructuredMode = 'prefer' | 'auto' | 'append' | 'ignore';
+
+/** Options of {@link functionResponse}. */
+export interface FunctionResponseOptions {
+  /** The functionCall's id, echoed (Gemini dialect only; `null` or absent: no id). */
+  readonly id?: string | null;
+  /** Default `'prefer'`. */
+  readonly structured?: StructuredMode;
+  /** Default `'placeholder'`. */
+  readonly media?: MediaMode;
+  /**
+   * Output (or error) text beyond this many UTF-8 bytes is cut, ending in a visible marker
+   * (default 262144; `Infinity` for no cap). Structured output larger than this is sent as
+   * cut JSON text.
+   */
+  readonly maxOutputBytes?: number;
+  /** Default `'gemini'`. */
+  readonly dialect?: Dialect;
+}
+
+/** The default of `maxOutputBytes`: 256 KiB. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 262_144;
+
+type Payload = string | Record<string, unknown>;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether any object inside `value` has a `$ref` key (which the API reads as a part reference). */
+function hasRefKey(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (Array.isArray(current)) pending.push(...current);
+    else if (isRecord(current)) {
+      if (Object.hasOwn(current, '$ref')) return true;
+      pending.push(...Object.values(current));
+    }
+  }
+  return false;
+}
+
+/** Deep equality of JSON values (object key order ignored). */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, index) => jsonEqual(item, b[index]))
+    );
+  }
+  if (!isRecord(a) || !isRecord(b)) return false;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]))
+  );
+}
+
+function parsesTo(text: string, value: unknown): boolean {
+  try {
+    return jsonEqual(JSON.parse(text), value);
+  } catch {
+    return false;
+  }
+}
+
+/** The text (or, for `prefer`, the structured object) a result's content and mode make up. */
+function payloadOf(result: McpCallToolResult, mode: StructuredMode, media: MediaMode) {
+  const rendered = renderContent(result.content, media);
+  const structured = isRecord(result.structuredContent) ? result.structuredContent : undefined;
+  const appended = () =>
+    rendered.text === ''
+      ? JSON.stringify(structured)
+      : `${rendered.text}\n${JSON.stringify(structured)}`;
+  let payload: Payload = rendered.text;
+  if (structured !== undefined) {
+    if (mode === 'prefer') payload = structured;
+    else if (mode === 'append') payload = appended();
+    else if (mode === 'auto') {
+      const echoed = rendered.textBlocks.some((text) => parsesTo(text, structured));
+      payload = echoed ? rendered.text : appended();
+    }
+  }
+  return { payload, parts: rendered.parts };
+}
+
+/** `text` cut to `maxBytes` of UTF-8 plus a marker saying how much was cut. */
+function capped(text: string, maxBytes: number): string {
+  const total = utf8ByteLength(text);
+  if (total <= maxBytes) return text;
+  const kept = truncateUtf8(text, maxBytes);
+  return `${kept}\n[output truncated: ${utf8ByteLength(kept)} of ${total} bytes shown]`;
+}
+
+/**
+ * The payload made safe to send: an object containing a `$ref` key (FR-8) or over the size
+ * cap becomes JSON text; text is cut to the cap with a marker.
+ */
+function safePayload(payload: Payload, maxBytes: number): Payload {
+  if (typeof payload === 'string') return capped(payload, maxBytes);
+  const json = JSON.stringify(payload);
+  if (hasRefKey(payload) || utf8ByteLength(json) > maxBytes) return capped(json, maxBytes);
+  return payload;
+}
+
+function checkOptions(exposedName: string, options: FunctionResponseOptions): number {
+  const nameViolations = checkFunctionResponse({ name: exposedName, response: {} });
+  if (nameViolations.length > 0) {
+    throw new GeminiMcpError(
+      'INVALID_INPUT',
+      `"${exposedName}" cannot name a function response: ${nameViolations[0]!.message}`,
+      { details: nameViolations },
+    );
+  }
+  const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  if (!(maxBytes === Number.POSITIVE_INFINITY || (Number.isInteger(maxBytes) && maxBytes > 0))) {
+    throw new GeminiMcpError(
+      'INVALID_INPUT',
+      `maxOutputBytes must be a positive integer or Infinity, got ${maxBytes}`,
+    );
+  }
+  return maxBytes;
+}
+
+function toolErrorText(error: ToolError): string {
+  const data = error.data === undefined ? '' : `\n${JSON.stringify(error.data)}`;
+  return `${error.code}: ${error.message}${data}`;
+}
+
+/**
+ * Builds the functionResponse part that answers one call:
+ * `{functionResponse: {id?, name, response: {output} | {error}, parts?}}`.
+ *
+ * - Success goes under `response.output`; `isError: true` and a {@link ToolError} (timeout,
+ *   transport failure, unknown server, ...) go under `response.error` as text.
+ * - `structured` (`'prefer'` default): the `structuredContent` object itself when present,
+ *   else the text. `'ignore'`: text only. `'append'`: the text, then the structuredContent as
+ *   JSON. `'auto'`: like append, unless a text block already holds that same JSON.
+ * - Text: text blocks joined by newlines; images and audio as `[image: image/png, 1024 bytes]`
+ *   (decoded size); resource links and embedded resources as text or a placeholder with uri,
+ *   type and size. `media: 'parts'` sends images and audio as `functionResponse.parts[].inlineData`.
+ * - Text over `maxOutputBytes` is cut with a visible marker; an object over it, or one holding
+ *   a `$ref` key (the API would read it as a part reference), is sent as JSON text.
+ * - `id` is echoed for the Gemini dialect and never sent for Vertex AI.
+ *
+ * Throws INVALID_INPUT when `exposedName` cannot name a function response or `result` is
+ * neither a ToolError nor a valid MCP CallToolResult; the part is proven against the Part
+ * (or VertexPart) schema.
+ *
+ * @example
+ * ```ts
+ * const result = await client.callTool({ name: call.name, arguments: call.arguments });
+ * const part = functionResponse(call.exposedName, result, { id: call.callId });
+ * // { functionResponse: { id: 'c1', name: 'get_weather', response: { output: { tempC: 21 } } } }
+ * ```
+ */
+export function functionResponse(
+  exposedName: string,
+  result: ToolResult | ToolError,
+  options: FunctionResponseOptions = {},
+): Part {
+  const maxBytes = checkOptions(exposedName, options);
+  let response: FunctionResponse['response'];
+  let parts: FunctionResponse['parts'] = [];
+  if (isToolError(result)) {
+    response = { error: capped(toolErrorText(result), maxBytes) };
+  } else {
+    const violations = checkMcpCallToolResult(result);
+    if (violations.length > 0) {
+      throw new GeminiMcpError(
+        'INVALID_INPUT',
+        `The result for "${exposedName}" is neither a ToolError nor an MCP CallToolResult: ${violations[0]!.path} ${violations[0]!.message}`,
+        { path: violations[0]!.path, details: violations },
+      );
+    }
+    const made = payloadOf(result, options.structured ?? 'prefer', options.media ?? 'placeholder');
+    parts = made.parts;
+    const payload = safePayload(made.payload, maxBytes);
+    if (result.isError === true) {
+      response = { error: typeof payload === 'string' ? payload : JSON.stringify(payload) };
+    } else response = { output: payload };
+  }
+  const vertex = options.dialect === 'vertex';
+  const id = !vertex && typeof options.id === 'string' ? { id: options.id } : {};
+  const part: Part = {
+    functionResponse: {
+      ...id,
+      name: exposedName,
+      response,
+      ...(parts.length > 0 ? { parts } : {}),
+    },
+  };
+  return proveContract(part, vertex ? checkVertexPart : checkPart, {
+    schema: vertex ? 'VertexPart' : 'Part',
+    tool: exposedName,
+  });
+}

@@ -1,0 +1,43 @@
+/** Tool descriptions as Gemini will see them: visible characters only, bounded in size. */
+import { stripInvisible } from './invisible.js';
+import { truncateUtf8, utf8ByteLength } from './utf8.js';
+
+/** The largest description emitted, in bytes of UTF-8. */
+export const MAX_DESCRIPTION_BYTES = 4096;
+
+/** Appended to a description cut at {@link MAX_DESCRIPTION_BYTES}. */
+export const DESCRIPTION_TRUNCATION_MARKER = '…';
+
+/** The result of {@link sanitizeDescription}. */
+export interface SanitizedDescription {
+  /** The description to emit. */
+  text: string;
+  /** How many invisible code points were removed. */
+  removedCharacters: number;
+  /** Whether the description was cut to fit {@link MAX_DESCRIPTION_BYTES}. */
+  truncated: boolean;
+}
+
+/**
+ * Makes a tool description safe to emit: `""` when missing, invisible characters removed (see
+ * `stripInvisible`), and capped at 4096 bytes of UTF-8 on a code point boundary, a cut one
+ * ending in `…` (the marker counts toward the cap).
+ *
+ * @example
+ * ```ts
+ * sanitizeDescription('Says hello\u202E').text; // 'Says hello'
+ * sanitizeDescription(undefined).text; // ''
+ * ```
+ */
+export function sanitizeDescription(description: string | undefined): SanitizedDescription {
+  const { text, removed } = stripInvisible(description ?? '');
+  if (utf8ByteLength(text) <= MAX_DESCRIPTION_BYTES) {
+    return { text, removedCharacters: removed, truncated: false };
+  }
+  const room = MAX_DESCRIPTION_BYTES - utf8ByteLength(DESCRIPTION_TRUNCATION_MARKER);
+  return {
+    text: truncateUtf8(text, room) + DESCRIPTION_TRUNCATION_MARKER,
+    removedCharacters: removed,
+    truncated: true,
+  };
+}

@@ -1,0 +1,87 @@
+/** Finds input property names that Gemini may refuse or misread. */
+import { appendPointer } from '../json-pointer.js';
+
+/**
+ * Property names every provider takes: letters, digits, `_`, `.`, `-`, 1 to 64 of them.
+ * Names outside it (empty, spaces, `$`-prefixed, non-ASCII, very long) are not always refused,
+ * but are where Gemini's schema handling is known to break, so they are reported.
+ */
+const SAFE_PROPERTY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** Nesting deeper than this is not searched (schemas are JSON; this bounds the walk). */
+const MAX_DEPTH = 64;
+
+const SUBSCHEMA_KEYS = [
+  'items',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+] as const;
+const SUBSCHEMA_LIST_KEYS = ['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items'] as const;
+const SUBSCHEMA_MAP_KEYS = ['$defs', 'definitions', 'patternProperties', 'dependentSchemas'];
+
+/** An input property name {@link unsafePropertyNames} reports. */
+export interface UnsafePropertyName {
+  /** The property name. */
+  name: string;
+  /** JSON pointer of the property's schema inside the inputSchema. */
+  pointer: string;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function ownValue(object: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+function walk(schema: unknown, pointer: string, depth: number, found: UnsafePropertyName[]): void {
+  if (!isObject(schema) || depth > MAX_DEPTH) return;
+  const properties = ownValue(schema, 'properties');
+  if (isObject(properties)) {
+    for (const [name, subschema] of Object.entries(properties)) {
+      const at = appendPointer(appendPointer(pointer, 'properties'), name);
+      if (!SAFE_PROPERTY_NAME.test(name)) found.push({ name, pointer: at });
+      walk(subschema, at, depth + 1, found);
+    }
+  }
+  for (const key of SUBSCHEMA_KEYS) {
+    walk(ownValue(schema, key), appendPointer(pointer, key), depth + 1, found);
+  }
+  for (const key of SUBSCHEMA_LIST_KEYS) {
+    const list = ownValue(schema, key);
+    if (!Array.isArray(list)) continue;
+    list.forEach((subschema, index) => {
+      walk(subschema, appendPointer(appendPointer(pointer, key), index), depth + 1, found);
+    });
+  }
+  for (const key of SUBSCHEMA_MAP_KEYS) {
+    const map = ownValue(schema, key);
+    if (!isObject(map)) continue;
+    for (const [name, subschema] of Object.entries(map)) {
+      walk(subschema, appendPointer(appendPointer(pointer, key), name), depth + 1, found);
+    }
+  }
+}
+
+/**
+ * Every property name in `inputSchema` (at any depth: nested objects, items, combinators,
+ * definitions) outside letters, digits, `_`, `.`, `-` and 1 to 64 characters.
+ *
+ * @example
+ * ```ts
+ * unsafePropertyNames({ type: 'object', properties: { 'my arg': { type: 'string' } } });
+ * // [{ name: 'my arg', pointer: '/properties/my arg' }]
+ * ```
+ */
+export function unsafePropertyNames(inputSchema: unknown): UnsafePropertyName[] {
+  const found: UnsafePropertyName[] = [];
+  walk(inputSchema, '', 0, found);
+  return found;
+}
