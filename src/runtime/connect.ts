@@ -1,0 +1,193 @@
+/**
+ * Connects the servers of an `mcpServers` configuration, lists their tools and keeps one tool
+ * set over all of them, rebuilt whenever a server says its tools changed.
+ */
+import { createRequire } from 'node:module';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { GeminiMcpError } from '../errors.js';
+import { buildToolSet } from '../toolset/build.js';
+import type { BuildToolSetOptions, ToolSet, ToolSetWarning } from '../toolset/types.js';
+import {
+  type McpServersConfig,
+  parseServersConfig,
+  readServersConfig,
+  type ServerEntry,
+} from './config.js';
+import { listAllTools } from './list-tools.js';
+import { createTransport, type TransportOptions } from './transport.js';
+
+/** Options of {@link connectServers}. */
+export interface ConnectOptions extends TransportOptions {
+  /** How the tool set is built (prefixing, filters). */
+  toolSet?: BuildToolSetOptions;
+  /** Limit for connecting to one server and for each `tools/list` page. Default 30 000 ms. */
+  timeoutMs?: number;
+  /** How this client introduces itself to servers; default `gemini-mcp` and its version. */
+  clientInfo?: { name: string; version: string };
+}
+
+/** What {@link ServerConnections.onToolsChanged} listeners hear after a server's tools changed. */
+export type ToolsChange =
+  | { serverId: string; toolset: ToolSet; warnings: readonly ToolSetWarning[] }
+  /** The refresh failed; the previous tool set stays in use. */
+  | { serverId: string; error: unknown };
+
+/** Live connections to every configured server and the tool set over them. */
+export interface ServerConnections {
+  /** A connected SDK client per server id, in configuration order. */
+  readonly clients: ReadonlyMap<string, Client>;
+  /** The current tool set over every server (replaced when a server's tools change). */
+  readonly toolset: ToolSet;
+  /** The current tool set's warnings (renames, tools left out, ...). */
+  readonly warnings: readonly ToolSetWarning[];
+  /** Lists one server's tools again (every server's when `serverId` is omitted) and rebuilds the set. */
+  refreshTools(serverId?: string): Promise<void>;
+  /** Calls `listener` after each refresh that `notifications/tools/list_changed` triggers; returns an unsubscribe. */
+  onToolsChanged(listener: (change: ToolsChange) => void): () => void;
+  /** Closes every client; stdio servers' processes are ended (stdin closed, then SIGTERM, then SIGKILL). */
+  close(): Promise<void>;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+
+function defaultClientInfo(): { name: string; version: string } {
+  const manifest = createRequire(import.meta.url)('../../package.json') as { version: string };
+  return { name: 'gemini-mcp', version: manifest.version };
+}
+
+interface OpenServer {
+  entry: ServerEntry;
+  client: Client;
+  tools: unknown[];
+}
+
+async function openServer(entry: ServerEntry, options: ConnectOptions): Promise<OpenServer> {
+  const timeout = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const client = new Client(options.clientInfo ?? defaultClientInfo());
+  try {
+    await client.connect(createTransport(entry, options), { timeout });
+    return { entry, client, tools: await listAllTools(client, { timeoutMs: timeout }) };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+async function openAll(entries: ServerEntry[], options: ConnectOptions): Promise<OpenServer[]> {
+  const settled = await Promise.allSettled(entries.map((entry) => openServer(entry, options)));
+  const opened = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failures = settled.flatMap((s, i) =>
+    s.status === 'rejected' ? [{ serverId: entries[i]?.serverId ?? '', error: s.reason }] : [],
+  );
+  const first = failures[0];
+  if (first === undefined) return opened;
+  await Promise.allSettled(opened.map(({ client }) => client.close()));
+  const reason = first.error instanceof Error ? first.error.message : String(first.error);
+  throw new GeminiMcpError(
+    'CONFIG_INVALID',
+    `server "${first.serverId}" could not be started: ${reason}`,
+    { cause: first.error, data: { failures: failures.map((f) => f.serverId) } },
+  );
+}
+
+/**
+ * Starts or reaches every server of an `mcpServers` configuration (an object, or the path of a
+ * JSON file), lists each one's tools (every page) and builds one tool set over them. A server
+ * that announces `notifications/tools/list_changed` has its tools listed again and the set
+ * rebuilt. If any server fails to connect, the others are closed and a `GeminiMcpError`
+ * (`CONFIG_INVALID`) names it.
+ *
+ * @example
+ * ```ts
+ * const connections = await connectServers({
+ *   mcpServers: {
+ *     bitcoin: { command: 'npx', args: ['tsx', 'examples/bitcoin-server.ts'] },
+ *     docs: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ...' } },
+ *   },
+ * });
+ * try {
+ *   console.log(connections.toolset.entries.map((e) => e.exposedName));
+ * } finally {
+ *   await connections.close();
+ * }
+ * ```
+ */
+export async function connectServers(
+  config: McpServersConfig | string,
+  options: ConnectOptions = {},
+): Promise<ServerConnections> {
+  const entries =
+    typeof config === 'string' ? await readServersConfig(config) : parseServersConfig(config);
+  const opened = await openAll(entries, options);
+  const clients = new Map(opened.map(({ entry, client }) => [entry.serverId, client]));
+  const lists = new Map(opened.map(({ entry, tools }) => [entry.serverId, tools]));
+  const rebuild = () =>
+    buildToolSet(
+      [...lists].map(([serverId, tools]) => ({ serverId, tools })),
+      options.toolSet,
+    );
+  let current: ReturnType<typeof buildToolSet>;
+  try {
+    current = rebuild();
+  } catch (error) {
+    await Promise.allSettled([...clients.values()].map((client) => client.close()));
+    throw error;
+  }
+
+  const listeners = new Set<(change: ToolsChange) => void>();
+  const emit = (change: ToolsChange): void => {
+    for (const listener of listeners) listener(change);
+  };
+  const queues = new Map<string, Promise<void>>();
+  const refreshOne = (serverId: string): Promise<void> => {
+    const client = clients.get(serverId);
+    if (client === undefined) {
+      return Promise.reject(new GeminiMcpError('INVALID_INPUT', `no server "${serverId}"`));
+    }
+    const run = async (): Promise<void> => {
+      lists.set(
+        serverId,
+        await listAllTools(client, { timeoutMs: options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS }),
+      );
+      current = rebuild();
+    };
+    const next = (queues.get(serverId) ?? Promise.resolve()).then(run, run);
+    queues.set(
+      serverId,
+      next.catch(() => undefined),
+    );
+    return next;
+  };
+
+  for (const [serverId, client] of clients) {
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
+      refreshOne(serverId).then(
+        () => emit({ serverId, toolset: current.toolset, warnings: current.warnings }),
+        (error: unknown) => emit({ serverId, error }),
+      ),
+    );
+  }
+
+  return {
+    clients,
+    get toolset() {
+      return current.toolset;
+    },
+    get warnings() {
+      return current.warnings;
+    },
+    async refreshTools(serverId) {
+      const ids = serverId === undefined ? [...clients.keys()] : [serverId];
+      await Promise.all(ids.map(refreshOne));
+    },
+    onToolsChanged(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      listeners.clear();
+      await Promise.allSettled([...clients.values()].map((client) => client.close()));
+    },
+  };
+}

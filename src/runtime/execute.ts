@@ -1,0 +1,160 @@
+/**
+ * Runs resolved tool calls on MCP clients: one outcome per call, in call order, never a throw
+ * for one call's failure.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { checkMcpCallToolResult } from '../generated/guards.js';
+import type { ToolSet } from '../toolset/types.js';
+import type { ToolCall, ToolError, ToolResult } from '../types.js';
+import { checkOutputSchema } from './output-schema.js';
+import { mapConcurrent } from './pool.js';
+import { toolErrorFrom } from './tool-errors.js';
+
+/** The MCP clients calls run on, by server id. */
+export type ClientMap = ReadonlyMap<string, Client> | Readonly<Record<string, Client>>;
+
+/** One call and what came of it. */
+export interface Outcome {
+  call: ToolCall;
+  /** The server's result (possibly `isError: true`), or the error that stands in for one. */
+  result: ToolResult | ToolError;
+  /** Wall time of the call, from its start (not its time queued) to its outcome. */
+  durationMs: number;
+}
+
+/** Options of {@link executeToolCalls}. */
+export interface ExecuteOptions {
+  /** Per-call limit; the MCP request is cancelled when it passes. Default 60 000 ms. */
+  timeoutMs?: number;
+  /** Calls in flight at once. Default 8. */
+  concurrency?: number;
+  /** Cancels every call not yet answered (the servers are told) and every call not yet started. */
+  signal?: AbortSignal;
+  /** The tool set the calls came from: a tool's `outputSchema` there is checked against its results. */
+  toolset?: ToolSet;
+}
+
+/** Default per-call timeout. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Default number of calls in flight. */
+export const DEFAULT_CONCURRENCY = 8;
+
+/** Violations quoted in an error's data, at most. */
+const MAX_QUOTED_VIOLATIONS = 10;
+
+function clientOf(clients: ClientMap, serverId: string): Client | undefined {
+  if (clients instanceof Map) return clients.get(serverId);
+  const record = clients as Readonly<Record<string, Client>>;
+  return Object.hasOwn(record, serverId) ? record[serverId] : undefined;
+}
+
+function outputSchemaOf(toolset: ToolSet | undefined, call: ToolCall): object | undefined {
+  const exposed = toolset?.exposedName(call.serverId, call.name);
+  const schema = exposed === undefined ? undefined : toolset?.resolve(exposed)?.tool.outputSchema;
+  return typeof schema === 'object' && schema !== null ? schema : undefined;
+}
+
+function describe(call: ToolCall): string {
+  return `tool "${call.name}" on server "${call.serverId}"`;
+}
+
+/** The result itself when it is a valid CallToolResult meeting the output schema, else a ToolError. */
+function checkResult(
+  call: ToolCall,
+  raw: unknown,
+  outputSchema: object | undefined,
+): ToolResult | ToolError {
+  const violations = checkMcpCallToolResult(raw);
+  const first = violations[0];
+  if (first !== undefined) {
+    return {
+      code: 'INVALID_RESULT',
+      message: `${describe(call)} returned a malformed result (${first.path || '/'}: ${first.message})`,
+      data: { violations: violations.slice(0, MAX_QUOTED_VIOLATIONS) },
+    };
+  }
+  const result = raw as ToolResult;
+  if (outputSchema === undefined || result.isError === true) return result;
+  if (result.structuredContent === undefined) {
+    return {
+      code: 'OUTPUT_SCHEMA_MISMATCH',
+      message: `${describe(call)} declares an output schema but returned no structuredContent`,
+    };
+  }
+  const mismatches = checkOutputSchema(outputSchema, result.structuredContent);
+  const firstMismatch = mismatches[0];
+  if (firstMismatch === undefined) return result;
+  return {
+    code: 'OUTPUT_SCHEMA_MISMATCH',
+    message: `${describe(call)} returned structuredContent that fails its output schema (${firstMismatch.path || '/'}: ${firstMismatch.message})`,
+    data: { violations: mismatches.slice(0, MAX_QUOTED_VIOLATIONS) },
+  };
+}
+
+async function runCall(
+  call: ToolCall,
+  clients: ClientMap,
+  options: ExecuteOptions,
+): Promise<ToolResult | ToolError> {
+  const { signal, toolset } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (signal?.aborted) {
+    return { code: 'CANCELLED', message: `${describe(call)} was cancelled before it started` };
+  }
+  const client = clientOf(clients, call.serverId);
+  if (client === undefined) {
+    return {
+      code: 'UNKNOWN_SERVER',
+      message: `no server "${call.serverId}" is connected; ${describe(call)} was not run`,
+    };
+  }
+  // A signal of our own per call: the SDK never removes its abort listener, so handing it the
+  // caller's signal would pile up one listener per call.
+  const controller = new AbortController();
+  const forward = (): void => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', forward, { once: true });
+  try {
+    const raw: unknown = await client.request(
+      { method: 'tools/call', params: { name: call.name, arguments: call.arguments } },
+      ResultSchema,
+      { signal: controller.signal, timeout: timeoutMs },
+    );
+    return checkResult(call, raw, outputSchemaOf(toolset, call));
+  } catch (error) {
+    return toolErrorFrom(error, { call, cancelled: signal?.aborted === true, timeoutMs });
+  } finally {
+    signal?.removeEventListener('abort', forward);
+  }
+}
+
+/**
+ * Runs `calls` on their servers' clients, at most `concurrency` at a time, and returns one
+ * {@link Outcome} per call, in call order. Every failure (timeout, cancellation, transport,
+ * closed client, unknown server, a result that fails the MCP CallToolResult schema or the
+ * tool's output schema) becomes a `ToolError` with its code; a single call never throws.
+ * Timeouts and `signal` cancel the MCP request itself, so the server gets
+ * `notifications/cancelled`.
+ *
+ * @example
+ * ```ts
+ * const { calls } = functionCalls(response, connections.toolset);
+ * const outcomes = await executeToolCalls(calls, connections.clients, {
+ *   toolset: connections.toolset,
+ *   timeoutMs: 10_000,
+ * });
+ * for (const { call, result } of outcomes) console.log(call.exposedName, isToolError(result) ? result.code : 'ok');
+ * ```
+ */
+export async function executeToolCalls(
+  calls: readonly ToolCall[],
+  clients: ClientMap,
+  options: ExecuteOptions = {},
+): Promise<Outcome[]> {
+  return mapConcurrent(calls, options.concurrency ?? DEFAULT_CONCURRENCY, async (call) => {
+    const started = performance.now();
+    const result = await runCall(call, clients, options);
+    return { call, result, durationMs: performance.now() - started };
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * Turns whatever a failed MCP `tools/call` threw into a {@link ToolError} the model can act on.
+ */
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCall, ToolError } from '../types.js';
+
+/** What was known about the call when it failed. */
+export interface FailureContext {
+  call: ToolCall;
+  /** The caller's signal had fired: the call was cancelled, whatever the SDK reported. */
+  cancelled: boolean;
+  timeoutMs: number;
+}
+
+function describe(call: ToolCall): string {
+  return `tool "${call.name}" on server "${call.serverId}"`;
+}
+
+/**
+ * Classifies a failure of `client.request('tools/call')`: cancellation, timeout, a connection
+ * that closed under the call, a client that was closed before it, a JSON-RPC error the server
+ * answered with, a result the SDK could not even read as an object, or any other transport
+ * failure.
+ *
+ * @example
+ * ```ts
+ * toolErrorFrom(new McpError(ErrorCode.RequestTimeout, 'Request timed out'), { call, cancelled: false, timeoutMs: 5000 });
+ * // {code: 'TIMEOUT', message: 'tool "slow" on server "a" did not answer within 5000 ms; the request was cancelled'}
+ * ```
+ */
+export function toolErrorFrom(error: unknown, context: FailureContext): ToolError {
+  const { call, cancelled, timeoutMs } = context;
+  if (cancelled) {
+    return { code: 'CANCELLED', message: `${describe(call)} was cancelled before it answered` };
+  }
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.RequestTimeout) {
+      return {
+        code: 'TIMEOUT',
+        message: `${describe(call)} did not answer within ${timeoutMs} ms; the request was cancelled`,
+      };
+    }
+    if (error.code === ErrorCode.ConnectionClosed) {
+      return {
+        code: 'TRANSPORT',
+        message: `the connection to server "${call.serverId}" closed before ${describe(call)} answered`,
+      };
+    }
+    return {
+      code: 'PROTOCOL_ERROR',
+      message: `${describe(call)} failed: ${error.message}`,
+      data: { mcpCode: error.code, ...(error.data === undefined ? {} : { mcpData: error.data }) },
+    };
+  }
+  if (error instanceof Error && error.name === 'ZodError') {
+    return {
+      code: 'INVALID_RESULT',
+      message: `${describe(call)} returned a result that is not an object`,
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (message === 'Not connected') {
+    return {
+      code: 'CLIENT_CLOSED',
+      message: `server "${call.serverId}" is not connected; ${describe(call)} was not run`,
+    };
+  }
+  return { code: 'TRANSPORT', message: `${describe(call)} failed: ${message}` };
+}

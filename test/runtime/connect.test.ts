@@ -1,0 +1,153 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GeminiMcpError } from '../../src/errors.js';
+import { parseServersConfig } from '../../src/runtime/config.js';
+import { connectServers, type ToolsChange } from '../../src/runtime/connect.js';
+import { executeToolCalls } from '../../src/runtime/execute.js';
+import {
+  BITCOIN_SERVER,
+  EVERYTHING_SERVER,
+  exited,
+  FAULT_SERVER,
+  pidOf,
+} from '../support/runtime-servers.js';
+
+const SLOW = 30_000;
+
+describe('EX-5: mcpServers configuration', () => {
+  it('EX-5: reads stdio and Streamable HTTP entries, skips disabled ones', () => {
+    const entries = parseServersConfig({
+      mcpServers: {
+        local: { command: 'node', args: ['server.js'], env: { A: '1' }, cwd: '/tmp' },
+        remote: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } },
+        typed: { type: 'http', url: 'http://127.0.0.1:1/mcp' },
+        off: { command: 'node', disabled: true },
+      },
+    });
+    expect(entries.map((e) => [e.serverId, e.transport])).toEqual([
+      ['local', 'stdio'],
+      ['remote', 'http'],
+      ['typed', 'http'],
+    ]);
+  });
+
+  it.each([
+    ['not an object', 42],
+    ['no mcpServers', { servers: {} }],
+    ['neither command nor url', { mcpServers: { a: { args: [] } } }],
+    ['both command and url', { mcpServers: { a: { command: 'x', url: 'http://a' } } }],
+    ['args not strings', { mcpServers: { a: { command: 'x', args: [1] } } }],
+    ['env not strings', { mcpServers: { a: { command: 'x', env: { A: 1 } } } }],
+    ['bad url', { mcpServers: { a: { url: 'not a url' } } }],
+    ['sse transport', { mcpServers: { a: { type: 'sse', url: 'http://a' } } }],
+  ])('EX-5: rejects a configuration with %s', (_name, config) => {
+    expect(() => parseServersConfig(config)).toThrow(GeminiMcpError);
+    try {
+      parseServersConfig(config);
+    } catch (error) {
+      expect((error as GeminiMcpError).code).toBe('CONFIG_INVALID');
+    }
+  });
+});
+
+describe('EX-5: connectServers over stdio', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gemini-mcp-connect-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it(
+    'EX-5: connects from a config file, pages tool lists, builds one set, close() ends every child',
+    async () => {
+      const file = join(dir, 'mcp.json');
+      await writeFile(
+        file,
+        JSON.stringify({
+          mcpServers: {
+            bitcoin: BITCOIN_SERVER,
+            faults: FAULT_SERVER,
+            everything: EVERYTHING_SERVER,
+          },
+        }),
+      );
+      const connections = await connectServers(file, { stderr: 'ignore' });
+      const pids = [...connections.clients.values()].map(pidOf);
+      try {
+        expect([...connections.clients.keys()]).toEqual(['bitcoin', 'faults', 'everything']);
+        const names = connections.toolset.entries.map((e) => `${e.serverId}/${e.tool.name}`);
+        expect(names).toContain('bitcoin/hello');
+        expect(names).toContain('bitcoin/bitcoin_price');
+        // The fault server lists 3 tools per page: all 11 arrive only by following nextCursor.
+        expect(names.filter((n) => n.startsWith('faults/'))).toHaveLength(11);
+        expect(names).toContain('everything/trigger-long-running-operation');
+        expect(connections.toolset.resolve('bitcoin_price')?.serverId).toBe('bitcoin');
+      } finally {
+        await connections.close();
+      }
+      for (const pid of pids) {
+        expect(pid).toBeTypeOf('number');
+        expect(await exited(pid as number)).toBe(true);
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'EX-5: rebuilds the tool set on notifications/tools/list_changed',
+    async () => {
+      const connections = await connectServers(
+        { mcpServers: { faults: FAULT_SERVER } },
+        { stderr: 'ignore' },
+      );
+      try {
+        const changed = new Promise<ToolsChange>((resolve) => connections.onToolsChanged(resolve));
+        const before = connections.toolset;
+        expect(before.resolve('extra_1')).toBeUndefined();
+        const [outcome] = await executeToolCalls(
+          [
+            {
+              serverId: 'faults',
+              name: 'add_tool',
+              exposedName: 'add_tool',
+              callId: null,
+              arguments: {},
+            },
+          ],
+          connections.clients,
+        );
+        expect(outcome?.result).toMatchObject({ content: [{ type: 'text', text: 'extra_1' }] });
+        const change = await changed;
+        expect('toolset' in change && change.toolset.resolve('extra_1')?.tool.name).toBe('extra_1');
+        expect(connections.toolset.resolve('extra_1')?.serverId).toBe('faults');
+        expect(before.resolve('extra_1')).toBeUndefined();
+      } finally {
+        await connections.close();
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'EX-5: a server that cannot start fails the whole connection and closes the others',
+    async () => {
+      const error = await connectServers(
+        {
+          mcpServers: {
+            faults: FAULT_SERVER,
+            missing: { command: join(dir, 'no-such-server') },
+          },
+        },
+        { stderr: 'ignore' },
+      ).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(GeminiMcpError);
+      expect((error as GeminiMcpError).code).toBe('CONFIG_INVALID');
+      expect((error as GeminiMcpError).message).toContain('"missing"');
+    },
+    SLOW,
+  );
+});

@@ -1,0 +1,171 @@
+/**
+ * A deliberately misbehaving MCP server, speaking raw JSON-RPC (no SDK, so it can send what
+ * the SDK's server would refuse to): malformed results, 50 MB results, crashes, calls that
+ * never answer. Run as a script it serves stdio; `createFaultHandler` serves any transport
+ * (the tests wire it to the SDK's InMemoryTransport).
+ *
+ * Tools (listed three per page, so clients must follow `nextCursor`):
+ * echo {text, delayMs?}, hang, crash, malformed, huge {bytes}, fail, rpc_error,
+ * bad_structured, good_structured, add_tool, cancellations.
+ */
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const PAGE_SIZE = 3;
+
+const objectSchema = (properties = {}, required = []) => ({
+  type: 'object',
+  properties,
+  required,
+});
+
+const STRUCTURED_SCHEMA = objectSchema({ n: { type: 'number' } }, ['n']);
+
+const BASE_TOOLS = [
+  {
+    name: 'echo',
+    description: 'Returns its text, after delayMs.',
+    inputSchema: objectSchema({ text: { type: 'string' }, delayMs: { type: 'number' } }, ['text']),
+  },
+  { name: 'hang', description: 'Never answers.', inputSchema: objectSchema() },
+  { name: 'crash', description: 'Exits the server mid-call.', inputSchema: objectSchema() },
+  { name: 'malformed', description: 'Returns a malformed result.', inputSchema: objectSchema() },
+  {
+    name: 'huge',
+    description: 'Returns a text of `bytes` bytes.',
+    inputSchema: objectSchema({ bytes: { type: 'number' } }, ['bytes']),
+  },
+  { name: 'fail', description: 'Returns an isError result.', inputSchema: objectSchema() },
+  { name: 'rpc_error', description: 'Answers with a JSON-RPC error.', inputSchema: objectSchema() },
+  {
+    name: 'bad_structured',
+    description: 'Returns structuredContent that fails its outputSchema.',
+    inputSchema: objectSchema(),
+    outputSchema: STRUCTURED_SCHEMA,
+  },
+  {
+    name: 'good_structured',
+    description: 'Returns structuredContent that meets its outputSchema.',
+    inputSchema: objectSchema(),
+    outputSchema: STRUCTURED_SCHEMA,
+  },
+  {
+    name: 'add_tool',
+    description: 'Adds a tool and sends notifications/tools/list_changed.',
+    inputSchema: objectSchema(),
+  },
+  {
+    name: 'cancellations',
+    description: 'The request ids this server was told to cancel.',
+    inputSchema: objectSchema(),
+  },
+];
+
+const text = (value) => ({ content: [{ type: 'text', text: value }] });
+
+/**
+ * A JSON-RPC message handler implementing the fault server over any transport.
+ * `send` delivers one message to the client; `exit` ends the server (crash).
+ *
+ * @param {{send: (message: object) => void, exit: () => void}} io
+ * @returns {(message: any) => void}
+ */
+export function createFaultHandler({ send, exit }) {
+  const tools = [...BASE_TOOLS];
+  const cancelled = [];
+  const pending = new Map();
+  const reply = (id, result) => {
+    if (!pending.delete(id)) return;
+    send({ jsonrpc: '2.0', id, result });
+  };
+
+  const call = (id, name, args) => {
+    switch (name) {
+      case 'echo':
+        if (typeof args.delayMs === 'number' && args.delayMs > 0) {
+          setTimeout(() => reply(id, text(String(args.text))), args.delayMs);
+        } else reply(id, text(String(args.text)));
+        return;
+      case 'hang':
+        return;
+      case 'crash':
+        setTimeout(exit, 20);
+        return;
+      case 'malformed':
+        return reply(id, { content: 'not a list of blocks', isError: 'sometimes' });
+      case 'huge':
+        return reply(id, text('x'.repeat(Number(args.bytes))));
+      case 'fail':
+        return reply(id, { ...text('the tool failed on purpose'), isError: true });
+      case 'rpc_error':
+        pending.delete(id);
+        return send({
+          jsonrpc: '2.0',
+          id,
+          error: { code: -32602, message: 'bad params on purpose' },
+        });
+      case 'bad_structured':
+        return reply(id, { ...text('{"n":"one"}'), structuredContent: { n: 'one' } });
+      case 'good_structured':
+        return reply(id, { ...text('{"n":1}'), structuredContent: { n: 1 } });
+      case 'add_tool': {
+        const added = `extra_${tools.length - BASE_TOOLS.length + 1}`;
+        tools.push({ name: added, description: 'Added at run time.', inputSchema: objectSchema() });
+        reply(id, text(added));
+        return send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      }
+      case 'cancellations':
+        return reply(id, { ...text(JSON.stringify(cancelled)), structuredContent: { cancelled } });
+      default:
+        if (tools.some((t) => t.name === name)) return reply(id, text(`${name} ran`));
+        pending.delete(id);
+        return send({ jsonrpc: '2.0', id, error: { code: -32602, message: `no tool ${name}` } });
+    }
+  };
+
+  return (message) => {
+    const { id, method, params = {} } = message;
+    if (method === 'notifications/cancelled') {
+      cancelled.push(params.requestId);
+      pending.delete(params.requestId);
+      return;
+    }
+    if (id === undefined) return;
+    if (method === 'initialize') {
+      return send({
+        jsonrpc: '2.0',
+        id,
+        result: {
+          protocolVersion: params.protocolVersion,
+          capabilities: { tools: { listChanged: true } },
+          serverInfo: { name: 'fault-server', version: '1.0.0' },
+        },
+      });
+    }
+    if (method === 'tools/list') {
+      const start = params.cursor === undefined ? 0 : Number(params.cursor);
+      const page = tools.slice(start, start + PAGE_SIZE);
+      const next = start + PAGE_SIZE < tools.length ? String(start + PAGE_SIZE) : undefined;
+      return send({
+        jsonrpc: '2.0',
+        id,
+        result: next === undefined ? { tools: page } : { tools: page, nextCursor: next },
+      });
+    }
+    if (method === 'tools/call') {
+      pending.set(id, true);
+      return call(id, params.name, params.arguments ?? {});
+    }
+    send({ jsonrpc: '2.0', id, error: { code: -32601, message: `no method ${method}` } });
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const handle = createFaultHandler({
+    send: (message) => process.stdout.write(`${JSON.stringify(message)}\n`),
+    exit: () => process.exit(1),
+  });
+  const lines = createInterface({ input: process.stdin });
+  lines.on('line', (line) => handle(JSON.parse(line)));
+  lines.on('close', () => process.exit(0));
+}

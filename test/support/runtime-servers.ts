@@ -1,0 +1,95 @@
+/**
+ * Servers for the runtime tests: the example bitcoin server, the misbehaving fault server and
+ * server-everything as `mcpServers` stdio entries, the same servers in memory, and process
+ * checks by pid.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { createBitcoinServer } from '../../examples/bitcoin-server.js';
+import type { PriceSource } from '../../examples/price-source.js';
+import type { StdioServerConfig } from '../../src/runtime/config.js';
+import { createFaultHandler } from './fault-server.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+
+/** The example server over stdio, run through tsx's loader in the child's own node. */
+export const BITCOIN_SERVER: StdioServerConfig = {
+  command: process.execPath,
+  args: ['--import', 'tsx', join(root, 'examples', 'bitcoin-server.ts')],
+  cwd: root,
+};
+
+/** The fault server over stdio (plain JavaScript: starts in milliseconds). */
+export const FAULT_SERVER: StdioServerConfig = {
+  command: process.execPath,
+  args: [join(root, 'test', 'support', 'fault-server.mjs')],
+};
+
+/** @modelcontextprotocol/server-everything over stdio. */
+export const EVERYTHING_SERVER: StdioServerConfig = {
+  command: process.execPath,
+  args: [
+    join(
+      dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+      'dist',
+      'index.js',
+    ),
+    'stdio',
+  ],
+};
+
+const CLIENT_INFO = { name: 'gemini-mcp-tests', version: '0.0.0' };
+
+/** A client connected in memory to the example server, with an optional price source. */
+export async function inMemoryBitcoinClient(prices?: PriceSource): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createBitcoinServer(prices === undefined ? {} : { prices }).connect(serverSide);
+  const client = new Client(CLIENT_INFO);
+  await client.connect(clientSide);
+  return client;
+}
+
+/** A client connected in memory to the fault server; its `crash` tool closes the server side. */
+export async function inMemoryFaultClient(): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const handle = createFaultHandler({
+    send: (message: object) => void serverSide.send(message as JSONRPCMessage),
+    exit: () => void serverSide.close(),
+  });
+  serverSide.onmessage = (message) => handle(message);
+  await serverSide.start();
+  const client = new Client(CLIENT_INFO);
+  await client.connect(clientSide);
+  return client;
+}
+
+/** The pid of a client's stdio child process (null once the transport is gone). */
+export function pidOf(client: Client): number | null {
+  return (client.transport as StdioClientTransport | undefined)?.pid ?? null;
+}
+
+/** Whether a process with this pid still exists. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Waits until `pid` has exited, up to `ms`; returns whether it did. */
+export async function exited(pid: number, ms = 10_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return true;
+}
