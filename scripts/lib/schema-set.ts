@@ -1,0 +1,49 @@
+/** The in-memory form of `schemas/`: files keyed by their path below `schemas/`. */
+import type { JsonObject } from './canonical-json.js';
+
+/** Base of every `$id` the project writes; `.invalid` is reserved and never resolves. */
+export const SCHEMA_ID_BASE = 'https://gemini-mcp.invalid/schemas/';
+
+/** A family of schemas, one folder of `schemas/`. */
+export type Family = 'gemini' | 'gemini/vertex' | 'mcp';
+
+/** One schema file to write. */
+export interface SchemaFile {
+  /** Path below `schemas/`, e.g. `gemini/Part.schema.json`. */
+  file: string;
+  /** The TypeScript type name the generator gives it (also its `title`). */
+  typeName: string;
+  schema: JsonObject;
+}
+
+/** Path below `schemas/` of a named schema in a family. */
+export function schemaFile(family: Family, name: string): string {
+  return `${family}/${name}.schema.json`;
+}
+
+/** The `$id` of a schema file. */
+export function schemaId(file: string): string {
+  return `${SCHEMA_ID_BASE}${file}`;
+}
+
+/**
+ * The type name a schema gets: Gemini names as they are, the others prefixed by family; a letter
+ * after a digit is upper-cased (`V1alpha` -> `V1Alpha`), as json-schema-to-typescript would.
+ */
+export function typeNameOf(family: Family, name: string): string {
+  const safe = name.replace(
+    /(\d)([a-z])/g,
+    (_, digit: string, letter: string) => digit + letter.toUpperCase(),
+  );
+  if (family === 'gemini') return safe;
+  return family === 'mcp' ? `Mcp${safe}` : `Vertex${safe}`;
+}
+
+/** A relative `$ref` from a file of one family to a schema of another (or the same). */
+export function relativeRef(from: Family, toFamily: Family, name: string): string {
+  const target = `${name}.schema.json`;
+  if (from === toFamily) return target;
+  if (from === 'gemini/vertex' && toFamily === 'gemini') return `../${target}`;
+  if (from === 'gemini' && toFamily === 'gemini/vertex') return `vertex/${target}`;
+  return `../${toFamily}/${target}`;
+}

@@ -1,0 +1,53 @@
+/** Loads `schemas/` for generation: every schema with its type name, and the manifest's hash. */
+import { join } from 'node:path';
+import { isJsonObject, type JsonObject, sha256 } from './canonical-json.js';
+import { readTree } from './schema-dir.js';
+import { SCHEMA_ID_BASE } from './schema-set.js';
+
+/** One vendored schema. */
+export interface LoadedSchema {
+  /** Path below `schemas/`. */
+  file: string;
+  typeName: string;
+  schema: JsonObject;
+}
+
+/** What the generator reads. */
+export interface SchemaTree {
+  schemas: LoadedSchema[];
+  manifestSha256: string;
+}
+
+/** Reads and checks `schemas/`; a missing or inconsistent input fails loudly. */
+export async function loadSchemaTree(root: string): Promise<SchemaTree> {
+  const tree = await readTree(root);
+  const manifestText = tree.get('manifest.json');
+  if (manifestText === undefined)
+    throw new Error(`${join(root, 'manifest.json')} is missing: run npm run schemas:sync`);
+  const manifest: unknown = JSON.parse(manifestText);
+  const listed = isJsonObject(manifest) && isJsonObject(manifest.schemas) ? manifest.schemas : {};
+  const schemas: LoadedSchema[] = [];
+  for (const [file, hash] of Object.entries(listed)) {
+    const text = tree.get(file);
+    if (text === undefined)
+      throw new Error(`schemas/${file} is listed in the manifest but missing`);
+    if (sha256(text) !== hash)
+      throw new Error(`schemas/${file} does not match its sha256 in the manifest`);
+    const schema: unknown = JSON.parse(text);
+    if (
+      !isJsonObject(schema) ||
+      typeof schema.title !== 'string' ||
+      schema.$id !== `${SCHEMA_ID_BASE}${file}`
+    ) {
+      throw new Error(`schemas/${file} lacks its title or has a foreign $id`);
+    }
+    schemas.push({ file, typeName: schema.title, schema });
+  }
+  for (const file of tree.keys()) {
+    if (file !== 'manifest.json' && !(file in listed))
+      throw new Error(`schemas/${file} is not in the manifest`);
+  }
+  if (schemas.length === 0) throw new Error(`${root} holds no schemas`);
+  schemas.sort((a, b) => (a.typeName < b.typeName ? -1 : 1));
+  return { schemas, manifestSha256: sha256(manifestText) };
+}

@@ -1,0 +1,64 @@
+/** The sync itself: inputs in, the complete content of `schemas/` out (no I/O here). */
+import { basename } from 'node:path';
+import { canonicalJson, type JsonObject, sha256 } from './canonical-json.js';
+import { buildGeminiSchemas } from './gemini.js';
+import { HAND_RULES, REQUIRED_RULE, VERTEX_RULE } from './hand-rules.js';
+import { buildMcpSchemas, readMcpSchema } from './mcp.js';
+import { SyncInputError } from './sync-error.js';
+
+/** One input as read: where from, its bytes. */
+export interface SyncInput {
+  /** A path or URL, as given. */
+  location: string;
+  bytes: Uint8Array;
+  /** For MCP inputs: the protocol version. */
+  protocolVersion?: string;
+}
+
+function parse(input: SyncInput): unknown {
+  try {
+    return JSON.parse(Buffer.from(input.bytes).toString('utf8'));
+  } catch (error) {
+    throw new SyncInputError(input.location, `not valid JSON (${(error as Error).message})`);
+  }
+}
+
+function provenance(input: SyncInput): JsonObject {
+  const source = /^https?:\/\//.test(input.location) ? input.location : basename(input.location);
+  return { source, sha256: sha256(input.bytes), bytes: input.bytes.byteLength };
+}
+
+/** Builds every file of `schemas/` (path below `schemas/` to its exact text). */
+export function buildSchemaTree(gemini: SyncInput, mcp: readonly SyncInput[]): Map<string, string> {
+  if (mcp.length === 0)
+    throw new SyncInputError('--mcp', 'at least one MCP specification schema is needed');
+  const geminiSchemas = buildGeminiSchemas(gemini.location, parse(gemini));
+  const versions = mcp.map((input) =>
+    readMcpSchema(input.location, input.protocolVersion ?? '', parse(input)),
+  );
+  const mcpFiles = buildMcpSchemas(versions);
+
+  const tree = new Map<string, string>();
+  for (const file of [...geminiSchemas.files, ...mcpFiles])
+    tree.set(file.file, canonicalJson(file.schema));
+  const manifest: JsonObject = {
+    generator: 'scripts/sync-schemas.ts',
+    regenerate: 'npm run schemas:sync -- --gemini <discovery.json|URL> --mcp <schema.json|URL>...',
+    inputs: {
+      gemini: { ...provenance(gemini), revision: geminiSchemas.revision },
+      mcp: mcp
+        .map((input) => ({ ...provenance(input), protocolVersion: input.protocolVersion ?? '' }))
+        .sort((a, b) => (a.protocolVersion < b.protocolVersion ? -1 : 1)),
+    },
+    handRules: [REQUIRED_RULE, ...HAND_RULES, VERTEX_RULE].map((rule) => ({
+      id: rule.id,
+      fact: rule.fact,
+      source: rule.source,
+    })),
+    schemas: Object.fromEntries(
+      [...tree].sort(([a], [b]) => (a < b ? -1 : 1)).map(([file, text]) => [file, sha256(text)]),
+    ),
+  };
+  tree.set('manifest.json', canonicalJson(manifest));
+  return tree;
+}
