@@ -161,7 +161,10 @@ function reject(
 }
 
 function unknownFunction(name: string, callId: string | null, context: Context): CallOutcome {
-  const known = context.toolset.entries.map((entry) => entry.exposedName);
+  const known = context.toolset.entries.map((entry) => ({
+    name: entry.exposedName,
+    aliases: [entry.tool.name],
+  }));
   const close = closestNames(name, known);
   const hint =
     close.length > 0

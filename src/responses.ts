@@ -40,6 +40,9 @@ export interface FunctionResponseOptions {
 /** The default of `maxOutputBytes`: 256 KiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 262_144;
 
+/** The error text of an `isError` result that carries no content. */
+const NO_ERROR_DETAILS = 'The tool reported an error without details.';
+
 type Payload = string | Record<string, unknown>;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -200,7 +203,8 @@ export function functionResponse(
     parts = made.parts;
     const payload = safePayload(made.payload, maxBytes);
     if (result.isError === true) {
-      response = { error: typeof payload === 'string' ? payload : JSON.stringify(payload) };
+      const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
+      response = { error: text === '' ? NO_ERROR_DETAILS : text };
     } else response = { output: payload };
   }
   const vertex = options.dialect === 'vertex';

@@ -17,26 +17,42 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
+/** A name that may be suggested, and other names it is also known by. */
+export interface SuggestedName {
+  name: string;
+  aliases?: readonly string[];
+}
+
 /**
- * Up to `limit` candidates close to `name`: same name ignoring case, one containing the
- * other, or within an edit distance of a third of the name's length (at least 2), closest first.
+ * Up to `limit` candidate names close to `name`, closest first: the same ignoring case, one
+ * containing the other, or within an edit distance of a third of the name's length (at least
+ * 2). A candidate is compared by its name and by each of its aliases, the closest counting.
  *
  * @example
  * ```ts
- * closestNames('get_wether', ['get_weather', 'list_files']); // ['get_weather']
+ * closestNames('get_wether', [{ name: 'get_weather' }, { name: 'list_files' }]); // ['get_weather']
+ * closestNames('hello', [{ name: 'a__hello', aliases: ['hello'] }]); // ['a__hello']
  * ```
  */
-export function closestNames(name: string, candidates: Iterable<string>, limit = 3): string[] {
+export function closestNames(
+  name: string,
+  candidates: Iterable<SuggestedName>,
+  limit = 3,
+): string[] {
   const wanted = name.slice(0, MAX_COMPARED_LENGTH).toLowerCase();
-  const scored: { candidate: string; score: number }[] = [];
+  const scored: { name: string; score: number }[] = [];
   for (const candidate of candidates) {
-    const other = candidate.toLowerCase();
-    const distance = editDistance(wanted, other);
-    const contains = wanted.length >= 3 && (other.includes(wanted) || wanted.includes(other));
-    if (distance <= Math.max(2, Math.floor(wanted.length / 3)) || contains) {
-      scored.push({ candidate, score: distance });
+    let best = Number.POSITIVE_INFINITY;
+    for (const known of [candidate.name, ...(candidate.aliases ?? [])]) {
+      const other = known.slice(0, MAX_COMPARED_LENGTH).toLowerCase();
+      const distance = editDistance(wanted, other);
+      const contains = wanted.length >= 3 && (other.includes(wanted) || wanted.includes(other));
+      if (distance <= Math.max(2, Math.floor(wanted.length / 3)) || contains) {
+        best = Math.min(best, distance);
+      }
     }
+    if (best !== Number.POSITIVE_INFINITY) scored.push({ name: candidate.name, score: best });
   }
-  scored.sort((x, y) => x.score - y.score || (x.candidate < y.candidate ? -1 : 1));
-  return scored.slice(0, limit).map((entry) => entry.candidate);
+  scored.sort((x, y) => x.score - y.score || (x.name < y.name ? -1 : 1));
+  return scored.slice(0, limit).map((entry) => entry.name);
 }

@@ -126,7 +126,9 @@ function rejectSameNameGroups(groups: readonly number[][], identities: readonly 
 /**
  * Gives every identity its exposed name. Each starts at its mode's first level; whenever
  * several identities hold one name, all of them climb one level (symmetric: nobody keeps the
- * name), until every name is unique. Only a 160-bit hash collision could leave two identities
+ * name), until every name is unique. The one exception: a tool exposed under its own, valid
+ * name keeps it against names that only sanitizing, cutting or prefixing made equal to it
+ * (but not against the same name on another server). Only a 160-bit hash collision could leave two identities
  * on one name at the last level; that throws CONTRACT_VIOLATION rather than merge them. The result depends only on the set of identities, never
  * on their order. Identities must be distinct.
  *
@@ -153,7 +155,9 @@ export function assignExposedNames(
   for (let groups = collisions(names); groups.length > 0; groups = collisions(names)) {
     if (mode === 'never') rejectSameNameGroups(groups, identities);
     for (const group of groups) {
-      const climbing = group.filter((index) => levelIndex[index]! < top);
+      const exact = group.filter((index) => names[index] === identities[index]!.toolName);
+      const keeper = exact.length === 1 ? exact[0] : undefined;
+      const climbing = group.filter((index) => index !== keeper && levelIndex[index]! < top);
       if (climbing.length === 0) {
         throw new GeminiMcpError(
           'CONTRACT_VIOLATION',
