@@ -1,0 +1,230 @@
+import { describe, expect, it } from 'vitest';
+import { proveContract } from '../../src/contract.js';
+import type { DeclarationWarning } from '../../src/declarations.js';
+import { functionDeclarations, geminiTools } from '../../src/declarations.js';
+import { GeminiMcpError } from '../../src/errors.js';
+import { checkFunctionDeclaration, checkTool } from '../../src/generated/guards.js';
+import type { McpTool } from '../../src/generated/types.js';
+import { sanitizeDescription } from '../../src/text/description.js';
+import { truncateUtf8, utf8ByteLength } from '../../src/text/utf8.js';
+import { buildToolSet } from '../../src/toolset/build.js';
+import { server, tool } from './helpers.js';
+
+const weatherInput = {
+  type: 'object' as const,
+  properties: { city: { type: 'string', description: 'City name' }, days: { type: 'integer' } },
+  required: ['city'],
+  additionalProperties: false,
+};
+const weatherOutput = {
+  type: 'object' as const,
+  properties: { tempC: { type: 'number' } },
+  required: ['tempC'],
+};
+
+function toolsetOf(...tools: McpTool[]) {
+  return buildToolSet([{ serverId: 's', tools }]).toolset;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+describe('declarations (FD)', () => {
+  it('FD-1: one declaration per tool in the set, in set order, nothing else', () => {
+    const { toolset } = buildToolSet(
+      [server('a', 'first', 'hidden', 'second'), server('b', 'third', 'first')],
+      { filters: { a: { exclude: ['hidden'] } } },
+    );
+    const declarations = functionDeclarations(toolset);
+    expect(declarations.map((declaration) => declaration.name)).toEqual([
+      'a__first',
+      'second',
+      'third',
+      'b__first',
+    ]);
+    expect(declarations.map((declaration) => Object.keys(declaration).sort())).toEqual(
+      declarations.map(() => ['description', 'name', 'parametersJsonSchema']),
+    );
+    expect(functionDeclarations(toolsetOf())).toEqual([]);
+  });
+
+  it.each([
+    ['missing', undefined, ''],
+    ['plain', 'Gets the weather.', 'Gets the weather.'],
+    ['tab and newline kept', 'a\tb\nc', 'a\tb\nc'],
+    ['zero-width space and joiners', 'he\u200Bl\u200Cl\u200Do\u2060', 'hello'],
+    ['bidi controls', 'safe\u202Eevil\u202C\u2066x\u2069\u200E\u200F', 'safeevilx'],
+    ['tag characters', `ok${String.fromCodePoint(0xe0001, 0xe0049, 0xe0067, 0xe007f)}`, 'ok'],
+    ['variation selectors', `a\uFE0Fb${String.fromCodePoint(0xe0100)}`, 'ab'],
+    ['C0 and C1 controls, CR', 'a\u0000b\u0007c\r\u0085d\u009F', 'abcd'],
+    ['soft hyphen and BOM', 'in\u00ADvisible\uFEFF', 'invisible'],
+    ['lone surrogate', 'a\uD800b', 'ab'],
+    ['emoji and accents kept', 'café ☕ 😀', 'café ☕ 😀'],
+  ])('FD-2: description sanitized (%s)', (_label, description, want) => {
+    const toolset = toolsetOf(tool('t', description === undefined ? {} : { description }));
+    expect(functionDeclarations(toolset)[0]?.description).toBe(want);
+  });
+
+  it('FD-2: descriptions are capped at 4096 bytes of UTF-8 without splitting a character', () => {
+    for (const unit of ['a', 'é', '€', '😀']) {
+      const { text, truncated } = sanitizeDescription(unit.repeat(5000));
+      expect(truncated).toBe(true);
+      expect(utf8ByteLength(text)).toBeLessThanOrEqual(4096);
+      expect(utf8ByteLength(text)).toBeGreaterThan(4096 - 4 - 3);
+      expect(text.endsWith('…')).toBe(true);
+      expect(text.slice(0, -1)).toBe(unit.repeat(text.slice(0, -1).length / unit.length));
+    }
+    const exact = 'a'.repeat(4096);
+    expect(sanitizeDescription(exact)).toEqual({
+      text: exact,
+      removedCharacters: 0,
+      truncated: false,
+    });
+    expect(truncateUtf8('a😀', 4)).toBe('a');
+    expect(truncateUtf8('a😀', 5)).toBe('a😀');
+  });
+
+  it('FD-2: sanitized descriptions are reported through onWarning', () => {
+    const warnings: DeclarationWarning[] = [];
+    functionDeclarations(
+      toolsetOf(tool('t', { description: `x\u200B${'y'.repeat(5000)}` }), tool('u')),
+      { onWarning: (warning) => warnings.push(warning) },
+    );
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        kind: 'description',
+        exposedName: 't',
+        removedCharacters: 1,
+        truncated: true,
+      }),
+    ]);
+  });
+
+  it('FD-3: parametersJsonSchema is the inputSchema, deep-equal, copied, never mutated', () => {
+    const inputSchema = deepFreeze({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      ...weatherInput,
+      $defs: { unit: { enum: ['C', 'F'] } },
+    });
+    const toolset = toolsetOf(tool('weather', { inputSchema }));
+    const [declaration] = functionDeclarations(toolset);
+    expect(declaration?.parametersJsonSchema).toEqual(inputSchema);
+    expect(declaration?.parametersJsonSchema).not.toBe(inputSchema);
+    expect(declaration).not.toHaveProperty('parameters');
+  });
+
+  it('FD-4: openapi mode converts the inputSchema to Gemini Schema under parameters', () => {
+    const toolset = toolsetOf(tool('weather', { inputSchema: weatherInput }), tool('ping'));
+    const [weather, ping] = functionDeclarations(toolset, { schemaMode: 'openapi' });
+    expect(weather).not.toHaveProperty('parametersJsonSchema');
+    expect(weather?.parameters).toMatchObject({
+      type: 'OBJECT',
+      properties: { city: { type: 'STRING', description: 'City name' }, days: { type: 'INTEGER' } },
+      required: ['city'],
+    });
+    expect(ping).toEqual({ name: 'ping', description: '' });
+  });
+
+  it('FD-4: openapi conversion losses are reported through onWarning with their pointer', () => {
+    const warnings: DeclarationWarning[] = [];
+    functionDeclarations(toolsetOf(tool('weather', { inputSchema: weatherInput })), {
+      schemaMode: 'openapi',
+      onWarning: (warning) => warnings.push(warning),
+    });
+    expect(warnings).toContainEqual(
+      expect.objectContaining({
+        kind: 'schema',
+        exposedName: 'weather',
+        schema: 'inputSchema',
+        warning: expect.objectContaining({ pointer: '/additionalProperties' }),
+      }),
+    );
+  });
+
+  it('FD-4: a schema the converter refuses throws its typed error, naming the tool', () => {
+    const inputSchema = {
+      type: 'object' as const,
+      properties: { x: { $ref: 'https://example.com/remote.json' } },
+    };
+    let thrown: unknown;
+    try {
+      functionDeclarations(toolsetOf(tool('remote', { inputSchema })), { schemaMode: 'openapi' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(GeminiMcpError);
+    expect(thrown).toMatchObject({ data: { tool: 'remote', schema: 'inputSchema' } });
+    expect(['SCHEMA_UNSUPPORTED', 'SCHEMA_TOO_LARGE']).toContain((thrown as GeminiMcpError).code);
+    expect((thrown as Error).message).toContain('remote');
+  });
+
+  it.each([
+    ['json', { responseSchema: true }, 'responseJsonSchema', weatherOutput],
+    [
+      'openapi',
+      { responseSchema: true, schemaMode: 'openapi' },
+      'response',
+      expect.objectContaining({ type: 'OBJECT', required: ['tempC'] }),
+    ],
+  ] as const)(
+    'FD-5: outputSchema is declared on request (%s mode)',
+    (_mode, options, key, want) => {
+      const toolset = toolsetOf(
+        tool('weather', { inputSchema: weatherInput, outputSchema: weatherOutput }),
+        tool('plain'),
+      );
+      const [weather, plain] = functionDeclarations(toolset, options);
+      expect(weather?.[key]).toEqual(want);
+      expect(plain).not.toHaveProperty(key);
+      const [withoutOption] = functionDeclarations(toolset, { ...options, responseSchema: false });
+      expect(withoutOption).not.toHaveProperty(key);
+    },
+  );
+
+  it('FD-6: every declaration passes the FunctionDeclaration validator; geminiTools wraps them', () => {
+    const toolset = toolsetOf(
+      tool('weather', { inputSchema: weatherInput, outputSchema: weatherOutput, description: 'W' }),
+      tool('bad name!'),
+    );
+    for (const schemaMode of ['json', 'openapi'] as const) {
+      const declarations = functionDeclarations(toolset, { schemaMode, responseSchema: true });
+      for (const declaration of declarations)
+        expect(checkFunctionDeclaration(declaration)).toEqual([]);
+      const tools = geminiTools(toolset, { schemaMode, responseSchema: true });
+      expect(tools).toEqual([{ functionDeclarations: declarations }]);
+      expect(checkTool(tools[0])).toEqual([]);
+    }
+    expect(geminiTools(toolsetOf())).toEqual([]);
+  });
+
+  it('FD-6: a value failing its validator throws CONTRACT_VIOLATION naming the tool and pointer', () => {
+    const invalid = {
+      name: 'ok',
+      description: 'x',
+      parameters: { type: 'OBJECT' },
+      parametersJsonSchema: {},
+    };
+    expect(() =>
+      proveContract(invalid, checkFunctionDeclaration, {
+        schema: 'FunctionDeclaration',
+        tool: 'ok',
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'CONTRACT_VIOLATION',
+        path: expect.any(String),
+        data: { schema: 'FunctionDeclaration', tool: 'ok' },
+        message: expect.stringContaining('tool "ok"'),
+      }),
+    );
+    const valid = { name: 'ok', description: '' };
+    expect(proveContract(valid, checkFunctionDeclaration, { schema: 'FunctionDeclaration' })).toBe(
+      valid,
+    );
+  });
+});
