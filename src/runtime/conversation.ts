@@ -1,0 +1,159 @@
+/**
+ * The conversation loop: ask the model, keep its turn exactly as returned, answer its calls,
+ * and go on until it answers without calls or the turn limit is reached.
+ */
+import type { CallFinish } from '../calls.js';
+import { functionCalls } from '../calls.js';
+import { type FunctionDeclarationsOptions, geminiTools } from '../declarations.js';
+import type { Content, GenerateContentResponse, PromptFeedback } from '../generated/types.js';
+import type { ToolSet } from '../toolset/types.js';
+import { type AnswerOptions, answerCalls } from './answer.js';
+import type { ClientMap } from './execute.js';
+import { gatherTurn } from './gather.js';
+import type { Generate } from './generate.js';
+
+/** Options of {@link runConversation}. */
+export interface ConversationOptions extends AnswerOptions {
+  /** Asks the model for one turn; see `genaiGenerate` and `genaiGenerateStream`. */
+  generate: Generate;
+  toolset: ToolSet;
+  clients: ClientMap;
+  /** The conversation so far, ending with the user's turn (not modified). */
+  contents: readonly Content[];
+  /** Model turns at most (calls to `generate`). Default 10. */
+  maxTurns?: number;
+  /** How the tool set is declared to the model. */
+  declarations?: FunctionDeclarationsOptions;
+  /** Called after each model turn whose calls were answered. */
+  onTurn?: (turn: AnsweredTurn) => void;
+}
+
+/** A model turn with calls, and the answer sent back. */
+export interface AnsweredTurn {
+  /** 1 for the first model turn. */
+  turn: number;
+  response: GenerateContentResponse;
+  /** The model's Content as returned (for a stream: every chunk's parts, in order). */
+  model: Content;
+  /** The user Content answering each call. */
+  answer: Content;
+  /** The history so far, ending with `answer`: the contents of the next request. */
+  contents: readonly Content[];
+}
+
+/** Why the conversation stopped. */
+export type ConversationStop =
+  /** The model answered without calling a tool: `text` is its answer (thoughts left out). */
+  | { reason: 'answered'; text: string; finishReason?: string }
+  /** `maxTurns` model turns were played; the last one's calls were answered but not yet sent. */
+  | { reason: 'max-turns'; maxTurns: number }
+  /** The model's function calling failed (FC-6): nothing of that turn was kept. */
+  | { reason: 'call-failure'; finish: CallFinish }
+  /** The model gave no content: the prompt was blocked, or the candidate came back empty. */
+  | { reason: 'no-content'; finishReason?: string; promptFeedback?: PromptFeedback }
+  /** The signal fired. */
+  | { reason: 'cancelled' };
+
+/** The result of {@link runConversation}. */
+export interface ConversationResult {
+  /** The whole history: the given contents, then each model turn and each answer. */
+  contents: Content[];
+  stop: ConversationStop;
+  /** Model turns played. */
+  turns: number;
+  /** The last model response (gathered, for a stream). */
+  lastResponse?: GenerateContentResponse;
+}
+
+function answerText(content: Content): string {
+  return (content.parts ?? [])
+    .filter((part) => part.thought !== true && typeof part.text === 'string')
+    .map((part) => part.text)
+    .join('');
+}
+
+/**
+ * Plays a conversation with tools: calls `generate` with the history and the tool set as
+ * Gemini tools, appends the model's Content exactly as returned (thought signatures and every
+ * other field untouched; a stream's chunks gathered into one Content, so parallel calls stay
+ * together), answers its function calls with {@link answerCalls} and repeats. Stops, with a
+ * typed {@link ConversationStop} rather than a throw, when the model answers without calls, at
+ * `maxTurns`, when function calling fails or no content comes back, or when `signal` fires.
+ * Errors of `generate` itself (network, HTTP 4xx/5xx) propagate.
+ *
+ * @example
+ * ```ts
+ * const ai = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY });
+ * const { contents, stop } = await runConversation({
+ *   generate: genaiGenerate(ai, { model: 'gemini-2.5-flash' }),
+ *   toolset: connections.toolset,
+ *   clients: connections.clients,
+ *   contents: [{ role: 'user', parts: [{ text: 'What does a bitcoin cost in euros?' }] }],
+ *   maxTurns: 5,
+ * });
+ * if (stop.reason === 'answered') console.log(stop.text);
+ * ```
+ */
+export async function runConversation(options: ConversationOptions): Promise<ConversationResult> {
+  const { generate, toolset, clients, signal, onTurn } = options;
+  const maxTurns = options.maxTurns ?? 10;
+  const tools = geminiTools(toolset, options.declarations);
+  const contents = [...options.contents];
+  let lastResponse: GenerateContentResponse | undefined;
+  const result = (stop: ConversationStop, turns: number): ConversationResult => ({
+    contents,
+    stop,
+    turns,
+    ...(lastResponse === undefined ? {} : { lastResponse }),
+  });
+
+  for (let turn = 1; turn <= maxTurns; turn++) {
+    if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
+    let response: GenerateContentResponse;
+    try {
+      response = await gatherTurn(
+        await generate({ contents: [...contents], tools, ...(signal ? { signal } : {}) }),
+      );
+    } catch (error) {
+      if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
+      throw error;
+    }
+    lastResponse = response;
+    const candidate = response.candidates?.[0];
+    const { items, finish } = functionCalls(response, toolset);
+    if (finish !== undefined) return result({ reason: 'call-failure', finish }, turn);
+    const model = candidate?.content;
+    if (model === undefined || (model.parts ?? []).length === 0) {
+      return result(
+        {
+          reason: 'no-content',
+          ...(candidate?.finishReason === undefined
+            ? {}
+            : { finishReason: candidate.finishReason }),
+          ...(response.promptFeedback === undefined
+            ? {}
+            : { promptFeedback: response.promptFeedback }),
+        },
+        turn,
+      );
+    }
+    contents.push(model);
+    if (items.length === 0) {
+      return result(
+        {
+          reason: 'answered',
+          text: answerText(model),
+          ...(candidate?.finishReason === undefined
+            ? {}
+            : { finishReason: candidate.finishReason }),
+        },
+        turn,
+      );
+    }
+    const answer = await answerCalls(response, toolset, clients, options);
+    contents.push(answer);
+    onTurn?.({ turn, response, model, answer, contents: [...contents] });
+  }
+  if (signal?.aborted) return result({ reason: 'cancelled' }, maxTurns);
+  return result({ reason: 'max-turns', maxTurns }, maxTurns);
+}
