@@ -1,8 +1,9 @@
 /** Checks a call's arguments against its tool's inputSchema with ajv, compiled once per tool. */
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ViolationDetail } from './errors.js';
 import type { McpTool } from './generated/types.js';
+import { appendPointer } from './json-pointer.js';
 
 /** `$schema` values compiled as draft-07 (draft-06 and draft-04 schemas mostly read the same). */
 const DRAFT_07_STYLE = /json-schema\.org\/draft-0[4-7]\/schema/;
@@ -37,6 +38,23 @@ function compile(inputSchema: McpTool['inputSchema']): ValidateFunction | null {
   }
 }
 
+/** An ajv error as a violation; a missing property is reported at its own path. */
+function toViolation(error: ErrorObject): ViolationDetail {
+  const missing = error.keyword === 'required' ? error.params.missingProperty : undefined;
+  if (typeof missing === 'string') {
+    return {
+      path: appendPointer(error.instancePath, missing),
+      message: 'is required but missing',
+      keyword: 'required',
+    };
+  }
+  return {
+    path: error.instancePath,
+    message: error.message ?? `fails ${error.keyword}`,
+    keyword: error.keyword,
+  };
+}
+
 /**
  * The violations of `args` against `tool.inputSchema` (empty when valid), at most ten, each
  * with the JSON pointer into the arguments. The schema is compiled on first use and cached per
@@ -60,9 +78,5 @@ export function argumentViolations(
   }
   if (validate === null) return undefined;
   if (validate(args)) return [];
-  return (validate.errors ?? []).slice(0, MAX_VIOLATIONS).map((error) => ({
-    path: error.instancePath,
-    message: error.message ?? `fails ${error.keyword}`,
-    keyword: error.keyword,
-  }));
+  return (validate.errors ?? []).slice(0, MAX_VIOLATIONS).map(toViolation);
 }
