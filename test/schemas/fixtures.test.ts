@@ -1,0 +1,88 @@
+/**
+ * The fixture corpus: every payload under test/fixtures/<Schema>/valid passes its generated
+ * validator; every one under invalid/ fails, with its first violation at the pointer it expects.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SCHEMAS, type SchemaName } from '../../src/generated/guards.js';
+
+const root = join(import.meta.dirname, '..', 'fixtures');
+const schemaNames = readdirSync(root).sort();
+const casesOf = (schema: string, kind: 'valid' | 'invalid') => {
+  const dir = join(root, schema, kind);
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map(
+      (file) =>
+        [file.replace(/\.json$/, ''), JSON.parse(readFileSync(join(dir, file), 'utf8'))] as const,
+    );
+};
+
+/** The shapes the project extracts: each must have valid and invalid fixtures. */
+const EXTRACTED = [
+  'FunctionDeclaration',
+  'FunctionCall',
+  'FunctionResponse',
+  'FunctionResponsePart',
+  'FunctionResponseBlob',
+  'Part',
+  'Blob',
+  'FileData',
+  'Content',
+  'Tool',
+  'ToolConfig',
+  'FunctionCallingConfig',
+  'Schema',
+  'GenerateContentRequest',
+  'GenerateContentResponse',
+  'Candidate',
+  'PromptFeedback',
+  'VertexFunctionCall',
+  'VertexFunctionResponse',
+  'VertexPart',
+  'VertexContent',
+  'VertexGenerateContentRequest',
+  'VertexGenerateContentResponse',
+  'VertexCandidate',
+  'McpTool',
+  'McpListToolsResult',
+  'McpCallToolRequestParams',
+  'McpCallToolResult',
+  'McpContentBlock',
+  'McpTextContent',
+  'McpImageContent',
+  'McpAudioContent',
+  'McpResourceLink',
+  'McpEmbeddedResource',
+  'McpTextResourceContents',
+  'McpBlobResourceContents',
+];
+
+describe('schema fixtures', () => {
+  it('every extracted schema has valid and invalid fixtures', () => {
+    for (const name of EXTRACTED) {
+      expect(schemaNames, name).toContain(name);
+      expect(casesOf(name, 'valid').length, `${name}/valid`).toBeGreaterThan(0);
+      expect(casesOf(name, 'invalid').length, `${name}/invalid`).toBeGreaterThan(0);
+    }
+  });
+
+  for (const name of schemaNames) {
+    const schema = SCHEMAS[name as SchemaName];
+    describe(name, () => {
+      it('is a generated schema', () => expect(schema).toBeDefined());
+      for (const [label, payload] of casesOf(name, 'valid')) {
+        it(`accepts ${label}`, () => expect(schema.check(payload)).toEqual([]));
+      }
+      for (const [label, { $expect, payload }] of casesOf(name, 'invalid')) {
+        it(`rejects ${label} at "${$expect.path}"`, () => {
+          const violations = schema.check(payload);
+          expect(violations.length).toBeGreaterThan(0);
+          expect(violations[0]?.path).toBe($expect.path);
+        });
+      }
+    });
+  }
+});

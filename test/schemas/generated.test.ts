@@ -1,0 +1,111 @@
+/** src/generated/: reproducible, checked by check:generated, compiled ahead of time. */
+import { readFileSync } from 'node:fs';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateAll } from '../../scripts/lib/generate.js';
+import { readTree } from '../../scripts/lib/schema-dir.js';
+import { GeminiMcpError } from '../../src/errors.js';
+import { assertFunctionDeclaration, isPart } from '../../src/generated/guards.js';
+import { projectRoot, runScript } from './run-script.js';
+
+const generatedDir = join(projectRoot, 'src', 'generated');
+const schemasDir = join(projectRoot, 'schemas');
+
+describe('generation', () => {
+  it('gives identical bytes twice, equal to the committed src/generated/', async () => {
+    const first = await generateAll(schemasDir);
+    const second = await generateAll(schemasDir);
+    expect(second).toEqual(first);
+    expect(await readTree(generatedDir)).toEqual(first);
+  });
+
+  it('puts a banner on every file: generated, DO NOT EDIT, source sha256, the command; no timestamp', async () => {
+    for (const [name, text] of await readTree(generatedDir)) {
+      const head = text.slice(0, 600);
+      expect(head, name).toContain('DO NOT EDIT');
+      expect(head, name).toMatch(/schemas\/manifest\.json \(sha256 [0-9a-f]{64}\)/);
+      expect(head, name).toContain('npm run generate');
+      expect(head, name).not.toMatch(/\d{4}-\d{2}-\d{2}T|\d{2}:\d{2}:\d{2}/);
+    }
+  });
+});
+
+describe('the generated validators module', () => {
+  const source = readFileSync(join(generatedDir, 'validators.js'), 'utf8');
+
+  it('imports without compiling: no ajv compiler, only ajv runtime helpers', () => {
+    const imports = [...source.matchAll(/(?:from|require\()\s*["']([^"']+)["']/g)].map((m) => m[1]);
+    for (const specifier of imports) expect(specifier).toMatch(/^ajv\/dist\/runtime\//);
+    expect(source).not.toMatch(/new Ajv|\.compile\(|new Function/);
+  });
+
+  it('validates once imported', () => {
+    expect(isPart({ text: 'hi' })).toBe(true);
+    expect(isPart({ text: 'hi', thought: 'yes' })).toBe(false);
+  });
+
+  it('assertX throws GeminiMcpError INVALID_PAYLOAD with the pointer and every violation', () => {
+    const bad = { name: 'a b', description: '', extra: 1 };
+    const error = (() => {
+      try {
+        assertFunctionDeclaration(bad);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(GeminiMcpError);
+    expect(error).toMatchObject({
+      code: 'INVALID_PAYLOAD',
+      path: '/extra',
+      data: { schema: 'FunctionDeclaration' },
+    });
+    expect((error as GeminiMcpError).details.map((d) => d.path).sort()).toEqual([
+      '/extra',
+      '/name',
+    ]);
+  });
+});
+
+describe('npm run check:generated', () => {
+  let work: string;
+  beforeEach(async () => {
+    work = await mkdtemp(join(tmpdir(), 'gemini-mcp-check-'));
+    await cp(generatedDir, join(work, 'generated'), { recursive: true });
+  });
+  afterEach(() => rm(work, { recursive: true, force: true }));
+
+  it('passes on the committed files', () => {
+    const run = runScript('check-generated', ['--generated', join(work, 'generated')]);
+    expect(run.status, run.stderr).toBe(0);
+  });
+
+  it('fails, naming the file, when a generated file was edited by hand', async () => {
+    const edited = join(work, 'generated', 'guards.ts');
+    await writeFile(edited, `${readFileSync(edited, 'utf8')}\nexport const handEdit = 1;\n`);
+    const run = runScript('check-generated', ['--generated', join(work, 'generated')]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('guards.ts: differs');
+  });
+
+  it('fails when a generated file is missing or an extra one is present', async () => {
+    await rm(join(work, 'generated', 'types.ts'));
+    await writeFile(join(work, 'generated', 'stray.ts'), 'export {};\n');
+    const run = runScript('check-generated', ['--generated', join(work, 'generated')]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('types.ts: missing');
+    expect(run.stderr).toContain('stray.ts: not generated');
+  });
+
+  it('fails loudly, never vacuously, when its input is missing', () => {
+    const run = runScript('check-generated', [
+      '--schemas',
+      join(work, 'no-such-schemas'),
+      '--generated',
+      join(work, 'generated'),
+    ]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('manifest.json is missing');
+  });
+});

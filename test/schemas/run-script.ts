@@ -1,0 +1,41 @@
+/** Runs one of the project's scripts as a child process, as `npm run` would. */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+export const projectRoot = join(import.meta.dirname, '..', '..');
+export const referenceDir = join(projectRoot, '..', 'shared', 'reference');
+
+/** The result of a script run. */
+export interface ScriptRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `scripts/<name>.ts` with tsx and the given arguments, from the project root. */
+export function runScript(name: string, args: readonly string[]): ScriptRun {
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join('scripts', `${name}.ts`), ...args],
+    {
+      cwd: projectRoot,
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The `--gemini`/`--mcp` arguments for the shared reference files (or other copies of them). */
+export function referenceArgs(
+  gemini = join(referenceDir, 'gemini-v1beta.discovery.json'),
+): string[] {
+  return [
+    '--gemini',
+    gemini,
+    ...['2025-06-18', '2025-11-25', '2026-07-28'].flatMap((v) => [
+      '--mcp',
+      join(referenceDir, `mcp-${v}.schema.json`),
+    ]),
+  ];
+}
