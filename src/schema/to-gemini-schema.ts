@@ -1,239 +1,140 @@
 /**
- * JSON Schema to Gemini `Schema` (the OpenAPI 3.0 subset taken by `FunctionDeclaration.parameters`).
- * First version: types, nullable, properties, items, enums and bounds; every dropped keyword warned.
+ * JSON Schema to Gemini's `Schema` (the OpenAPI 3.0 subset of `FunctionDeclaration.parameters`
+ * and `response`), with a report of every loss. Every schema returned passes the vendored
+ * Gemini `Schema` validator.
  */
+import { proveContract } from '../contract.js';
 import { GeminiMcpError } from '../errors.js';
+import { checkSchema } from '../generated/guards.js';
+import type { Schema } from '../generated/types.js';
+import type { Context } from './context.js';
+import { convertNode } from './convert.js';
+import { ExpansionBudget, resolveLimits, surveySchema } from './limits.js';
+import type { SchemaWarning } from './losses.js';
+import { LossReport } from './losses.js';
+import { isObject, Unsatisfiable } from './parts.js';
 
-/** Gemini's `Schema` object (int64 fields are strings on the wire). */
-export interface GeminiSchema {
-  type?:
-    | 'TYPE_UNSPECIFIED'
-    | 'STRING'
-    | 'NUMBER'
-    | 'INTEGER'
-    | 'BOOLEAN'
-    | 'ARRAY'
-    | 'OBJECT'
-    | 'NULL';
-  format?: string;
-  title?: string;
-  description?: string;
-  nullable?: boolean;
-  enum?: string[];
-  maxItems?: string;
-  minItems?: string;
-  properties?: Record<string, GeminiSchema>;
-  required?: string[];
-  minProperties?: string;
-  maxProperties?: string;
-  minLength?: string;
-  maxLength?: string;
-  pattern?: string;
-  example?: unknown;
-  anyOf?: GeminiSchema[];
-  propertyOrdering?: string[];
-  default?: unknown;
-  items?: GeminiSchema;
-  minimum?: number;
-  maximum?: number;
-}
+export type { SchemaWarning } from './losses.js';
 
-/** Options of {@link toGeminiSchema}. */
+/** Options of {@link toGeminiSchema} and {@link toGeminiParameters}. */
 export interface ToGeminiSchemaOptions {
-  /** How many times one `$ref` may be expanded inside itself before the recursion is cut. */
+  /** How many times one `$ref` may be expanded inside itself before the recursion is cut (default 3). */
   maxRefDepth?: number;
-  /** Deepest schema nesting accepted (default 64). */
+  /** Deepest schema nesting accepted, in the input and after `$ref` expansion (default 64). */
   maxDepth?: number;
-  /** Most schema nodes accepted in the input. */
+  /** Most schema nodes the input may hold (default 10,000). */
   maxNodes?: number;
-  /** Most schema nodes the output may have after `$ref` expansion. */
+  /** Most conversion steps, `$ref` expansion included (default 50,000): stops schema bombs. */
   maxExpandedNodes?: number;
-  /** Append a short note of the lost constraints to the description. */
+  /** Append a short note of the constraints lost at each node to its description (default false). */
   describeLosses?: boolean;
 }
 
-/** One loss of the conversion. */
-export interface SchemaWarning {
-  /** JSON pointer into the source schema. */
-  pointer: string;
-  /** The keyword concerned. */
-  keyword: string;
-  action: 'dropped' | 'rewritten' | 'weakened';
-  detail: string;
-}
-
-const TYPES: Record<string, GeminiSchema['type']> = {
-  string: 'STRING',
-  number: 'NUMBER',
-  integer: 'INTEGER',
-  boolean: 'BOOLEAN',
-  array: 'ARRAY',
-  object: 'OBJECT',
-};
-
-function esc(s: string): string {
-  return s.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function resolve(root: unknown, ref: string, pointer: string): unknown {
-  if (!ref.startsWith('#')) {
-    throw new GeminiMcpError('SCHEMA_UNSUPPORTED', `remote $ref ${ref}`, { path: pointer });
-  }
-  let node: unknown = root;
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) {
-      throw new GeminiMcpError('SCHEMA_UNSUPPORTED', `$ref to nowhere: ${ref}`, { path: pointer });
-    }
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
-
-function convert(
-  root: unknown,
-  node: unknown,
-  pointer: string,
-  depth: number,
-  refs: string[],
-  warnings: SchemaWarning[],
-  max: number,
-): GeminiSchema {
-  if (depth > max) {
-    throw new GeminiMcpError('SCHEMA_TOO_LARGE', `schema deeper than ${max}`, { path: pointer });
-  }
-  if (node === true) return { type: 'OBJECT' };
-  if (node === null || typeof node !== 'object' || Array.isArray(node)) {
-    throw new GeminiMcpError('SCHEMA_UNSUPPORTED', 'a schema must be an object or a boolean', {
-      path: pointer,
-    });
-  }
-  const s = node as Record<string, unknown>;
-  if (typeof s.$ref === 'string') {
-    if (refs.includes(s.$ref)) {
-      warnings.push({ pointer, keyword: '$ref', action: 'weakened', detail: 'recursion cut' });
-      return { type: 'OBJECT' };
-    }
-    return convert(
-      root,
-      resolve(root, s.$ref, pointer),
-      pointer,
-      depth + 1,
-      [...refs, s.$ref],
-      warnings,
-      max,
-    );
-  }
-  const out: GeminiSchema = {};
-  for (const [k, v] of Object.entries(s)) {
-    const p = `${pointer}/${esc(k)}`;
-    switch (k) {
-      case 'type': {
-        const list = Array.isArray(v) ? v : [v];
-        const nonNull = list.filter((t) => t !== 'null');
-        if (list.includes('null')) out.nullable = true;
-        const t = TYPES[String(nonNull[0])];
-        if (t) out.type = t;
-        break;
-      }
-      case 'description':
-      case 'title':
-      case 'pattern':
-        if (typeof v === 'string') out[k] = v;
-        break;
-      case 'properties': {
-        const props: Record<string, GeminiSchema> = {};
-        for (const [name, sub] of Object.entries(v as Record<string, unknown>)) {
-          props[name] = convert(root, sub, `${p}/${esc(name)}`, depth + 1, refs, warnings, max);
-        }
-        if (Object.keys(props).length > 0) {
-          out.properties = props;
-          out.propertyOrdering = Object.keys(props);
-        }
-        break;
-      }
-      case 'required':
-        out.required = (v as string[]).slice();
-        break;
-      case 'items':
-        out.items = convert(root, v, p, depth + 1, refs, warnings, max);
-        break;
-      case 'anyOf':
-      case 'oneOf':
-        out.anyOf = (v as unknown[]).map((b, i) =>
-          convert(root, b, `${p}/${i}`, depth + 1, refs, warnings, max),
-        );
-        break;
-      case 'enum':
-        out.enum = (v as unknown[]).map(String);
-        break;
-      case 'const':
-        out.enum = [String(v)];
-        break;
-      case 'minimum':
-      case 'maximum':
-        out[k] = Number(v);
-        break;
-      case 'minItems':
-      case 'maxItems':
-      case 'minLength':
-      case 'maxLength':
-      case 'minProperties':
-      case 'maxProperties':
-        out[k] = String(v);
-        break;
-      case 'default':
-        out.default = v;
-        break;
-      case '$defs':
-      case 'definitions':
-        break;
-      default:
-        warnings.push({
-          pointer: p,
-          keyword: k,
-          action: 'dropped',
-          detail: `${k} is not supported`,
-        });
-    }
-  }
-  if (out.type === 'ARRAY' && !out.items) out.items = { type: 'STRING' };
-  return out;
+/** A converted schema and the report of what it lost. */
+export interface GeminiSchemaResult {
+  schema: Schema;
+  /** One warning per source keyword dropped, weakened or rewritten, with its JSON pointer. */
+  warnings: SchemaWarning[];
 }
 
 /**
- * Converts a JSON Schema to Gemini's `Schema`, reporting every loss.
+ * Converts a JSON Schema (draft 4 to 2020-12) to Gemini's `Schema`. Types map to Gemini's
+ * `Type` (`["T", "null"]` to `nullable`, several types to `anyOf`), local `$ref`s are inlined
+ * (recursion cut at `maxRefDepth`), `allOf` is merged, `oneOf` becomes `anyOf`, enums and
+ * bounds are rewritten into forms Gemini takes; whatever cannot be said is reported. The input
+ * is never mutated.
+ *
+ * @throws GeminiMcpError `SCHEMA_UNSUPPORTED` (not a schema, a remote `$ref` or one to nowhere,
+ * a schema no value satisfies) or `SCHEMA_TOO_LARGE` (deeper than `maxDepth`, more than
+ * `maxNodes`, expanding past `maxExpandedNodes`), each with the JSON pointer concerned;
+ * `CONTRACT_VIOLATION` if the output failed the Gemini `Schema` validator (a gemini-mcp bug).
  *
  * @example
  * ```ts
- * const { schema, warnings } = toGeminiSchema({ type: 'object', properties: { q: { type: 'string' } } });
+ * const { schema, warnings } = toGeminiSchema({
+ *   type: 'object',
+ *   properties: { count: { type: ['integer', 'null'], exclusiveMinimum: 0 } },
+ *   additionalProperties: false,
+ * });
+ * // schema: { type: 'OBJECT', properties: { count: { type: 'INTEGER', minimum: 1, nullable: true } } }
+ * // warnings: [{ pointer: '', keyword: 'additionalProperties', action: 'dropped', detail: '...' }]
  * ```
  */
 export function toGeminiSchema(
   jsonSchema: unknown,
   options: ToGeminiSchemaOptions = {},
-): { schema: GeminiSchema; warnings: SchemaWarning[] } {
-  const warnings: SchemaWarning[] = [];
-  const schema = convert(jsonSchema, jsonSchema, '', 0, [], warnings, options.maxDepth ?? 64);
-  return { schema, warnings };
+): GeminiSchemaResult {
+  const limits = resolveLimits(options);
+  const index = surveySchema(jsonSchema, limits);
+  const report = new LossReport();
+  const ctx: Context = {
+    index,
+    rootId: isObject(jsonSchema) && typeof jsonSchema.$id === 'string' ? jsonSchema.$id : undefined,
+    limits,
+    budget: new ExpansionBudget(limits),
+    report,
+    describeLosses: options.describeLosses === true,
+    convert: (parts, depth) => convertNode(ctx, parts, depth),
+  };
+  let schema: Schema;
+  try {
+    schema = convertNode(ctx, [{ node: jsonSchema, pointer: '', refs: [] }], 0);
+  } catch (error) {
+    if (!(error instanceof Unsatisfiable)) throw error;
+    throw new GeminiMcpError(
+      'SCHEMA_UNSUPPORTED',
+      `the schema accepts no value: ${error.message}`,
+      {
+        path: error.pointer,
+      },
+    );
+  }
+  return {
+    schema: proveContract(schema, checkSchema, { schema: 'Schema' }),
+    warnings: report.list(),
+  };
+}
+
+/** The `parameters` of a tool: `undefined` for a tool without arguments. */
+export interface GeminiParametersResult {
+  schema: Schema | undefined;
+  warnings: SchemaWarning[];
 }
 
 /**
- * Converts an MCP tool's `inputSchema` for `FunctionDeclaration.parameters`; `undefined` for a
- * tool without arguments (the declaration then gets no `parameters` at all).
+ * Converts an MCP tool's `inputSchema` for `FunctionDeclaration.parameters` (or an
+ * `outputSchema` for `response`). A schema without properties gives `undefined`: the
+ * declaration then gets no `parameters` at all, which Gemini takes where an empty OBJECT fails.
+ *
+ * @throws GeminiMcpError as {@link toGeminiSchema} does, and `SCHEMA_UNSUPPORTED` when the
+ * schema is not an object schema.
  *
  * @example
  * ```ts
- * toGeminiParameters({ type: 'object' }).schema; // undefined
+ * toGeminiParameters({ type: 'object', properties: {} }).schema; // undefined
+ * toGeminiParameters({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }).schema;
+ * // { type: 'OBJECT', properties: { q: { type: 'STRING' } }, required: ['q'] }
  * ```
  */
 export function toGeminiParameters(
   inputSchema: unknown,
   options: ToGeminiSchemaOptions = {},
-): { schema: GeminiSchema | undefined; warnings: SchemaWarning[] } {
-  const result = toGeminiSchema(inputSchema, options);
-  if (result.schema.type === 'OBJECT' && result.schema.properties === undefined) {
-    return { schema: undefined, warnings: result.warnings };
+): GeminiParametersResult {
+  const { schema, warnings } = toGeminiSchema(inputSchema, options);
+  if (schema.type !== 'OBJECT') {
+    throw new GeminiMcpError('SCHEMA_UNSUPPORTED', 'tool parameters must be an object schema', {
+      path: '',
+      data: { type: schema.type ?? 'anyOf' },
+    });
   }
-  return result;
+  if (schema.properties !== undefined) return { schema, warnings };
+  if (isObject(inputSchema) && typeof inputSchema.description === 'string') {
+    warnings.push({
+      pointer: '',
+      keyword: 'description',
+      action: 'dropped',
+      detail: 'a tool without arguments gets no parameters, so this description is not sent',
+    });
+  }
+  return { schema: undefined, warnings };
 }

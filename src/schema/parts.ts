@@ -1,0 +1,63 @@
+/**
+ * The converter's unit of work: a conjunction of source schema objects ("parts") that must all
+ * hold at one place of the output. `$ref` targets, `allOf` branches and the siblings of a union
+ * all become parts of one conjunction, each keeping its own JSON pointer into the source.
+ */
+
+/** One source schema (object or boolean) taking part in a conjunction. */
+export interface Part {
+  /** The source schema. */
+  readonly node: unknown;
+  /** Its JSON pointer in the source. */
+  readonly pointer: string;
+  /** The `$ref` targets (canonical pointers) expanded on the way here, outermost first. */
+  readonly refs: readonly string[];
+  /** Keywords of `node` to ignore (already applied elsewhere). */
+  readonly skip?: ReadonlySet<string>;
+  /** When set, the only keywords of `node` to read. */
+  readonly only?: ReadonlySet<string>;
+  /** Pointers of the branches of a synthetic `anyOf` node (a tuple turned into a union). */
+  readonly branchPointers?: readonly string[];
+}
+
+/** The value of `keyword` in `part`, unless the part ignores it or lacks it. */
+export function read(part: Part, keyword: string): unknown {
+  const node = part.node;
+  if (node === null || typeof node !== 'object' || !Object.hasOwn(node, keyword)) return undefined;
+  if (part.skip?.has(keyword) || (part.only !== undefined && !part.only.has(keyword))) {
+    return undefined;
+  }
+  return (node as Record<string, unknown>)[keyword];
+}
+
+/** The keywords of `part` still to read, in source order. */
+export function keywords(part: Part): string[] {
+  const node = part.node;
+  if (node === null || typeof node !== 'object') return [];
+  return Object.keys(node).filter(
+    (keyword) => !part.skip?.has(keyword) && (part.only === undefined || part.only.has(keyword)),
+  );
+}
+
+/** `part` with `more` keywords ignored as well. */
+export function without(part: Part, more: Iterable<string>): Part {
+  const skip = new Set(part.skip);
+  for (const keyword of more) skip.add(keyword);
+  return { ...part, skip };
+}
+
+/** Raised inside the converter when a conjunction accepts no value at all. */
+export class Unsatisfiable extends Error {
+  readonly pointer: string;
+
+  constructor(pointer: string, reason: string) {
+    super(reason);
+    this.name = 'Unsatisfiable';
+    this.pointer = pointer;
+  }
+}
+
+/** True for a plain JSON object (not an array, not null). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

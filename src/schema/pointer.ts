@@ -1,0 +1,37 @@
+/**
+ * JSON pointers (RFC 6901) into the source schema: building them, and reading the fragment of a
+ * local `$ref` (`#/$defs/Foo`, percent-encoded or not).
+ */
+
+/** Escapes one reference token: `~` as `~0`, `/` as `~1`. */
+export function escapeToken(token: string): string {
+  return token.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** `pointer` extended by `tokens`, each escaped. */
+export function childPointer(pointer: string, ...tokens: readonly (string | number)[]): string {
+  let out = pointer;
+  for (const token of tokens) out += `/${escapeToken(String(token))}`;
+  return out;
+}
+
+/**
+ * The tokens of a JSON pointer fragment (`/a/b~1c` gives `['a', 'b/c']`), or `undefined` when it
+ * is not a pointer (a malformed escape or percent-encoding).
+ */
+export function parsePointer(fragment: string): string[] | undefined {
+  if (fragment === '') return [];
+  if (!fragment.startsWith('/')) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(fragment);
+  } catch {
+    return undefined;
+  }
+  const tokens: string[] = [];
+  for (const raw of decoded.slice(1).split('/')) {
+    if (/~[^01]|~$/.test(raw)) return undefined;
+    tokens.push(raw.replaceAll('~1', '/').replaceAll('~0', '~'));
+  }
+  return tokens;
+}
