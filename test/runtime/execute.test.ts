@@ -1,0 +1,250 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
+import { executeToolCalls, type Outcome } from '../../src/runtime/execute.js';
+import { listAllTools } from '../../src/runtime/list-tools.js';
+import { buildToolSet } from '../../src/toolset/build.js';
+import type { ToolSet } from '../../src/toolset/types.js';
+import type { ToolCall, ToolError, ToolResult } from '../../src/types.js';
+import { isToolError } from '../../src/types.js';
+import { createFaultHandler } from '../support/fault-server.mjs';
+import {
+  EVERYTHING_SERVER,
+  inMemoryBitcoinClient,
+  inMemoryFaultClient,
+} from '../support/runtime-servers.js';
+
+const call = (
+  serverId: string,
+  name: string,
+  args: Record<string, unknown> = {},
+  callId: string | null = null,
+): ToolCall => ({
+  serverId,
+  name,
+  exposedName: name,
+  callId,
+  arguments: args,
+});
+
+const textOf = (result: ToolResult | ToolError | undefined): string => {
+  if (result === undefined || isToolError(result))
+    throw new Error(`no result: ${JSON.stringify(result)}`);
+  const [block] = result.content;
+  return block?.type === 'text' ? block.text : '';
+};
+
+const codeOf = (result: ToolResult | ToolError | undefined): string | undefined =>
+  result !== undefined && isToolError(result) ? result.code : undefined;
+
+async function toolsetOf(serverId: string, client: Client): Promise<ToolSet> {
+  return buildToolSet([{ serverId, tools: await listAllTools(client) }]).toolset;
+}
+
+describe('EX-1: executeToolCalls in memory', () => {
+  let bitcoin: Client;
+  let faults: Client;
+  beforeAll(async () => {
+    bitcoin = await inMemoryBitcoinClient();
+    faults = await inMemoryFaultClient();
+  });
+  afterAll(async () => {
+    await Promise.all([bitcoin.close(), faults.close()]);
+  });
+
+  it('EX-1: one outcome per call, in call order, across servers', async () => {
+    const outcomes = await executeToolCalls(
+      [
+        call('faults', 'echo', { text: 'slow', delayMs: 80 }),
+        call('bitcoin', 'hello', { name: 'Ada' }),
+        call('bitcoin', 'bitcoin_price', { currency: 'usd' }),
+        call('bitcoin', 'bitcoin_price', { currency: 'XYZ' }),
+        call('faults', 'echo', { text: 'fast' }),
+      ],
+      new Map([
+        ['bitcoin', bitcoin],
+        ['faults', faults],
+      ]),
+    );
+    expect(outcomes.map((o) => o.call.name)).toEqual([
+      'echo',
+      'hello',
+      'bitcoin_price',
+      'bitcoin_price',
+      'echo',
+    ]);
+    expect(textOf(outcomes[0]?.result)).toBe('slow');
+    expect(textOf(outcomes[1]?.result)).toBe('Hello, Ada!');
+    expect(outcomes[2]?.result).toMatchObject({
+      structuredContent: { currency: 'USD', price: 98250.12, source: 'offline snapshot' },
+    });
+    expect(outcomes[3]?.result).toMatchObject({ isError: true });
+    expect(textOf(outcomes[3]?.result)).toContain('Unknown currency "XYZ"');
+    expect(textOf(outcomes[4]?.result)).toBe('fast');
+    for (const outcome of outcomes) expect(outcome.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('EX-1: a plain record of clients works too; an unknown server is UNKNOWN_SERVER', async () => {
+    const outcomes = await executeToolCalls(
+      [call('nowhere', 'hello'), call('bitcoin', 'hello', { name: 'Bo' }), call('__proto__', 'x')],
+      { bitcoin },
+    );
+    expect(codeOf(outcomes[0]?.result)).toBe('UNKNOWN_SERVER');
+    expect(textOf(outcomes[1]?.result)).toBe('Hello, Bo!');
+    expect(codeOf(outcomes[2]?.result)).toBe('UNKNOWN_SERVER');
+  });
+
+  it('EX-1: a timeout cancels the MCP request itself: the server gets notifications/cancelled', async () => {
+    const started = performance.now();
+    const [hung, echoed] = await executeToolCalls(
+      [call('faults', 'hang'), call('faults', 'echo', { text: 'still here' })],
+      { faults },
+      { timeoutMs: 150 },
+    );
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(codeOf(hung?.result)).toBe('TIMEOUT');
+    expect((hung?.result as ToolError).message).toContain('150 ms');
+    expect(textOf(echoed?.result)).toBe('still here');
+    const [log] = await executeToolCalls([call('faults', 'cancellations')], { faults });
+    expect((log?.result as ToolResult).structuredContent).toMatchObject({
+      cancelled: [expect.any(Number)],
+    });
+  });
+
+  it('EX-1: an AbortSignal cancels calls in flight (server told) and calls not yet started', async () => {
+    const controller = new AbortController();
+    const [before] = await executeToolCalls([call('faults', 'cancellations')], { faults });
+    const cancelledIds = (outcome: Outcome | undefined): unknown[] =>
+      ((outcome?.result as ToolResult).structuredContent as { cancelled: unknown[] }).cancelled;
+    const already = cancelledIds(before).length;
+    setTimeout(() => controller.abort(new Error('user pressed stop')), 100);
+    const outcomes = await executeToolCalls(
+      [call('faults', 'hang'), call('faults', 'hang'), call('faults', 'echo', { text: 'queued' })],
+      { faults },
+      { signal: controller.signal, concurrency: 2 },
+    );
+    expect(outcomes.map((o) => codeOf(o.result))).toEqual(['CANCELLED', 'CANCELLED', 'CANCELLED']);
+    const [after] = await executeToolCalls([call('faults', 'cancellations')], { faults });
+    expect(cancelledIds(after).length - already).toBe(2);
+  });
+
+  it('EX-2: a malformed result is INVALID_RESULT; a JSON-RPC error is PROTOCOL_ERROR; isError passes through', async () => {
+    const [malformed, rpc, failed] = await executeToolCalls(
+      [call('faults', 'malformed'), call('faults', 'rpc_error'), call('faults', 'fail')],
+      { faults },
+    );
+    expect(codeOf(malformed?.result)).toBe('INVALID_RESULT');
+    expect((malformed?.result as ToolError).message).toContain('/content');
+    expect(codeOf(rpc?.result)).toBe('PROTOCOL_ERROR');
+    expect((rpc?.result as ToolError).data).toMatchObject({ mcpCode: -32602 });
+    expect(failed?.result).toMatchObject({ isError: true });
+  });
+
+  it("EX-2: structuredContent is checked against the tool's outputSchema", async () => {
+    const toolset = await toolsetOf('faults', faults);
+    const [bad, good] = await executeToolCalls(
+      [call('faults', 'bad_structured'), call('faults', 'good_structured')],
+      { faults },
+      { toolset },
+    );
+    expect(codeOf(bad?.result)).toBe('OUTPUT_SCHEMA_MISMATCH');
+    expect((bad?.result as ToolError).message).toContain('/n');
+    expect(good?.result).toMatchObject({ structuredContent: { n: 1 } });
+  });
+
+  it('EX-1: a closed client is CLIENT_CLOSED, never a throw', async () => {
+    const client = await inMemoryBitcoinClient();
+    await client.close();
+    const [outcome] = await executeToolCalls([call('bitcoin', 'hello', { name: 'x' })], {
+      bitcoin: client,
+    });
+    expect(codeOf(outcome?.result)).toBe('CLIENT_CLOSED');
+  });
+});
+
+describe('EX-1: 200 concurrent calls', () => {
+  it('EX-1: 200 calls at concurrency 8 finish with the right outcome per call, never more than 8 in flight', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    let inFlight = 0;
+    let peak = 0;
+    const handle = createFaultHandler({
+      send: (message: object) => {
+        if ('result' in message || 'error' in message) inFlight--;
+        void serverSide.send(message as JSONRPCMessage);
+      },
+      exit: () => void serverSide.close(),
+    });
+    serverSide.onmessage = (message) => {
+      if ('method' in message && message.method === 'tools/call') peak = Math.max(peak, ++inFlight);
+      handle(message);
+    };
+    await serverSide.start();
+    const client = new SdkClient({ name: 'concurrency', version: '0' });
+    await client.connect(clientSide);
+    const kinds = ['echo', 'fail', 'malformed', 'unknown_tool'] as const;
+    const calls = Array.from({ length: 200 }, (_, i) => {
+      const kind = kinds[i % kinds.length] as (typeof kinds)[number];
+      return call('s', kind, { text: `call ${i}`, delayMs: (i * 7) % 13 }, `id-${i}`);
+    });
+    const started = performance.now();
+    const outcomes = await executeToolCalls(calls, { s: client }, { concurrency: 8 });
+    const elapsed = performance.now() - started;
+    await client.close();
+
+    expect(outcomes).toHaveLength(200);
+    outcomes.forEach((outcome, i) => {
+      expect(outcome.call.callId).toBe(`id-${i}`);
+      const kind = kinds[i % kinds.length];
+      if (kind === 'echo') expect(textOf(outcome.result)).toBe(`call ${i}`);
+      if (kind === 'fail') expect(outcome.result).toMatchObject({ isError: true });
+      if (kind === 'malformed') expect(codeOf(outcome.result)).toBe('INVALID_RESULT');
+      if (kind === 'unknown_tool') expect(codeOf(outcome.result)).toBe('PROTOCOL_ERROR');
+    });
+    // Calls that answer at once leave the pool quickly; delayed echoes keep it full.
+    expect(peak).toBeLessThanOrEqual(8);
+    expect(peak).toBeGreaterThanOrEqual(4);
+    console.info(`200 calls at concurrency 8: ${elapsed.toFixed(0)} ms, peak ${peak} in flight`);
+  });
+});
+
+describe('EX-1: server-everything over stdio', () => {
+  let connections: ServerConnections;
+  beforeAll(async () => {
+    connections = await connectServers(
+      { mcpServers: { everything: EVERYTHING_SERVER } },
+      { stderr: 'ignore' },
+    );
+  }, 30_000);
+  afterAll(async () => {
+    await connections.close();
+  });
+
+  it('EX-1: a long-running operation past the timeout is cancelled; other calls are unaffected', async () => {
+    const started = performance.now();
+    const [long, echo, structured, invalid] = await executeToolCalls(
+      [
+        call('everything', 'trigger-long-running-operation', { duration: 30, steps: 30 }),
+        call('everything', 'echo', { message: 'hi' }),
+        call('everything', 'get-structured-content', { location: 'New York' }),
+        call('everything', 'get-sum', { a: 'one', b: 2 }),
+      ],
+      connections.clients,
+      { timeoutMs: 500, toolset: connections.toolset },
+    );
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(codeOf(long?.result)).toBe('TIMEOUT');
+    expect(textOf(echo?.result)).toContain('hi');
+    expect(structured?.result).toMatchObject({ structuredContent: expect.any(Object) });
+    // Invalid arguments: the SDK server answers with an isError result (or a JSON-RPC error).
+    const invalidResult = invalid?.result;
+    expect(
+      (invalidResult !== undefined &&
+        !isToolError(invalidResult) &&
+        invalidResult.isError === true) ||
+        codeOf(invalidResult) === 'PROTOCOL_ERROR',
+    ).toBe(true);
+  }, 30_000);
+});
