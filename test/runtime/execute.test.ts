@@ -37,6 +37,16 @@ const textOf = (result: ToolResult | ToolError | undefined): string => {
   return block?.type === 'text' ? block.text : '';
 };
 
+const resultOf = (outcome: Outcome | undefined): ToolResult => {
+  if (outcome === undefined || isToolError(outcome.result)) throw new Error('expected a result');
+  return outcome.result;
+};
+
+const errorOf = (outcome: Outcome | undefined): ToolError => {
+  if (outcome === undefined || !isToolError(outcome.result)) throw new Error('expected an error');
+  return outcome.result;
+};
+
 const codeOf = (result: ToolResult | ToolError | undefined): string | undefined =>
   result !== undefined && isToolError(result) ? result.code : undefined;
 
@@ -106,10 +116,10 @@ describe('EX-1: executeToolCalls in memory', () => {
     );
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(codeOf(hung?.result)).toBe('TIMEOUT');
-    expect((hung?.result as ToolError).message).toContain('150 ms');
+    expect(errorOf(hung).message).toContain('150 ms');
     expect(textOf(echoed?.result)).toBe('still here');
     const [log] = await executeToolCalls([call('faults', 'cancellations')], { faults });
-    expect((log?.result as ToolResult).structuredContent).toMatchObject({
+    expect(resultOf(log).structuredContent).toMatchObject({
       cancelled: [expect.any(Number)],
     });
   });
@@ -118,7 +128,7 @@ describe('EX-1: executeToolCalls in memory', () => {
     const controller = new AbortController();
     const [before] = await executeToolCalls([call('faults', 'cancellations')], { faults });
     const cancelledIds = (outcome: Outcome | undefined): unknown[] =>
-      ((outcome?.result as ToolResult).structuredContent as { cancelled: unknown[] }).cancelled;
+      (resultOf(outcome).structuredContent as { cancelled: unknown[] }).cancelled;
     const already = cancelledIds(before).length;
     setTimeout(() => controller.abort(new Error('user pressed stop')), 100);
     const outcomes = await executeToolCalls(
@@ -137,9 +147,9 @@ describe('EX-1: executeToolCalls in memory', () => {
       { faults },
     );
     expect(codeOf(malformed?.result)).toBe('INVALID_RESULT');
-    expect((malformed?.result as ToolError).message).toContain('/content');
+    expect(errorOf(malformed).message).toContain('/content');
     expect(codeOf(rpc?.result)).toBe('PROTOCOL_ERROR');
-    expect((rpc?.result as ToolError).data).toMatchObject({ mcpCode: -32602 });
+    expect(errorOf(rpc).data).toMatchObject({ mcpCode: -32602 });
     expect(failed?.result).toMatchObject({ isError: true });
   });
 
@@ -151,7 +161,7 @@ describe('EX-1: executeToolCalls in memory', () => {
       { toolset },
     );
     expect(codeOf(bad?.result)).toBe('OUTPUT_SCHEMA_MISMATCH');
-    expect((bad?.result as ToolError).message).toContain('/n');
+    expect(errorOf(bad).message).toContain('/n');
     expect(good?.result).toMatchObject({ structuredContent: { n: 1 } });
   });
 
