@@ -1,12 +1,6 @@
 /** Finds input property names that Gemini may refuse or misread. */
 import { appendPointer } from '../json-pointer.js';
-
-/**
- * Property names every provider takes: letters, digits, `_`, `.`, `-`, 1 to 64 of them.
- * Names outside it (empty, spaces, `$`-prefixed, non-ASCII, very long) are not always refused,
- * but are where Gemini's schema handling is known to break, so they are reported.
- */
-const SAFE_PROPERTY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+import { GEMINI_PROPERTY_NAME } from '../schema/keywords.js';
 
 /** Nesting deeper than this is not searched (schemas are JSON; this bounds the walk). */
 const MAX_DEPTH = 64;
@@ -47,7 +41,7 @@ function walk(schema: unknown, pointer: string, depth: number, found: UnsafeProp
   if (isObject(properties)) {
     for (const [name, subschema] of Object.entries(properties)) {
       const at = appendPointer(appendPointer(pointer, 'properties'), name);
-      if (!SAFE_PROPERTY_NAME.test(name)) found.push({ name, pointer: at });
+      if (!GEMINI_PROPERTY_NAME.test(name)) found.push({ name, pointer: at });
       walk(subschema, at, depth + 1, found);
     }
   }
@@ -72,7 +66,9 @@ function walk(schema: unknown, pointer: string, depth: number, found: UnsafeProp
 
 /**
  * Every property name in `inputSchema` (at any depth: nested objects, items, combinators,
- * definitions) outside letters, digits, `_`, `.`, `-` and 1 to 64 characters.
+ * definitions) outside Gemini's documented rule for property names (letters, digits and `_`,
+ * 1 to 64 of them; the same rule the openapi converter applies). Gemini does not refuse every
+ * such name, but it is where its schema handling is known to break.
  *
  * @example
  * ```ts

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { proveContract } from '../../src/contract.js';
 import type { DeclarationWarning } from '../../src/declarations.js';
@@ -8,7 +9,7 @@ import type { McpTool } from '../../src/generated/types.js';
 import { sanitizeDescription } from '../../src/text/description.js';
 import { truncateUtf8, utf8ByteLength } from '../../src/text/utf8.js';
 import { buildToolSet } from '../../src/toolset/build.js';
-import { server, tool } from './helpers.js';
+import { PROPERTY_RUNS, server, tool } from './helpers.js';
 
 const weatherInput = {
   type: 'object' as const,
@@ -141,7 +142,7 @@ describe('declarations (FD)', () => {
         kind: 'schema',
         exposedName: 'weather',
         schema: 'inputSchema',
-        warning: expect.objectContaining({ pointer: '/additionalProperties' }),
+        warning: expect.objectContaining({ keyword: 'additionalProperties', action: 'dropped' }),
       }),
     );
   });
@@ -225,6 +226,81 @@ describe('declarations (FD)', () => {
     const valid = { name: 'ok', description: '' };
     expect(proveContract(valid, checkFunctionDeclaration, { schema: 'FunctionDeclaration' })).toBe(
       valid,
+    );
+  });
+});
+
+const schemaLeaf = fc.oneof(
+  fc.record({ type: fc.constantFrom('string', 'integer', 'number', 'boolean', 'null') }),
+  fc.record({ enum: fc.array(fc.jsonValue({ maxDepth: 1 }), { minLength: 1, maxLength: 4 }) }),
+  fc.constant({ type: ['string', 'null'] }),
+  fc.constant({ $ref: '#/$defs/d' }),
+  fc.constant({ type: 'array' }),
+  fc.constant({ oneOf: [{ type: 'string' }, { const: 3 }] }),
+  fc.jsonValue({ maxDepth: 2 }),
+);
+const inputSchemaArb = fc.record(
+  {
+    type: fc.constant('object' as const),
+    properties: fc.dictionary(fc.string({ maxLength: 12 }), schemaLeaf, { maxKeys: 5 }),
+    required: fc.array(fc.string({ maxLength: 12 }), { maxLength: 3 }),
+    additionalProperties: fc.boolean(),
+    $defs: fc.constant({ d: { type: 'string' } }),
+  },
+  { requiredKeys: ['type'] },
+);
+const toolArb = fc.record(
+  {
+    name: fc.string({ unit: 'binary', maxLength: 80 }),
+    description: fc.string({ unit: 'binary', maxLength: 5000 }),
+    inputSchema: inputSchemaArb,
+    outputSchema: inputSchemaArb,
+  },
+  { requiredKeys: ['name', 'inputSchema'] },
+);
+
+describe('declaration properties (FD)', () => {
+  it('FD-1, FD-2, FD-3, FD-6: any valid tool list gives valid declarations, in set order', () => {
+    fc.assert(
+      fc.property(fc.array(toolArb, { maxLength: 6 }), fc.boolean(), (tools, responseSchema) => {
+        const { toolset } = buildToolSet([{ serverId: 'p', tools }]);
+        const declarations = functionDeclarations(toolset, { responseSchema });
+        expect(declarations.map((declaration) => declaration.name)).toEqual(
+          toolset.entries.map((entry) => entry.exposedName),
+        );
+        toolset.entries.forEach((entry, index) => {
+          const declaration = declarations[index]!;
+          expect(checkFunctionDeclaration(declaration)).toEqual([]);
+          expect(declaration.parametersJsonSchema).toEqual(entry.tool.inputSchema);
+          expect(utf8ByteLength(declaration.description)).toBeLessThanOrEqual(4096);
+          expect(declaration.description).not.toMatch(/[\u200B-\u200F\u202A-\u202E\uFEFF]/u);
+        });
+      }),
+      PROPERTY_RUNS,
+    );
+  });
+
+  it('FD-4, FD-6: in openapi mode any tool list gives valid declarations or a typed schema error', () => {
+    fc.assert(
+      fc.property(fc.array(toolArb, { maxLength: 4 }), (tools) => {
+        const { toolset } = buildToolSet([{ serverId: 'p', tools }]);
+        let declarations: ReturnType<typeof functionDeclarations>;
+        try {
+          declarations = functionDeclarations(toolset, {
+            schemaMode: 'openapi',
+            responseSchema: true,
+          });
+        } catch (error) {
+          expect(error).toBeInstanceOf(GeminiMcpError);
+          expect(['SCHEMA_UNSUPPORTED', 'SCHEMA_TOO_LARGE']).toContain(
+            (error as GeminiMcpError).code,
+          );
+          return;
+        }
+        for (const declaration of declarations)
+          expect(checkFunctionDeclaration(declaration)).toEqual([]);
+      }),
+      PROPERTY_RUNS,
     );
   });
 });

@@ -265,6 +265,7 @@ describe('tool set and naming (NM)', () => {
       properties: {
         ok_name: { type: 'string' },
         'has space': { type: 'string' },
+        'dash-name': { type: 'string' },
         nested: { type: 'object', properties: { $weird: { type: 'string' } } },
         list: { type: 'array', items: { type: 'object', properties: { ü: {} } } },
         properties: { type: 'object', properties: { fine: {} } },
@@ -277,6 +278,7 @@ describe('tool set and naming (NM)', () => {
       .map((warning) => warning.data?.pointer);
     expect(pointers).toEqual([
       '/properties/has space',
+      '/properties/dash-name',
       '/properties/nested/properties/$weird',
       '/properties/list/items/properties/ü',
       '/$defs/d/properties/',
