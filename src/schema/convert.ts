@@ -25,7 +25,9 @@ export function convertNode(ctx: Context, input: readonly Part[], depth: number)
   }
   ctx.budget.spend(at);
   const scope = new Scope(ctx);
-  const parts = expand(scope, input);
+  const expanded = expand(scope, input);
+  // A conjunction of `true`s constrains nothing; it still has a place in the source.
+  const parts = expanded.length > 0 ? expanded : [{ node: {}, pointer: at, refs: [] }];
   const annotations = collectAnnotations(scope, parts);
   const union = findUnion(scope, parts);
   const schema =

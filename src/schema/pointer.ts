@@ -2,17 +2,11 @@
  * JSON pointers (RFC 6901) into the source schema: building them, and reading the fragment of a
  * local `$ref` (`#/$defs/Foo`, percent-encoded or not).
  */
-
-/** Escapes one reference token: `~` as `~0`, `/` as `~1`. */
-export function escapeToken(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
-}
+import { appendPointer } from '../json-pointer.js';
 
 /** `pointer` extended by `tokens`, each escaped. */
 export function childPointer(pointer: string, ...tokens: readonly (string | number)[]): string {
-  let out = pointer;
-  for (const token of tokens) out += `/${escapeToken(String(token))}`;
-  return out;
+  return tokens.reduce<string>(appendPointer, pointer);
 }
 
 /**
