@@ -1,0 +1,114 @@
+/**
+ * gemini-mcp: connect MCP servers to Gemini function calling, with every payload proven against
+ * the API's own schemas.
+ *
+ * @packageDocumentation
+ */
+
+export type {
+  CallFinish,
+  CallFinishReason,
+  CallOutcome,
+  FunctionCallsOptions,
+  FunctionCallsResult,
+  RejectedCall,
+  RejectionReason,
+} from './calls.js';
+// Model calls (FC)
+export { CALL_FINISH_REASONS, functionCalls } from './calls.js';
+export type { DeclarationWarning, FunctionDeclarationsOptions } from './declarations.js';
+// Declarations (FD)
+export { functionDeclarations, geminiTools } from './declarations.js';
+export type { GeminiMcpErrorCode, GeminiMcpErrorOptions, ViolationDetail } from './errors.js';
+// Errors and shared vocabulary
+export { GeminiMcpError } from './errors.js';
+export type { SchemaName } from './generated/guards.js';
+// The contract: generated types and guards
+export {
+  assertContent,
+  assertFunctionDeclaration,
+  assertGenerateContentRequest,
+  assertGenerateContentResponse,
+  assertMcpCallToolResult,
+  assertMcpTool,
+  assertPart,
+  assertTool,
+  checkContent,
+  checkFunctionDeclaration,
+  checkGenerateContentRequest,
+  checkGenerateContentResponse,
+  checkMcpCallToolResult,
+  checkMcpTool,
+  checkPart,
+  checkTool,
+  SCHEMAS,
+} from './generated/guards.js';
+export type {
+  Candidate,
+  Content,
+  FunctionCall,
+  FunctionDeclaration,
+  FunctionResponse,
+  GenerateContentRequest,
+  GenerateContentResponse,
+  McpCallToolResult,
+  McpContentBlock,
+  McpListToolsResult,
+  McpTool,
+  Part,
+  Schema,
+  Tool,
+  VertexContent,
+  VertexPart,
+} from './generated/types.js';
+export type { MediaMode } from './render.js';
+export type { Dialect, FunctionResponseOptions, StructuredMode } from './responses.js';
+
+// Function responses (FR)
+export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './responses.js';
+export type { AnswerOptions, ModelTurn } from './runtime/answer.js';
+export { answerCalls } from './runtime/answer.js';
+export type {
+  HttpServerConfig,
+  McpServersConfig,
+  ServerConfig,
+  StdioServerConfig,
+} from './runtime/config.js';
+// Runtime (EX)
+export { parseServersConfig, readServersConfig } from './runtime/config.js';
+export type { ConnectOptions, ServerConnections, ToolsChange } from './runtime/connect.js';
+export { connectServers } from './runtime/connect.js';
+export type {
+  AnsweredTurn,
+  ConversationOptions,
+  ConversationResult,
+  ConversationStop,
+} from './runtime/conversation.js';
+export { runConversation } from './runtime/conversation.js';
+export type { ClientMap, ExecuteOptions, Outcome } from './runtime/execute.js';
+export { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, executeToolCalls } from './runtime/execute.js';
+export type { GenAiClient, Generate, GenerateRequest } from './runtime/generate.js';
+export { genaiGenerate, genaiGenerateStream } from './runtime/generate.js';
+export type {
+  GeminiParametersResult,
+  GeminiSchemaResult,
+  SchemaWarning,
+  ToGeminiSchemaOptions,
+} from './schema/to-gemini-schema.js';
+// JSON Schema to Gemini Schema (SC)
+export { toGeminiParameters, toGeminiSchema } from './schema/to-gemini-schema.js';
+// Tool set and naming (NM)
+export { buildToolSet } from './toolset/build.js';
+export type { PrefixMode } from './toolset/names.js';
+export type {
+  BuildToolSetOptions,
+  BuildToolSetResult,
+  ServerTools,
+  ToolFilter,
+  ToolSet,
+  ToolSetEntry,
+  ToolSetWarning,
+  ToolSetWarningCode,
+} from './toolset/types.js';
+export type { ToolCall, ToolError, ToolErrorCode, ToolResult } from './types.js';
+export { isToolError } from './types.js';
