@@ -6,7 +6,7 @@ import { checkFunctionDeclaration, checkTool } from './generated/guards.js';
 import type { FunctionDeclaration, Tool } from './generated/types.js';
 import type { SchemaWarning } from './schema/to-gemini-schema.js';
 import { toGeminiParameters, toGeminiSchema } from './schema/to-gemini-schema.js';
-import { sanitizeDescription } from './text/description.js';
+import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './text/description.js';
 import type { ToolSet, ToolSetEntry } from './toolset/types.js';
 
 /** Something {@link functionDeclarations} changed on the way, reported through `onWarning`. */
@@ -96,7 +96,7 @@ function describe(entry: ToolSetEntry, options: FunctionDeclarationsOptions): st
       ...(description.removedCharacters > 0
         ? [`${description.removedCharacters} invisible characters removed`]
         : []),
-      ...(description.truncated ? ['cut to 4096 bytes'] : []),
+      ...(description.truncated ? [`cut to ${MAX_DESCRIPTION_BYTES} bytes`] : []),
     ];
     options.onWarning?.({
       kind: 'description',

@@ -6,7 +6,7 @@ import { truncateUtf8, utf8ByteLength } from './utf8.js';
 export const MAX_DESCRIPTION_BYTES = 4096;
 
 /** Appended to a description cut at {@link MAX_DESCRIPTION_BYTES}. */
-export const DESCRIPTION_TRUNCATION_MARKER = '…';
+const DESCRIPTION_TRUNCATION_MARKER = '…';
 
 /** The result of {@link sanitizeDescription}. */
 export interface SanitizedDescription {

@@ -9,7 +9,7 @@ import { GeminiMcpError } from '../errors.js';
 export const EXPOSED_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 /** The longest exposed name. */
-export const MAX_EXPOSED_NAME_LENGTH = 64;
+const MAX_EXPOSED_NAME_LENGTH = 64;
 
 /** How colliding names are told apart; see {@link assignExposedNames}. */
 export type PrefixMode = 'on-collision' | 'always' | 'never';
@@ -52,7 +52,7 @@ function replaceInvalid(text: string): string {
 }
 
 /** `text` with invalid characters replaced and a `_` put before a leading digit or `-` (or for `""`). */
-export function sanitizeName(text: string): string {
+function sanitizeName(text: string): string {
   const replaced = replaceInvalid(text);
   return /^[A-Za-z_]/.test(replaced) ? replaced : `_${replaced}`;
 }
@@ -126,11 +126,12 @@ function rejectSameNameGroups(groups: readonly number[][], identities: readonly 
 /**
  * Gives every identity its exposed name. Each starts at its mode's first level; whenever
  * several identities hold one name, all of them climb one level (symmetric: nobody keeps the
- * name), until every name is unique. The one exception: a tool exposed under its own, valid
- * name keeps it against names that only sanitizing, cutting or prefixing made equal to it
- * (but not against the same name on another server). Only a 160-bit hash collision could leave two identities
- * on one name at the last level; that throws CONTRACT_VIOLATION rather than merge them. The result depends only on the set of identities, never
- * on their order. Identities must be distinct.
+ * name), until every name is unique. One exception: a tool exposed under its own valid name
+ * keeps it against names that only sanitizing, cutting or prefixing made equal to it (never
+ * against the same name on another server). The result depends only on the set of
+ * identities, never on their order. Identities must be distinct. Only a 160-bit hash
+ * collision could leave two identities on one name at the last level; that throws
+ * CONTRACT_VIOLATION rather than merge them.
  *
  * Mode `on-collision` climbs plain → `server__tool` → hashed; `always` starts at
  * `server__tool`; `never` throws NAME_COLLISION when one tool name appears on several servers,
