@@ -487,6 +487,7 @@ describe('SC-5 losses are reported', () => {
           dependentRequired: { a: ['b'] },
           not: { required: ['c'] },
           if: { required: ['a'] },
+          // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
           then: { required: ['b'] },
           'x-vendor': true,
           properties: {
