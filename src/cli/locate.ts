@@ -1,0 +1,138 @@
+/**
+ * Finds where a JSON pointer's value starts in a JSON text, so errors in a pretty-printed file
+ * name the line to look at. Used only for payloads already found invalid.
+ */
+
+/** A 1-based line and column. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** The line and column of a character offset in `text`. */
+export function positionAt(text: string, offset: number): Position {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** The pointer's reference tokens, unescaped (`/a~1b/0` -> `['a/b', '0']`). */
+export function pointerTokens(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+class Scanner {
+  i = 0;
+  constructor(readonly text: string) {}
+
+  ws(): void {
+    while (this.i < this.text.length && ' \t\r\n'.includes(this.text[this.i]!)) this.i++;
+  }
+
+  string(): string {
+    const start = this.i;
+    this.i++;
+    while (this.i < this.text.length && this.text[this.i] !== '"') {
+      this.i += this.text[this.i] === '\\' ? 2 : 1;
+    }
+    this.i++;
+    return JSON.parse(this.text.slice(start, this.i)) as string;
+  }
+
+  skip(): void {
+    this.ws();
+    const c = this.text[this.i];
+    if (c === '"') {
+      this.string();
+      return;
+    }
+    if (c === '{' || c === '[') {
+      let depth = 0;
+      while (this.i < this.text.length) {
+        const d = this.text[this.i]!;
+        if (d === '"') {
+          this.string();
+          continue;
+        }
+        if (d === '{' || d === '[') depth++;
+        if (d === '}' || d === ']') depth--;
+        this.i++;
+        if (depth === 0) return;
+      }
+      return;
+    }
+    while (this.i < this.text.length && !',]} \t\r\n'.includes(this.text[this.i]!)) this.i++;
+  }
+
+  /** Offset of the value at `tokens` below the value starting here; the deepest one found. */
+  find(tokens: string[]): number {
+    this.ws();
+    const here = this.i;
+    const [token, ...rest] = tokens;
+    if (token === undefined) return here;
+    const c = this.text[this.i];
+    if (c === '{') {
+      this.i++;
+      for (;;) {
+        this.ws();
+        if (this.text[this.i] !== '"') return here;
+        const key = this.string();
+        this.ws();
+        this.i++; // ':'
+        if (key === token) return this.find(rest);
+        this.skip();
+        this.ws();
+        if (this.text[this.i] !== ',') return here;
+        this.i++;
+      }
+    }
+    if (c === '[') {
+      const index = /^(0|[1-9][0-9]*)$/.test(token) ? Number(token) : -1;
+      this.i++;
+      for (let n = 0; ; n++) {
+        this.ws();
+        if (this.text[this.i] === ']') return here;
+        if (n === index) return this.find(rest);
+        this.skip();
+        this.ws();
+        if (this.text[this.i] !== ',') return here;
+        this.i++;
+      }
+    }
+    return here;
+  }
+}
+
+/**
+ * Where the value at `pointer` starts in `text` (a valid JSON text), or where its deepest
+ * existing ancestor starts when the pointer names something absent (a missing required field
+ * points at its object).
+ *
+ * @example
+ * ```ts
+ * locatePointer('{\n  "a": [1,\n 2]\n}', '/a/1'); // {line: 3, column: 2}
+ * ```
+ */
+export function locatePointer(text: string, pointer: string): Position {
+  let offset = 0;
+  try {
+    offset = new Scanner(text).find(pointerTokens(pointer));
+  } catch {
+    offset = 0;
+  }
+  return positionAt(text, offset);
+}
+
+/** The character offset a `JSON.parse` error names (`... at position 12`), if it names one. */
+export function parseErrorOffset(error: unknown): number | undefined {
+  const match = /at position (\d+)/.exec(error instanceof Error ? error.message : '');
+  return match === null ? undefined : Number(match[1]);
+}

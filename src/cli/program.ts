@@ -1,0 +1,206 @@
+/**
+ * The `gemini-mcp` command line: `validate`, `tools`, `answer` and `chat`, parsed with
+ * commander. {@link main} returns the exit code instead of exiting, so stdout is flushed.
+ */
+import { createRequire } from 'node:module';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { GeminiMcpError } from '../errors.js';
+import { CliError, EXIT } from './cli-error.js';
+import { KINDS } from './kinds.js';
+import { DEFAULT_MAX_LINE_BYTES, runValidate, type ValidateOptions } from './validate.js';
+
+/** The package's version, read from its package.json. */
+export function packageVersion(): string {
+  const manifest = createRequire(import.meta.url)('../../package.json') as { version: string };
+  return manifest.version;
+}
+
+function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function byteCount(value: string): number {
+  const match = /^(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?$/i.exec(value.trim());
+  if (match === null)
+    throw new InvalidArgumentError('expected a size such as 65536, 512KiB or 64MiB');
+  const unit = (match[2] ?? 'b').toLowerCase()[0];
+  const scale = unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1;
+  const n = Number(match[1]) * scale;
+  if (n <= 0) throw new InvalidArgumentError('expected a size above 0');
+  return n;
+}
+
+/** Where a command writes; the process's streams unless a caller gives others. */
+export interface CliIo {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
+
+/** Lists every kind with its schema(s), for `validate --list-kinds`. */
+function listKinds(out: NodeJS.WritableStream): void {
+  const width = Math.max(...KINDS.map((k) => k.name.length));
+  for (const kind of KINDS) {
+    const schemas =
+      kind.vertex === undefined ? kind.schema : `${kind.schema} (vertex: ${kind.vertex})`;
+    const aliases = kind.aliases.length > 0 ? `  also: ${kind.aliases.join(', ')}` : '';
+    out.write(`${kind.name.padEnd(width)}  ${schemas}${aliases}\n`);
+  }
+}
+
+function validateCommand(io: CliIo): Command {
+  return new Command('validate')
+    .summary('check Gemini and MCP payloads (JSON, JSONL, stdin) against the vendored schemas')
+    .description(
+      [
+        'Check Gemini and MCP payloads against the vendored schemas.',
+        '',
+        'FILE is a .json file (one payload, may be pretty-printed), a .jsonl/.ndjson file (one',
+        'payload per line) or - for stdin; other files are read as JSONL when their first line is',
+        'a JSON value by itself. Input is streamed: memory stays flat however large the file.',
+        '',
+        'Exit status: 0 every payload valid, 1 some payload invalid, 2 usage or input error.',
+      ].join('\n'),
+    )
+    .argument('[FILE...]', 'payload files; - reads stdin')
+    .addOption(
+      new Option(
+        '-k, --kind <kind>',
+        'payload kind (see --list-kinds), or auto: picked by shape',
+      ).default('auto'),
+    )
+    .addOption(
+      new Option('-d, --dialect <dialect>', 'API dialect where schemas differ (ids on calls)')
+        .choices(['gemini', 'vertex'])
+        .default('gemini'),
+    )
+    .addOption(
+      new Option('-f, --format <format>', 'output format')
+        .choices(['text', 'json', 'github'])
+        .default('text'),
+    )
+    .option(
+      '--request',
+      'check GenerateContentRequests also for what no single schema sees: colliding function names, both parameter forms, functionResponse turns not matching their functionCall turn, missing thought signatures',
+    )
+    .option(
+      '--model <model>',
+      'with --request: the model the request goes to (decides the thought-signature rule)',
+    )
+    .addOption(
+      new Option(
+        '--input <format>',
+        'how to read FILEs: auto (by extension, then content), json or jsonl',
+      )
+        .choices(['auto', 'json', 'jsonl'])
+        .default('auto'),
+    )
+    .addOption(
+      new Option('--max-line-bytes <size>', 'longest line (and JSON document) read, e.g. 64MiB')
+        .argParser(byteCount)
+        .default(DEFAULT_MAX_LINE_BYTES, '64MiB'),
+    )
+    .addOption(
+      new Option('--max-errors <n>', 'problems printed (text, github) or kept (json) at most')
+        .argParser(positiveInteger)
+        .default(1000),
+    )
+    .option('--list-kinds', 'list every kind and its schema, then exit')
+    .action(async (files: string[], opts: Record<string, unknown>, command: Command) => {
+      if (opts.listKinds === true) {
+        listKinds(io.stdout);
+        return;
+      }
+      const globals = command.optsWithGlobals() as { debug?: boolean };
+      const options: ValidateOptions = {
+        kind: String(opts.kind),
+        dialect: opts.dialect as ValidateOptions['dialect'],
+        format: opts.format as ValidateOptions['format'],
+        request: opts.request === true,
+        input: opts.input as ValidateOptions['input'],
+        maxLineBytes: opts.maxLineBytes as number,
+        maxErrors: opts.maxErrors as number,
+        debug: globals.debug === true,
+        ...(typeof opts.model === 'string' ? { model: opts.model } : {}),
+      };
+      process.exitCode = await runValidate(files, options, io);
+    });
+}
+
+/** Builds the program; each command's action sets `process.exitCode`. */
+export function buildProgram(io: CliIo, extra: ((io: CliIo) => Command)[] = []): Command {
+  const program = new Command('gemini-mcp')
+    .description(
+      'Connect MCP servers to Gemini function calling; check payloads against the API schemas.',
+    )
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .option('--debug', 'print stack traces and resource use')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(`gemini-mcp: ${s.replace(/^error: /, '')}`),
+    });
+  for (const make of [validateCommand, ...extra]) {
+    const command = make(io);
+    command
+      .exitOverride()
+      .showSuggestionAfterError(true)
+      .configureOutput({
+        writeOut: (s) => io.stdout.write(s),
+        writeErr: (s) => io.stderr.write(s),
+        outputError: (s, write) =>
+          write(
+            `gemini-mcp ${command.name()}: ${s.replace(/^error: /, '').trimEnd()} (see --help)\n`,
+          ),
+      });
+    program.addCommand(command);
+  }
+  return program;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof CliError || error instanceof GeminiMcpError) return error.message;
+  if (error instanceof Error)
+    return `unexpected error: ${error.message} (run with --debug for details)`;
+  return `unexpected error: ${String(error)}`;
+}
+
+/** Runs the command line and returns its exit code (never throws). */
+export async function main(
+  argv: readonly string[],
+  io: CliIo,
+  extra: ((io: CliIo) => Command)[] = [],
+): Promise<number> {
+  const debug = argv.includes('--debug');
+  const program = buildProgram(io, extra);
+  if (argv.length <= 2) {
+    io.stdout.write(program.helpInformation());
+    return EXIT.OK;
+  }
+  process.exitCode = undefined;
+  try {
+    await program.parseAsync([...argv]);
+    const code = process.exitCode;
+    return typeof code === 'number' ? code : EXIT.OK;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+    }
+    io.stderr.write(`gemini-mcp: ${describe(error)}\n`);
+    if (debug && error instanceof Error && error.stack !== undefined) {
+      io.stderr.write(`${error.stack}\n`);
+      if (error.cause !== undefined)
+        io.stderr.write(`cause: ${String((error.cause as Error)?.stack ?? error.cause)}\n`);
+    }
+    if (error instanceof CliError) return error.exitCode;
+    if (error instanceof GeminiMcpError) {
+      return error.code === 'INVALID_PAYLOAD' ? EXIT.INVALID : EXIT.USAGE;
+    }
+    return EXIT.USAGE;
+  }
+}

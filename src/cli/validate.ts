@@ -1,0 +1,450 @@
+/**
+ * `gemini-mcp validate`: checks JSON and JSONL payloads against the vendored schemas, line by
+ * line, in constant memory, and reports every violation with file, line and JSON pointer.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { SchemaName } from '../generated/guards.js';
+import { CliError, describeFileError, EXIT } from './cli-error.js';
+import {
+  checkSchema,
+  type Dialect,
+  findKind,
+  guessKind,
+  type Kind,
+  namesVertexTwin,
+  schemaOf,
+  similarKinds,
+} from './kinds.js';
+import { readLines, type TextLine } from './lines.js';
+import { locatePointer, parseErrorOffset, positionAt } from './locate.js';
+import { checkRequest } from './request-checks.js';
+import { createReporter, type Finding, type Reporter, type Summary } from './validate-report.js';
+
+/** Options of {@link runValidate}, as the command line gives them. */
+export interface ValidateOptions {
+  kind: string;
+  dialect: Dialect;
+  format: 'text' | 'json' | 'github';
+  request: boolean;
+  model?: string;
+  input: 'auto' | 'json' | 'jsonl';
+  maxLineBytes: number;
+  maxErrors: number;
+  debug: boolean;
+}
+
+/** Where the command reads and writes. */
+export interface ValidateIo {
+  stdin: Readable;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WriteStream | NodeJS.WritableStream;
+}
+
+/** The default cap on one line (and on one whole JSON document): 64 MiB. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+const STDIN_NAME = '<stdin>';
+
+function formatBytes(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+interface Fixed {
+  kind: Kind;
+  dialect: Dialect;
+}
+
+/** The kind `--kind` and `--request` choose, or `undefined` for auto. Throws a usage error. */
+export function resolveKind(options: ValidateOptions): Fixed | undefined {
+  if (options.request) {
+    if (options.kind !== 'auto' && findKind(options.kind)?.name !== 'generate-content-request') {
+      throw new CliError(
+        `--request checks a generate-content-request; drop --kind ${options.kind}`,
+      );
+    }
+    return { kind: findKind('generate-content-request')!, dialect: options.dialect };
+  }
+  if (options.kind === 'auto') return undefined;
+  const kind = findKind(options.kind);
+  if (kind === undefined) {
+    const near = similarKinds(options.kind);
+    const hint = near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : '';
+    throw new CliError(
+      `unknown kind "${options.kind}"${hint}; gemini-mcp validate --list-kinds lists them`,
+    );
+  }
+  return { kind, dialect: namesVertexTwin(options.kind) ? 'vertex' : options.dialect };
+}
+
+/** Counters and the progress line. */
+class Run {
+  payloads = 0;
+  valid = 0;
+  invalid = 0;
+  warnings = 0;
+  inputErrors = 0;
+  files = 0;
+  bytes = 0;
+  lines = 0;
+  readonly kinds = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private shown = false;
+  current = '';
+
+  constructor(private readonly stderr: ValidateIo['stderr']) {
+    if ((stderr as NodeJS.WriteStream).isTTY === true) {
+      const started = Date.now();
+      this.timer = setInterval(() => {
+        if (Date.now() - started < 2000) return;
+        this.shown = true;
+        const mb = (this.bytes / 1e6).toFixed(1);
+        stderr.write(
+          `\r\x1b[Kvalidate: ${this.current}: ${this.lines.toLocaleString('en-US')} lines, ${mb} MB, ${this.invalid} invalid`,
+        );
+      }, 500);
+      this.timer.unref();
+    }
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    if (this.shown) this.stderr.write('\r\x1b[K');
+  }
+}
+
+class Checker {
+  constructor(
+    readonly options: ValidateOptions,
+    readonly fixed: Fixed | undefined,
+    readonly run: Run,
+    readonly report: Reporter,
+  ) {}
+
+  /** Checks one parsed payload; `where` turns a pointer into a line (and column). */
+  payload(
+    file: string,
+    value: unknown,
+    where: (pointer: string) => { line: number; column?: number },
+  ): void {
+    const run = this.run;
+    run.payloads++;
+    const guessed = this.fixed === undefined ? guessKind(value) : undefined;
+    const kind = this.fixed?.kind ?? guessed;
+    if (kind === undefined) {
+      run.invalid++;
+      const fields =
+        typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? `fields: ${Object.keys(value).slice(0, 5).join(', ') || 'none'}`
+          : `a JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}`;
+      this.report.finding({
+        severity: 'error',
+        file,
+        ...where(''),
+        pointer: '',
+        message: `cannot tell the kind of this payload from its shape (${fields}); pass --kind`,
+        keyword: 'kind',
+      });
+      return;
+    }
+    const dialect = this.fixed?.dialect ?? this.options.dialect;
+    const schema: SchemaName = schemaOf(kind, dialect);
+    if (guessed !== undefined) run.kinds.set(kind.name, (run.kinds.get(kind.name) ?? 0) + 1);
+    let violations = checkSchema(schema, value);
+    let findings: Finding[] = [];
+    if (this.options.request) {
+      const extra = checkRequest(
+        value,
+        this.options.model === undefined ? {} : { model: this.options.model },
+      );
+      const both = new Set(
+        extra.filter((f) => f.keyword === 'request/both-schema-forms').map((f) => f.path),
+      );
+      // The schema's own "not both" rule says the same at the same place: keep the clearer one.
+      violations = violations.filter((v) => !(v.keyword === 'not' && both.has(v.path)));
+      findings = extra.map((f) => ({
+        severity: f.severity,
+        file,
+        ...where(f.path),
+        kind: kind.name,
+        schema,
+        pointer: f.path,
+        message: f.message,
+        ...(f.keyword === undefined ? {} : { keyword: f.keyword }),
+      }));
+    }
+    const errors: Finding[] = [
+      ...violations.map(
+        (v): Finding => ({
+          severity: 'error',
+          file,
+          ...where(v.path),
+          kind: kind.name,
+          schema,
+          pointer: v.path,
+          message: v.message,
+          ...(v.keyword === undefined ? {} : { keyword: v.keyword }),
+        }),
+      ),
+      ...findings,
+    ];
+    if (errors.some((e) => e.severity === 'error')) run.invalid++;
+    else run.valid++;
+    for (const finding of errors) {
+      if (finding.severity === 'warning') run.warnings++;
+      this.report.finding(finding);
+    }
+  }
+
+  invalidJson(file: string, line: number, column: number | undefined, error: unknown): void {
+    this.run.payloads++;
+    this.run.invalid++;
+    const reason = (error instanceof Error ? error.message : String(error)).replace(
+      / in JSON at position \d+.*$/s,
+      '',
+    );
+    this.report.finding({
+      severity: 'error',
+      file,
+      line,
+      ...(column === undefined ? {} : { column }),
+      pointer: '',
+      message: `invalid JSON: ${reason}`,
+      keyword: 'json',
+    });
+  }
+
+  inputError(file: string, message: string, line?: number): void {
+    this.run.inputErrors++;
+    this.report.inputError({ file, message, ...(line === undefined ? {} : { line }) });
+  }
+
+  line(file: string, line: TextLine): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(line.text);
+    } catch (error) {
+      const offset = parseErrorOffset(error);
+      this.invalidJson(file, line.number, offset === undefined ? undefined : offset + 1, error);
+      return;
+    }
+    this.payload(file, value, () => ({ line: line.number }));
+  }
+
+  document(file: string, text: string, firstLine: number): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      const offset = parseErrorOffset(error) ?? text.length;
+      const { line, column } = positionAt(text, offset);
+      this.invalidJson(file, line + firstLine - 1, column, error);
+      return;
+    }
+    this.payload(file, value, (pointer) => {
+      const { line, column } = locatePointer(text, pointer);
+      return { line: line + firstLine - 1, column };
+    });
+  }
+}
+
+async function openInput(path: string, stdin: Readable): Promise<AsyncIterable<Buffer>> {
+  if (path === '-') return stdin;
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    throw new CliError(describeFileError(path, error));
+  }
+  if (info.isDirectory()) throw new CliError(`${path}: is a directory (give the files in it)`);
+  return createReadStream(path, { highWaterMark: 1024 * 1024 });
+}
+
+const parses = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function checkSource(path: string, checker: Checker, io: ValidateIo): Promise<void> {
+  const { options, run } = checker;
+  const file = path === '-' ? STDIN_NAME : path;
+  run.current = file;
+  run.files++;
+  const cap = options.maxLineBytes;
+  const source = await openInput(path, io.stdin);
+  const lines = readLines(source, cap)[Symbol.asyncIterator]();
+  let mode: 'auto' | 'json' | 'jsonl' =
+    options.input !== 'auto' ? options.input : /\.(jsonl|ndjson)$/i.test(path) ? 'jsonl' : 'auto';
+  const before = run.payloads;
+  const inputErrorsBefore = run.inputErrors;
+  const tooLong = (number: number): void =>
+    checker.inputError(
+      file,
+      `line ${number}: longer than ${formatBytes(cap)} (--max-line-bytes)`,
+      number,
+    );
+
+  // Document mode: the whole input is one JSON value (pretty-printed files), capped like a line.
+  const documentFrom = async (held: TextLine[]): Promise<void> => {
+    const parts = held.map((l) => l.text);
+    let total = held.reduce((n, l) => n + l.bytes, 0);
+    const firstLine = held.find((l) => l.text.trim() !== '')?.number ?? 1;
+    for (let next = await lines.next(); !next.done; next = await lines.next()) {
+      const event = next.value;
+      if (event.kind === 'too-long') {
+        tooLong(event.number);
+        return;
+      }
+      run.lines++;
+      run.bytes += event.bytes;
+      total += event.bytes;
+      if (total > cap) {
+        checker.inputError(
+          file,
+          `one JSON document longer than ${formatBytes(cap)}: split it into JSONL (one payload per line) or raise --max-line-bytes`,
+        );
+        await lines.return(undefined);
+        return;
+      }
+      parts.push(event.text);
+    }
+    const text = parts.join('\n');
+    if (text.trim() !== '') checker.document(file, text, firstLine);
+  };
+
+  const held: TextLine[] = [];
+  try {
+    for (let next = await lines.next(); !next.done; next = await lines.next()) {
+      const event = next.value;
+      if (event.kind === 'too-long') {
+        if (mode !== 'jsonl') {
+          tooLong(event.number);
+          await lines.return(undefined);
+          break;
+        }
+        tooLong(event.number);
+        continue;
+      }
+      run.lines++;
+      run.bytes += event.bytes;
+      if (mode === 'jsonl') {
+        if (event.text.trim() !== '') checker.line(file, event);
+        continue;
+      }
+      held.push(event);
+      const nonEmpty = held.filter((l) => l.text.trim() !== '');
+      if (mode === 'json') {
+        await documentFrom(held);
+        break;
+      }
+      // auto: the first non-empty line decides; if it is no JSON value by itself, a second
+      // line that is one (an object) still means JSONL with a broken first line.
+      if (nonEmpty.length === 1) {
+        if (parses(nonEmpty[0]!.text)) {
+          mode = 'jsonl';
+          checker.line(file, nonEmpty[0]!);
+        }
+        continue;
+      }
+      if (nonEmpty.length === 2) {
+        const second = nonEmpty[1]!.text.trim();
+        if (second.startsWith('{') && parses(second)) {
+          mode = 'jsonl';
+          for (const line of nonEmpty) checker.line(file, line);
+          continue;
+        }
+        await documentFrom(held);
+        break;
+      }
+    }
+    if (mode === 'auto') {
+      const nonEmpty = held.filter((l) => l.text.trim() !== '');
+      if (nonEmpty.length === 1) {
+        // One line that is no JSON by itself: an invalid payload.
+        checker.line(file, nonEmpty[0]!);
+      }
+    }
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(describeFileError(file, error), EXIT.USAGE, { cause: error });
+  } finally {
+    await lines.return(undefined);
+  }
+  if (run.payloads === before && run.inputErrors === inputErrorsBefore) {
+    run.payloads++;
+    run.invalid++;
+    checker.report.finding({
+      severity: 'error',
+      file,
+      line: 1,
+      pointer: '',
+      message: 'no payload: the input is empty',
+      keyword: 'empty',
+    });
+  }
+}
+
+/**
+ * Runs `validate` over `files` (`-` is stdin) and returns the exit code: 0 when every payload
+ * is valid, 1 when some payload is invalid, 2 when an input could not be read (or a line was
+ * over the cap); reading goes on with the other inputs either way.
+ */
+export async function runValidate(
+  files: readonly string[],
+  options: ValidateOptions,
+  io: ValidateIo,
+): Promise<number> {
+  if (files.length === 0) {
+    throw new CliError(
+      'validate needs at least one FILE (or - for stdin); see gemini-mcp validate --help',
+    );
+  }
+  const fixed = resolveKind(options);
+  const started = process.hrtime.bigint();
+  const run = new Run(io.stderr);
+  const report = createReporter(options.format, io.stdout, options.maxErrors);
+  const checker = new Checker(options, fixed, run, report);
+  try {
+    for (const file of files) {
+      try {
+        await checkSource(file, checker, io);
+      } catch (error) {
+        if (!(error instanceof CliError)) throw error;
+        checker.inputError(file === '-' ? STDIN_NAME : file, error.message);
+      }
+    }
+  } finally {
+    run.stop();
+  }
+  const summary: Summary = {
+    inputs: run.files,
+    payloads: run.payloads,
+    valid: run.valid,
+    invalid: run.invalid,
+    warnings: run.warnings,
+    inputErrors: run.inputErrors,
+    kinds: Object.fromEntries([...run.kinds].sort(([a], [b]) => a.localeCompare(b))),
+    auto: fixed === undefined,
+    ...(fixed === undefined
+      ? {}
+      : { kind: fixed.kind.name, schema: schemaOf(fixed.kind, fixed.dialect) }),
+  };
+  report.finish(summary);
+  if (options.debug) {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const mbps = ms > 0 ? run.bytes / 1e6 / (ms / 1000) : 0;
+    const lps = ms > 0 ? run.lines / (ms / 1000) : 0;
+    io.stderr.write(
+      `debug: ${run.lines} lines, ${run.bytes} bytes in ${ms.toFixed(0)} ms (${mbps.toFixed(1)} MB/s, ${Math.round(lps)} lines/s); maxRSS ${process.resourceUsage().maxRSS} KiB\n`,
+    );
+  }
+  if (run.inputErrors > 0) return EXIT.USAGE;
+  return run.invalid > 0 ? EXIT.INVALID : EXIT.OK;
+}
