@@ -23,11 +23,12 @@ export function convertNode(ctx: Context, input: readonly Part[], depth: number)
       { path: at, data: { maxDepth: ctx.limits.maxDepth } },
     );
   }
-  ctx.budget.spend(at);
   const scope = new Scope(ctx);
   const expanded = expand(scope, input);
   // A conjunction of `true`s constrains nothing; it still has a place in the source.
   const parts = expanded.length > 0 ? expanded : [{ node: {}, pointer: at, refs: [] }];
+  // The work of a node grows with the source nodes merged into it: that is what is counted.
+  ctx.budget.spend(at, parts.length);
   const annotations = collectAnnotations(scope, parts);
   const union = findUnion(scope, parts);
   const schema =

@@ -13,6 +13,9 @@ import { resolveRef } from './refs.js';
 
 const REF_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
 
+/** The keywords `expand` applies itself. */
+const EXPANDED: ReadonlySet<string> = new Set([...REF_KEYWORDS, 'allOf']);
+
 /** What a cut recursion keeps of its target. */
 const CUT_KEEPS: ReadonlySet<string> = new Set(['type', 'title', 'description']);
 
@@ -21,10 +24,9 @@ export function expand(scope: Scope, input: readonly Part[]): Part[] {
   const { ctx } = scope;
   const out: Part[] = [];
   const visit = (part: Part): void => {
-    ctx.budget.spend(part.pointer);
     if (part.node === true) return;
     if (part.node === false) throw new Unsatisfiable(part.pointer, 'the schema is false');
-    out.push(without(part, [...REF_KEYWORDS, 'allOf']));
+    out.push(without(part, EXPANDED));
     for (const keyword of REF_KEYWORDS) {
       const ref = read(part, keyword);
       if (ref !== undefined) followRef(scope, part, keyword, ref, visit);
@@ -51,6 +53,7 @@ function followRef(
   visit: (part: Part) => void,
 ): void {
   const { ctx } = scope;
+  ctx.budget.spend(part.pointer);
   const target = resolveRef(ctx.index, ctx.rootId, ref, childPointer(part.pointer, keyword));
   if (keyword !== '$ref') {
     scope.lose(

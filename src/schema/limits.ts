@@ -15,7 +15,7 @@ export interface Limits {
   readonly maxDepth: number;
   /** Most schema nodes in the input. */
   readonly maxNodes: number;
-  /** Most conversion steps (schema nodes visited, `$ref`s expanded, nodes written). */
+  /** Most source nodes expanded into the output (each counted at every place it lands) plus `$ref`s followed. */
   readonly maxExpandedNodes: number;
 }
 
@@ -24,7 +24,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxRefDepth: 3,
   maxDepth: 64,
   maxNodes: 10_000,
-  maxExpandedNodes: 50_000,
+  maxExpandedNodes: 20_000,
 };
 
 /** Resolves the limit options; each must be a positive integer. */

@@ -12,8 +12,8 @@ export interface Part {
   readonly pointer: string;
   /** The `$ref` targets (canonical pointers) expanded on the way here, outermost first. */
   readonly refs: readonly string[];
-  /** Keywords of `node` to ignore (already applied elsewhere). */
-  readonly skip?: ReadonlySet<string>;
+  /** Sets of keywords of `node` to ignore (already applied elsewhere). */
+  readonly skip?: readonly ReadonlySet<string>[];
   /** When set, the only keywords of `node` to read. */
   readonly only?: ReadonlySet<string>;
   /** Pointers of the branches of a synthetic `anyOf` node (a tuple turned into a union). */
@@ -24,9 +24,7 @@ export interface Part {
 export function read(part: Part, keyword: string): unknown {
   const node = part.node;
   if (node === null || typeof node !== 'object' || !Object.hasOwn(node, keyword)) return undefined;
-  if (part.skip?.has(keyword) || (part.only !== undefined && !part.only.has(keyword))) {
-    return undefined;
-  }
+  if (skips(part, keyword)) return undefined;
   return (node as Record<string, unknown>)[keyword];
 }
 
@@ -34,16 +32,17 @@ export function read(part: Part, keyword: string): unknown {
 export function keywords(part: Part): string[] {
   const node = part.node;
   if (node === null || typeof node !== 'object') return [];
-  return Object.keys(node).filter(
-    (keyword) => !part.skip?.has(keyword) && (part.only === undefined || part.only.has(keyword)),
-  );
+  return Object.keys(node).filter((keyword) => !skips(part, keyword));
 }
 
-/** `part` with `more` keywords ignored as well. */
-export function without(part: Part, more: Iterable<string>): Part {
-  const skip = new Set(part.skip);
-  for (const keyword of more) skip.add(keyword);
-  return { ...part, skip };
+function skips(part: Part, keyword: string): boolean {
+  if (part.only !== undefined && !part.only.has(keyword)) return true;
+  return part.skip !== undefined && part.skip.some((set) => set.has(keyword));
+}
+
+/** `part` with the keywords of `more` ignored as well. */
+export function without(part: Part, more: ReadonlySet<string>): Part {
+  return { ...part, skip: part.skip === undefined ? [more] : [...part.skip, more] };
 }
 
 /** Raised inside the converter when a conjunction accepts no value at all. */

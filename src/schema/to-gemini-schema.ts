@@ -24,7 +24,10 @@ export interface ToGeminiSchemaOptions {
   maxDepth?: number;
   /** Most schema nodes the input may hold (default 10,000). */
   maxNodes?: number;
-  /** Most conversion steps, `$ref` expansion included (default 50,000): stops schema bombs. */
+  /**
+   * Most source nodes expanded into the output, each counted at every place it lands, plus
+   * `$ref`s followed (default 20,000): stops schema bombs.
+   */
   maxExpandedNodes?: number;
   /** Append a short note of the constraints lost at each node to its description (default false). */
   describeLosses?: boolean;

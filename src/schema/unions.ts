@@ -22,6 +22,12 @@ export interface Union {
   readonly branches: readonly unknown[];
 }
 
+/** What a union's owner no longer says once its branches are converted. */
+const WITHOUT_UNION: Readonly<Record<Union['keyword'], ReadonlySet<string>>> = {
+  anyOf: new Set(['anyOf', ...ANNOTATION_KEYWORDS]),
+  oneOf: new Set(['oneOf', ...ANNOTATION_KEYWORDS]),
+};
+
 /** Finds the first valid `anyOf`/`oneOf` among `parts`; malformed ones are reported and skipped. */
 export function findUnion(scope: Scope, parts: readonly Part[]): Union | undefined {
   for (const part of parts) {
@@ -45,7 +51,7 @@ export function convertUnion(
 ): Schema {
   const { part: owner, keyword, branches } = union;
   const rest = parts.map((part) =>
-    without(part, part === owner ? [keyword, ...ANNOTATION_KEYWORDS] : ANNOTATION_KEYWORDS),
+    without(part, part === owner ? WITHOUT_UNION[keyword] : ANNOTATION_KEYWORDS),
   );
   let nullable = false;
   const alternatives: Schema[] = [];
