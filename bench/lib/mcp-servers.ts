@@ -1,0 +1,45 @@
+/**
+ * In-memory MCP servers for the benchmarks: the SDK's low-level `Server` (raw JSON Schemas, no
+ * zod) linked to an SDK `Client` by `InMemoryTransport`, so no process or socket is measured.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** A connected client and a way to close both ends. */
+export interface LinkedClient {
+  readonly client: Client;
+  close(): Promise<void>;
+}
+
+/** Answers a `tools/call`; `undefined` arguments are `{}`. */
+export type CallHandler = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
+
+/** A server publishing `tools` (one page) and answering calls with `onCall`, and its client. */
+export async function linkedServer(
+  tools: readonly Record<string, unknown>[],
+  onCall: CallHandler = async () => ({ content: [] }),
+): Promise<LinkedClient> {
+  const server = new Server({ name: 'bench', version: '0.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools as Tool[] }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) =>
+    onCall(request.params.name, request.params.arguments ?? {}),
+  );
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'bench-client', version: '0.0.0' });
+  await client.connect(clientSide);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/** Order statistics and formatting for the benchmark report. */
+
+/** The `q` quantile (0..1) of ascending `sorted`, linearly interpolated. */
+export function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  const high = Math.ceil(at);
+  const a = sorted[low]!;
+  const b = sorted[high]!;
+  return a + (b - a) * (at - low);
+}
+
+/** Median and inter-quartile range of a sample. */
+export interface Summary {
+  readonly median: number;
+  readonly p25: number;
+  readonly p75: number;
+  readonly min: number;
+  readonly max: number;
+  readonly count: number;
+}
+
+/** Summarises `values` (any order). */
+export function summarize(values: readonly number[]): Summary {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    median: quantile(sorted, 0.5),
+    p25: quantile(sorted, 0.25),
+    p75: quantile(sorted, 0.75),
+    min: sorted[0] ?? Number.NaN,
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+    count: sorted.length,
+  };
+}
+
+/** A duration in ms, in the unit that reads best (ns, µs, ms, s). */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  const abs = Math.abs(ms);
+  if (abs >= 1000) return `${(ms / 1000).toPrecision(3)} s`;
+  if (abs >= 1) return `${ms.toPrecision(3)} ms`;
+  if (abs >= 0.001) return `${(ms * 1000).toPrecision(3)} µs`;
+  return `${(ms * 1e6).toPrecision(3)} ns`;
+}
+
+/** Bytes as MB (10^6), to 3 significant digits. */
+export function formatMB(bytes: number): string {
+  return `${(bytes / 1e6).toPrecision(3)} MB`;
+}
+
+/** `median [p25–p75]` of a summary, each value formatted by `format`. */
+export function formatSummary(summary: Summary, format: (value: number) => string): string {
+  return `${format(summary.median)} [${format(summary.p25)}–${format(summary.p75)}]`;
+}
+
+/** A ratio to 2 decimals (3 significant digits above 100). */
+export function formatRatio(ratio: number): string {
+  return ratio >= 100 ? ratio.toPrecision(3) : ratio.toFixed(2);
+}

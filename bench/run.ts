@@ -1,0 +1,125 @@
+/**
+ * `npm run bench`: measures every figure of issue 7 side by side with its anchor and writes
+ * BENCHMARKS.md. `npm run bench -- --quick`: small inputs, few rounds, prints only (CI).
+ * `--only P1,P3` runs some figures.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { memory } from './figures/memory.js';
+import { p1 } from './figures/p1-contract.js';
+import { p2 } from './figures/p2-genai.js';
+import { p3 } from './figures/p3-schema.js';
+import { p5 } from './figures/p5-execute.js';
+import { p6Generate } from './figures/p6-generate.js';
+import { type BenchContext, createContext } from './lib/context.js';
+import { realTools } from './lib/corpus.js';
+import { type Figure, renderConsole, renderMarkdown } from './lib/report.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+type FigureRun = (ctx: BenchContext) => Promise<Figure>;
+
+const FIGURES: ReadonlyArray<readonly [string, FigureRun]> = [
+  ['P1', p1],
+  ['P2', p2],
+  ['P3', p3],
+  ['P5', p5],
+  ['P6b', p6Generate],
+  ['M', memory],
+];
+
+function commit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })
+      .toString()
+      .trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'scripts'], {
+      cwd: ROOT,
+    })
+      .toString()
+      .trim();
+    return dirty === '' ? head : `${head} (with uncommitted changes in src/ or scripts/)`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function failed(id: string, error: unknown): Figure {
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return {
+    id,
+    title: 'failed to run',
+    rows: [],
+    checks: [
+      { label: 'the figure did not run', value: 'error', spread: '-', target: '-', met: false },
+    ],
+    method: ['```', ...message.split('\n').slice(0, 12), '```'],
+  };
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      out: { type: 'string', default: join(ROOT, 'BENCHMARKS.md') },
+    },
+  });
+  const quick = values.quick === true;
+  const only = values.only?.split(',').map((id) => id.trim());
+  const started = performance.now();
+  const tmp = await mkdtemp(join(tmpdir(), 'gemini-mcp-bench-'));
+  let exitCode = 0;
+  try {
+    process.stderr.write("[bench] listing the real MCP servers' tools over stdio\n");
+    const real = await realTools(join(tmp, 'real-tools.json'));
+    const ctx = createContext({ quick, tmp, root: ROOT, real });
+    const figures: Figure[] = [];
+    for (const [id, run] of FIGURES) {
+      if (only !== undefined && !only.includes(id)) continue;
+      let figure: Figure;
+      try {
+        figure = await run(ctx);
+      } catch (error) {
+        figure = failed(id, error);
+        process.stderr.write(
+          `[bench] ${id} failed: ${error instanceof Error ? error.stack : String(error)}\n`,
+        );
+        exitCode = 1;
+      }
+      figures.push(figure);
+      process.stdout.write(`${renderConsole([figure])}\n`);
+    }
+    const wallSeconds = (performance.now() - started) / 1000;
+    process.stderr.write(`[bench] done in ${wallSeconds.toFixed(1)} s\n`);
+    if (!quick) {
+      const markdown = renderMarkdown(
+        {
+          date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+          node: process.version,
+          cpu: cpus()[0]?.model.trim() ?? 'unknown',
+          cores: cpus().length,
+          memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
+          os: `${platform()} ${release()}`,
+          commit: commit(),
+          mode: 'full',
+          wallSeconds,
+          sizes:
+            '1,000-tool corpus (P1-P3), 10,000-tool corpus (memory), JSONL of 10 MB, 100 MB, 1 GB (P4)',
+        },
+        figures,
+      );
+      await writeFile(values.out, markdown);
+      process.stderr.write(`[bench] wrote ${values.out}\n`);
+    }
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+  return exitCode;
+}
+
+process.exitCode = await main();
