@@ -99,7 +99,7 @@ function notRecognised(): GeminiMcpError {
   );
 }
 
-/** The parts to read and the candidate they came from, whatever shape `input` has. */
+/** The parts to read, and how the first candidate finished, whatever shape `input` has. */
 function readInput(input: unknown): { parts: readonly unknown[]; finish?: CallFinish } {
   if (Array.isArray(input)) return { parts: input };
   if (!isRecord(input)) throw notRecognised();
@@ -135,7 +135,6 @@ function responseName(name: unknown): string {
 
 /** The part describing a value for an error message: its JSON type. */
 function jsonType(value: unknown): string {
-  if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'a non-plain object' : `a ${typeof value}`;
 }

@@ -82,7 +82,9 @@ function jsonEqual(a: unknown, b: unknown): boolean {
   );
 }
 
-function parsesTo(text: string, value: unknown): boolean {
+/** Whether `text` is the JSON of the object `value` (only texts that look like an object are parsed). */
+function parsesTo(text: string, value: Record<string, unknown>): boolean {
+  if (!text.trimStart().startsWith('{')) return false;
   try {
     return jsonEqual(JSON.parse(text), value);
   } catch {

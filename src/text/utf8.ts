@@ -1,4 +1,5 @@
 /** UTF-8 byte arithmetic on JavaScript strings, always on code point boundaries. */
+import { Buffer } from 'node:buffer';
 
 /** The UTF-8 length of one code point. Lone surrogates count as U+FFFD (3 bytes), as encoders write them. */
 function codePointBytes(codePoint: number): number {
@@ -9,7 +10,7 @@ function codePointBytes(codePoint: number): number {
 }
 
 /**
- * The number of bytes `text` takes in UTF-8.
+ * The number of bytes `text` takes in UTF-8 (a lone surrogate counts as U+FFFD, 3 bytes).
  *
  * @example
  * ```ts
@@ -17,9 +18,7 @@ function codePointBytes(codePoint: number): number {
  * ```
  */
 export function utf8ByteLength(text: string): number {
-  let bytes = 0;
-  for (const char of text) bytes += codePointBytes(char.codePointAt(0)!);
-  return bytes;
+  return Buffer.byteLength(text, 'utf8');
 }
 
 /**
