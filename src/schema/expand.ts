@@ -21,7 +21,6 @@ const CUT_KEEPS: ReadonlySet<string> = new Set(['type', 'title', 'description'])
 
 /** The object parts of the conjunction `input`, `$ref`s and `allOf`s expanded, in source order. */
 export function expand(scope: Scope, input: readonly Part[]): Part[] {
-  const { ctx } = scope;
   const out: Part[] = [];
   const visit = (part: Part): void => {
     if (part.node === true) return;

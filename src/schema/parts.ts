@@ -37,7 +37,7 @@ export function keywords(part: Part): string[] {
 
 function skips(part: Part, keyword: string): boolean {
   if (part.only !== undefined && !part.only.has(keyword)) return true;
-  return part.skip !== undefined && part.skip.some((set) => set.has(keyword));
+  return part.skip?.some((set) => set.has(keyword)) === true;
 }
 
 /** `part` with the keywords of `more` ignored as well. */
