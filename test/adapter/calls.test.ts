@@ -2,7 +2,11 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { functionCalls } from '../../src/calls.js';
-import { checkPart, checkVertexPart } from '../../src/generated/guards.js';
+import {
+  checkMcpCallToolRequestParams,
+  checkPart,
+  checkVertexPart,
+} from '../../src/generated/guards.js';
 import type { McpTool, Part } from '../../src/generated/types.js';
 import { buildToolSet } from '../../src/toolset/build.js';
 import { PROPERTY_RUNS, tool } from './helpers.js';
@@ -380,6 +384,9 @@ describe('model call properties (FC)', () => {
             expect([resolved?.serverId, resolved?.tool.name]).toEqual([entry.serverId, entry.name]);
             expect(entry.callId === null || typeof entry.callId === 'string').toBe(true);
             expect([Object.prototype, null]).toContain(Object.getPrototypeOf(entry.arguments));
+            expect(
+              checkMcpCallToolRequestParams({ name: entry.name, arguments: entry.arguments }),
+            ).toEqual([]);
           }
           for (const part of result.rejected) {
             expect(dialect === 'gemini' ? checkPart(part) : checkVertexPart(part)).toEqual([]);
