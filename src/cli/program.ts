@@ -6,7 +6,9 @@ import { createRequire } from 'node:module';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { GeminiMcpError } from '../errors.js';
 import { CliError, EXIT } from './cli-error.js';
+import type { CliIo } from './io.js';
 import { KINDS } from './kinds.js';
+import { SERVER_COMMANDS } from './server-commands.js';
 import { DEFAULT_MAX_LINE_BYTES, runValidate, type ValidateOptions } from './validate.js';
 
 /** The package's version, read from its package.json. */
@@ -31,13 +33,6 @@ function byteCount(value: string): number {
   const n = Number(match[1]) * scale;
   if (n <= 0) throw new InvalidArgumentError('expected a size above 0');
   return n;
-}
-
-/** Where a command writes; the process's streams unless a caller gives others. */
-export interface CliIo {
-  stdin: NodeJS.ReadStream;
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
 }
 
 /** Lists every kind with its schema(s), for `validate --list-kinds`. */
@@ -145,7 +140,7 @@ export function buildProgram(io: CliIo, extra: ((io: CliIo) => Command)[] = []):
       writeErr: (s) => io.stderr.write(s),
       outputError: (s, write) => write(`gemini-mcp: ${s.replace(/^error: /, '')}`),
     });
-  for (const make of [validateCommand, ...extra]) {
+  for (const make of [validateCommand, ...SERVER_COMMANDS, ...extra]) {
     const command = make(io);
     command
       .exitOverride()

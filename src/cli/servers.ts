@@ -1,0 +1,166 @@
+/**
+ * Which MCP servers a command talks to: an `mcpServers` file (`--config`), `--server
+ * name=command` entries, or, with neither, the bundled example server; then connected with the
+ * runtime's `connectServers`, failures turned into one-line messages.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { GeminiMcpError } from '../errors.js';
+import type { McpServersConfig, ServerConfig } from '../runtime/config.js';
+import { connectServers, type ServerConnections } from '../runtime/connect.js';
+import type { BuildToolSetOptions } from '../toolset/types.js';
+import { CliError, describeFileError } from './cli-error.js';
+
+/** The server options every server-using command takes. */
+export interface ServerFlags {
+  config?: string;
+  server?: string[];
+  timeout?: number;
+}
+
+/** Splits a command line into words: whitespace separates, '...' and "..." quote, \ escapes. */
+export function splitCommand(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let started = false;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote !== undefined) {
+      if (c === quote) quote = undefined;
+      else if (c === '\\' && quote === '"' && i + 1 < line.length) word += line[++i];
+      else word += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      started = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i];
+      started = true;
+    } else if (/\s/.test(c)) {
+      if (started) words.push(word);
+      word = '';
+      started = false;
+    } else {
+      word += c;
+      started = true;
+    }
+  }
+  if (quote !== undefined) throw new CliError(`unclosed ${quote} in --server "${line}"`);
+  if (started) words.push(word);
+  return words;
+}
+
+/** `name=command arg...` as an `mcpServers` entry. */
+export function parseServerFlag(flag: string): [string, ServerConfig] {
+  const at = flag.indexOf('=');
+  const name = at === -1 ? '' : flag.slice(0, at).trim();
+  const words = at === -1 ? [] : splitCommand(flag.slice(at + 1));
+  const [command, ...args] = words;
+  if (name === '' || command === undefined) {
+    throw new CliError(`--server expects name=command [args...], got "${flag}"`);
+  }
+  if (/^https?:\/\//.test(command) && args.length === 0) return [name, { url: command }];
+  return [name, { command, args }];
+}
+
+/** The bundled example server: dist/cli/example-server.js (or its .ts source under tsx). */
+export function exampleServer(): ServerConfig {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const script = fileURLToPath(
+    new URL(`./example-server.${fromSource ? 'ts' : 'js'}`, import.meta.url),
+  );
+  return {
+    command: process.execPath,
+    args: fromSource ? ['--import', 'tsx', script] : [script],
+  };
+}
+
+async function readConfigFile(path: string): Promise<Record<string, ServerConfig>> {
+  let text: string;
+  try {
+    if ((await stat(path)).isDirectory())
+      throw new CliError(`${path}: is a directory, expected an mcpServers JSON file`);
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(describeFileError(path, error));
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CliError(
+      `${path}: not JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  const servers = (value as { mcpServers?: unknown } | null)?.mcpServers;
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
+    throw new CliError(
+      `${path}: expected {"mcpServers": {"name": {"command": ...} | {"url": ...}}}`,
+    );
+  }
+  return servers as Record<string, ServerConfig>;
+}
+
+/** The `mcpServers` the flags name; the example server when they name none. */
+export async function serversConfig(
+  flags: ServerFlags,
+): Promise<{ config: McpServersConfig; example: boolean }> {
+  const servers: Record<string, ServerConfig> = {};
+  if (flags.config !== undefined) Object.assign(servers, await readConfigFile(flags.config));
+  for (const flag of flags.server ?? []) {
+    const [name, entry] = parseServerFlag(flag);
+    servers[name] = entry;
+  }
+  if (flags.config === undefined && (flags.server ?? []).length === 0) {
+    return { config: { mcpServers: { example: exampleServer() } }, example: true };
+  }
+  if (Object.keys(servers).length === 0) {
+    throw new CliError(`${flags.config ?? 'the configuration'}: mcpServers is empty`);
+  }
+  return { config: { mcpServers: servers }, example: false };
+}
+
+function commandOf(config: McpServersConfig, message: string): string | undefined {
+  const id = /server "([^"]+)"/.exec(message)?.[1];
+  const entry = id === undefined ? undefined : config.mcpServers[id];
+  return entry !== undefined && 'command' in entry ? entry.command : undefined;
+}
+
+/** Connects the servers, turning every failure into a one-line {@link CliError} (exit 2). */
+export async function connect(
+  flags: ServerFlags,
+  toolSet: BuildToolSetOptions = {},
+): Promise<ServerConnections & { example: boolean }> {
+  const { config, example } = await serversConfig(flags);
+  try {
+    const connections = await connectServers(config, {
+      toolSet,
+      ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
+    });
+    return Object.assign(connections, { example });
+  } catch (error) {
+    if (!(error instanceof GeminiMcpError)) throw error;
+    const cause = error.cause as NodeJS.ErrnoException | undefined;
+    if (cause?.code === 'ENOENT') {
+      const command = commandOf(config, error.message) ?? cause.path ?? 'the command';
+      const id = /server "([^"]+)"/.exec(error.message)?.[1] ?? '?';
+      throw new CliError(
+        `server "${id}": command "${command}" not found (check its "command" and PATH)`,
+        2,
+        {
+          cause: error,
+        },
+      );
+    }
+    if (/Connection closed/i.test(error.message)) {
+      const id = /server "([^"]+)"/.exec(error.message)?.[1] ?? '?';
+      throw new CliError(
+        `server "${id}" exited before answering the MCP handshake (its own output above may say why)`,
+        2,
+        { cause: error },
+      );
+    }
+    throw new CliError(error.message, 2, { cause: error });
+  }
+}
