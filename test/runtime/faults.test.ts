@@ -6,7 +6,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Content, FunctionResponse } from '../../src/generated/types.js';
 import { answerCalls } from '../../src/runtime/answer.js';
-import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
+import {
+  type ConnectOptions,
+  connectServers,
+  type ServerConnections,
+} from '../../src/runtime/connect.js';
 import { executeToolCalls } from '../../src/runtime/execute.js';
 import { exited, FAULT_SERVER, pidOf } from '../support/runtime-servers.js';
 
@@ -28,10 +32,10 @@ let connections: ServerConnections | undefined;
 let pids: number[] = [];
 
 /** Two fault servers, `a` and `b`: their tools collide, so every name is `a__x` / `b__x`. */
-async function connectPair(): Promise<ServerConnections> {
+async function connectPair(options: ConnectOptions = {}): Promise<ServerConnections> {
   connections = await connectServers(
     { mcpServers: { a: FAULT_SERVER, b: FAULT_SERVER } },
-    { stderr: 'ignore' },
+    { stderr: 'ignore', ...options },
   );
   pids = [...connections.clients.values()].map((client) => pidOf(client) as number);
   return connections;
@@ -140,7 +144,10 @@ describe('faults: every call still gets exactly one functionResponse', () => {
   it(
     'EX-3: a 50 MB result over stdio exceeds the message limit: that call fails, the others are answered',
     async () => {
-      const { toolset, clients } = await connectPair();
+      // A 1 MB limit rather than the SDK's 10 MiB default: the SDK's stdio read buffer grows by
+      // concatenation, quadratic in the message size, which takes seconds to reach 10 MiB on a
+      // loaded machine. The path is the same: the transport refuses the message and closes.
+      const { toolset, clients } = await connectPair({ maxMessageBytes: 1_000_000 });
       const turn = modelTurn(['a__huge', { bytes: 50_000_000 }], ['b__echo', { text: 'small' }]);
       const [huge, small] = responsesFor(turn, await answerCalls(turn, toolset, clients));
       expect(errorText(huge)).toContain('TRANSPORT');
