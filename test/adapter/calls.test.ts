@@ -1,3 +1,4 @@
+import { FinishReason, GenerateContentResponse } from '@google/genai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -46,6 +47,23 @@ describe('model calls (FC)', () => {
     expect(result.calls).toHaveLength(1);
     expect(result.rejected).toEqual([]);
     expect(result).not.toHaveProperty('finish');
+  });
+
+  it('FC-1: reads an @google/genai GenerateContentResponse instance as the SDK returns it', () => {
+    const response = new GenerateContentResponse();
+    response.candidates = [
+      {
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { id: 'g1', name: 'get_weather', args: { city: 'Oslo' } } }],
+        },
+        finishReason: FinishReason.STOP,
+      },
+    ];
+    expect(response.functionCalls).toHaveLength(1);
+    expect(functionCalls(response, toolset).calls).toEqual([
+      expect.objectContaining({ callId: 'g1', name: 'get_weather', arguments: { city: 'Oslo' } }),
+    ]);
   });
 
   it('FC-1: only the first candidate counts; a response without candidates has no calls', () => {
