@@ -1,11 +1,18 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBitcoinServer } from '../../examples/bitcoin-server.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import { parseServersConfig } from '../../src/runtime/config.js';
 import { connectServers, type ToolsChange } from '../../src/runtime/connect.js';
 import { executeToolCalls } from '../../src/runtime/execute.js';
+import { listAllTools } from '../../src/runtime/list-tools.js';
 import {
   BITCOIN_SERVER,
   EVERYTHING_SERVER,
@@ -150,4 +157,105 @@ describe('EX-5: connectServers over stdio', () => {
     },
     SLOW,
   );
+});
+
+describe('EX-5: connectServers over Streamable HTTP', () => {
+  it('EX-5: connects to a url with its headers, lists and calls tools', async () => {
+    const authorizations: (string | undefined)[] = [];
+    const http = createServer((request, response) => {
+      authorizations.push(request.headers.authorization);
+      const server = createBitcoinServer();
+      const transport = new StreamableHTTPServerTransport({});
+      response.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      void server.connect(transport).then(() => transport.handleRequest(request, response));
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const { port } = http.address() as AddressInfo;
+    const connections = await connectServers({
+      mcpServers: {
+        web: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: 'Bearer t0k' } },
+      },
+    });
+    try {
+      expect(connections.toolset.entries.map((e) => e.exposedName)).toEqual([
+        'hello',
+        'bitcoin_price',
+      ]);
+      const [outcome] = await executeToolCalls(
+        [
+          {
+            serverId: 'web',
+            name: 'hello',
+            exposedName: 'hello',
+            callId: null,
+            arguments: { name: 'Web' },
+          },
+        ],
+        connections.clients,
+      );
+      expect(outcome?.result).toEqual({ content: [{ type: 'text', text: 'Hello, Web!' }] });
+      expect(authorizations.length).toBeGreaterThan(0);
+      expect(new Set(authorizations)).toEqual(new Set(['Bearer t0k']));
+    } finally {
+      await connections.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
+  }, 30_000);
+});
+
+describe('EX-5: listAllTools', () => {
+  async function pagedClient(pages: Record<string, { tools: unknown; nextCursor?: unknown }>) {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    serverSide.onmessage = (message) => {
+      if (!('id' in message) || !('method' in message)) return;
+      const { id, method } = message;
+      const params = (message.params ?? {}) as { cursor?: string; protocolVersion?: string };
+      const result =
+        method === 'initialize'
+          ? {
+              protocolVersion: params.protocolVersion,
+              capabilities: { tools: {} },
+              serverInfo: { name: 'paged', version: '0' },
+            }
+          : pages[params.cursor ?? ''];
+      void serverSide.send({ jsonrpc: '2.0', id, result: result as Record<string, unknown> });
+    };
+    await serverSide.start();
+    const client = new Client({ name: 'pager', version: '0' });
+    await client.connect(clientSide);
+    return client;
+  }
+  const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });
+
+  it('EX-5: follows nextCursor to the last page and keeps tools unchecked', async () => {
+    const client = await pagedClient({
+      '': { tools: [tool('a'), tool('b')], nextCursor: 'p2' },
+      p2: { tools: [{ name: 'broken' }], nextCursor: 'p3' },
+      p3: { tools: [tool('c')] },
+    });
+    expect(await listAllTools(client)).toEqual([
+      tool('a'),
+      tool('b'),
+      { name: 'broken' },
+      tool('c'),
+    ]);
+    await client.close();
+  });
+
+  it.each([
+    [
+      'a repeated cursor',
+      { '': { tools: [], nextCursor: 'x' }, x: { tools: [], nextCursor: 'x' } },
+    ],
+    ['a page without tools', { '': { tools: 'none' } }],
+    ['a cursor that is not a string', { '': { tools: [], nextCursor: 7 } }],
+  ])('EX-5: refuses %s with INVALID_PAYLOAD', async (_name, pages) => {
+    const client = await pagedClient(pages);
+    await expect(listAllTools(client)).rejects.toMatchObject({ code: 'INVALID_PAYLOAD' });
+    await client.close();
+  });
 });
