@@ -1,0 +1,121 @@
+/** P4: `gemini-mcp validate` on JSONL of GenerateContentResponses vs a bare JSON.parse loop. */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BuiltCli } from '../lib/build-cli.js';
+import { rssMethod, runChild } from '../lib/child.js';
+import { compare, measured, ratioOf } from '../lib/compare.js';
+import type { BenchContext } from '../lib/context.js';
+import { writeResponsesJsonl } from '../lib/jsonl.js';
+import { type Check, type Figure, type Row, ratioCheck } from '../lib/report.js';
+import { formatMB, formatMs, formatSummary, summarize } from '../lib/stats.js';
+
+const BARE = fileURLToPath(new URL('../child/parse-lines.mjs', import.meta.url));
+const RSS_LIMIT = 200e6;
+
+interface Size {
+  readonly label: string;
+  readonly bytes: number;
+  readonly rounds: number;
+}
+
+export async function p4(ctx: BenchContext, cli: BuiltCli): Promise<Figure> {
+  const sizes: Size[] = ctx.quick
+    ? [{ label: '2 MB', bytes: 2e6, rounds: 2 }]
+    : [
+        { label: '10 MB', bytes: 10e6, rounds: 5 },
+        { label: '100 MB', bytes: 100e6, rounds: 3 },
+        { label: '1 GB', bytes: 1e9, rounds: 2 },
+      ];
+  const rows: Row[] = [];
+  const checks: Check[] = [];
+  const rssChecks: string[] = [];
+  const peaks: number[] = [];
+  for (const size of sizes) {
+    const file = join(ctx.tmp, `responses-${size.bytes}.jsonl`);
+    ctx.log(`P4: writing ${size.label} of GenerateContentResponse JSONL`);
+    const written = await writeResponsesJsonl(file, size.bytes);
+    try {
+      const rss = { validate: [] as number[], bare: [] as number[] };
+      const names = {
+        validate: `gemini-mcp validate --kind generate-content-response, ${size.label}`,
+        bare: `bare JSON.parse line loop, ${size.label}`,
+      };
+      ctx.log(`P4: ${size.label}, ${size.rounds} interleaved rounds`);
+      const result = await compare(
+        [
+          {
+            name: names.validate,
+            fn: async () => {
+              const run = await runChild(
+                process.execPath,
+                [cli.main, 'validate', '--kind', 'generate-content-response', file],
+                { maxRss: true },
+              );
+              if (!run.stdout.includes(`${written.lines} valid`)) {
+                throw new Error(`validate did not report ${written.lines} valid: ${run.stdout}`);
+              }
+              rss.validate.push(run.maxRssBytes ?? Number.NaN);
+            },
+            async: true,
+          },
+          {
+            name: names.bare,
+            fn: async () => {
+              const run = await runChild(process.execPath, [BARE, file], { maxRss: true });
+              if (run.stdout.trim() !== `${written.lines} lines`) {
+                throw new Error(
+                  `the bare loop read ${run.stdout.trim()}, not ${written.lines} lines`,
+                );
+              }
+              rss.bare.push(run.maxRssBytes ?? Number.NaN);
+            },
+            async: true,
+          },
+        ],
+        { rounds: size.rounds, time: 0, iterations: 1, warmup: false },
+      );
+      for (const [key, name] of Object.entries(names) as ['validate' | 'bare', string][]) {
+        const task = measured(result, name);
+        const mbps = (ms: number): string =>
+          `${(written.bytes / 1e6 / (ms / 1000)).toFixed(0)} MB/s`;
+        const peak = summarize(rss[key]);
+        rows.push({
+          label: name,
+          value: `${formatSummary(task.summary, formatMs)}; ${mbps(task.summary.median)}; peak RSS ${formatMB(peak.max)}`,
+          samples: `${task.summary.count} runs (${written.lines} lines, ${formatMB(written.bytes)})`,
+        });
+        if (key === 'validate') peaks.push(peak.max);
+      }
+      checks.push(
+        ratioCheck(
+          `validate throughput / bare JSON.parse loop, ${size.label}`,
+          ratioOf(result, names.validate, names.bare, true),
+          { min: 0.5 },
+          '>= 0.5',
+        ),
+      );
+      rssChecks.push(`${size.label}: ${formatMB(summarize(rss.validate).max)}`);
+    } finally {
+      await rm(file, { force: true });
+    }
+  }
+  const worst = Math.max(...peaks);
+  checks.push({
+    label: 'validate peak RSS per file size',
+    value: rssChecks.join(', '),
+    spread: 'largest of the runs at each size',
+    target: `flat, < ${formatMB(RSS_LIMIT)}`,
+    met: worst < RSS_LIMIT && worst <= 1.5 * Math.min(...peaks),
+  });
+  return {
+    id: 'P4',
+    title: '`gemini-mcp validate` on JSONL vs a bare JSON.parse loop',
+    rows,
+    checks,
+    method: [
+      `Each file is written to the temp dir (deleted after): GenerateContentResponses as a client logs them (text answers, thoughts, parallel function calls with thought signatures, stream chunks), 2,000 distinct lines each proven valid against the vendored schema, repeated to size. Both sides are child processes (\`node\`), timed from spawn to exit, interleaved: \`node <cli> validate --kind generate-content-response FILE\` (the built CLI: ${cli.how}) and bench/child/parse-lines.mjs, which streams the file in 1 MiB chunks, splits lines with \`Buffer.indexOf\` like src/cli/lines.ts and only \`JSON.parse\`s each line. Throughput ratio = bare time / validate time (same bytes). Process start-up is inside both times.`,
+      `Peak RSS by ${rssMethod()}, for both sides; "flat" means the largest file's peak is within 1.5x of the smallest's.`,
+    ],
+  };
+}
