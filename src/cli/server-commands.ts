@@ -11,8 +11,12 @@ import type { Content, GenerateContentResponse } from '../generated/types.js';
 import { answerCalls } from '../runtime/answer.js';
 import { runConversation } from '../runtime/conversation.js';
 import { type GenAiClient, genaiGenerate } from '../runtime/generate.js';
-import type { PrefixMode } from '../toolset/names.js';
-import type { ToolSetWarning } from '../toolset/types.js';
+import { EXPOSED_NAME_PATTERN, type PrefixMode } from '../toolset/names.js';
+
+/** Gemini's limit on a function name. */
+const MAX_EXPOSED_NAME_LENGTH = 64;
+
+import type { ToolSet, ToolSetWarning } from '../toolset/types.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { connect, type ServerFlags } from './servers.js';
@@ -67,11 +71,38 @@ const flagsOf = (opts: ServerOpts): ServerFlags => ({
   timeout: opts.timeout,
 });
 
+/** Why a tool was exposed under another name, in words. */
+export function renameReasons(name: string, toolset: ToolSet, prefix: PrefixMode): string[] {
+  const reasons: string[] = [];
+  const servers = new Set(
+    toolset.entries.filter((e) => e.tool.name === name).map((e) => e.serverId),
+  );
+  if (prefix === 'always') reasons.push('--prefix always');
+  else if (servers.size > 1) reasons.push(`${servers.size} servers have a tool "${name}"`);
+  if (!EXPOSED_NAME_PATTERN.test(name)) {
+    if (name.length > MAX_EXPOSED_NAME_LENGTH)
+      reasons.push(`longer than ${MAX_EXPOSED_NAME_LENGTH} characters`);
+    if (/^[0-9-]/.test(name)) reasons.push('Gemini names start with a letter or _');
+    if (/[^A-Za-z0-9_-]/.test(name))
+      reasons.push('characters Gemini refuses (only A-Z a-z 0-9 _ -)');
+  }
+  if (reasons.length === 0) reasons.push('kept unique among the other exposed names');
+  return reasons;
+}
+
 /** One line per warning, what any format prints to explain the tool set. */
-export function warningLine(warning: ToolSetWarning | DeclarationWarning): string {
+export function warningLine(
+  warning: ToolSetWarning | DeclarationWarning,
+  toolset?: ToolSet,
+  prefix: PrefixMode = 'on-collision',
+): string {
   if ('code' in warning) {
     const tool = warning.toolName === undefined ? '' : `/${warning.toolName}`;
-    return `[${warning.code}] ${warning.serverId}${tool}: ${warning.message}`;
+    const why =
+      warning.code === 'TOOL_RENAMED' && toolset !== undefined && warning.toolName !== undefined
+        ? ` (why: ${renameReasons(warning.toolName, toolset, prefix).join('; ')})`
+        : '';
+    return `[${warning.code}] ${warning.serverId}${tool}: ${warning.message}${why}`;
   }
   if (warning.kind === 'description') {
     return `[DESCRIPTION_SANITIZED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
@@ -143,7 +174,9 @@ function toolsCommand(io: CliIo): Command {
             responseSchema: opts.responseSchema === true,
             onWarning: (w) => declarationWarnings.push(w),
           });
-          const warnings = [...connections.warnings, ...declarationWarnings].map(warningLine);
+          const warnings = [...connections.warnings, ...declarationWarnings].map((w) =>
+            warningLine(w, connections.toolset, opts.prefix),
+          );
           const servers = [...connections.clients.keys()];
           if (opts.format === 'table') {
             const rows = [
