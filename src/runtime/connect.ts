@@ -6,7 +6,6 @@ import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { GeminiMcpError } from '../errors.js';
-import { buildToolSet } from '../toolset/build.js';
 import type { BuildToolSetOptions, ToolSet, ToolSetWarning } from '../toolset/types.js';
 import {
   type McpServersConfig,
@@ -15,6 +14,10 @@ import {
   type ServerEntry,
 } from './config.js';
 import { listAllTools } from './list-tools.js';
+import { LiveToolSet, type ToolsChange } from './live-toolset.js';
+
+export type { ToolsChange } from './live-toolset.js';
+
 import { createTransport, type TransportOptions } from './transport.js';
 
 /** Options of {@link connectServers}. */
@@ -26,12 +29,6 @@ export interface ConnectOptions extends TransportOptions {
   /** How this client introduces itself to servers; default `gemini-mcp` and its version. */
   clientInfo?: { name: string; version: string };
 }
-
-/** What {@link ServerConnections.onToolsChanged} listeners hear after a server's tools changed. */
-export type ToolsChange =
-  | { serverId: string; toolset: ToolSet; warnings: readonly ToolSetWarning[] }
-  /** The refresh failed; the previous tool set stays in use. */
-  | { serverId: string; error: unknown };
 
 /** Live connections to every configured server and the tool set over them. */
 export interface ServerConnections {
@@ -121,72 +118,49 @@ export async function connectServers(
     typeof config === 'string' ? await readServersConfig(config) : parseServersConfig(config);
   const opened = await openAll(entries, options);
   const clients = new Map(opened.map(({ entry, client }) => [entry.serverId, client]));
-  const lists = new Map(opened.map(({ entry, tools }) => [entry.serverId, tools]));
-  const rebuild = () =>
-    buildToolSet(
-      [...lists].map(([serverId, tools]) => ({ serverId, tools })),
+  let live: LiveToolSet;
+  try {
+    live = new LiveToolSet(
+      new Map(opened.map(({ entry, tools }) => [entry.serverId, tools])),
       options.toolSet,
     );
-  let current: ReturnType<typeof buildToolSet>;
-  try {
-    current = rebuild();
   } catch (error) {
     await Promise.allSettled([...clients.values()].map((client) => client.close()));
     throw error;
   }
-
-  const listeners = new Set<(change: ToolsChange) => void>();
-  const emit = (change: ToolsChange): void => {
-    for (const listener of listeners) listener(change);
-  };
-  const queues = new Map<string, Promise<void>>();
-  const refreshOne = (serverId: string): Promise<void> => {
-    const client = clients.get(serverId);
-    if (client === undefined) {
-      return Promise.reject(new GeminiMcpError('INVALID_INPUT', `no server "${serverId}"`));
-    }
-    const run = async (): Promise<void> => {
-      lists.set(
-        serverId,
-        await listAllTools(client, { timeoutMs: options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS }),
-      );
-      current = rebuild();
-    };
-    const next = (queues.get(serverId) ?? Promise.resolve()).then(run, run);
-    queues.set(
-      serverId,
-      next.catch(() => undefined),
-    );
-    return next;
-  };
-
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const fetchTools = (client: Client) => () => listAllTools(client, { timeoutMs });
   for (const [serverId, client] of clients) {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
-      refreshOne(serverId).then(
-        () => emit({ serverId, toolset: current.toolset, warnings: current.warnings }),
-        (error: unknown) => emit({ serverId, error }),
-      ),
+      live.replaceAndNotify(serverId, fetchTools(client)),
     );
   }
 
   return {
     clients,
     get toolset() {
-      return current.toolset;
+      return live.toolset;
     },
     get warnings() {
-      return current.warnings;
+      return live.warnings;
     },
     async refreshTools(serverId) {
       const ids = serverId === undefined ? [...clients.keys()] : [serverId];
-      await Promise.all(ids.map(refreshOne));
+      await Promise.all(
+        ids.map((id) => {
+          const client = clients.get(id);
+          if (client === undefined) {
+            throw new GeminiMcpError('INVALID_INPUT', `no server "${id}" is connected`);
+          }
+          return live.replace(id, fetchTools(client));
+        }),
+      );
     },
     onToolsChanged(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      return live.onChange(listener);
     },
     async close() {
-      listeners.clear();
+      live.clearListeners();
       await Promise.allSettled([...clients.values()].map((client) => client.close()));
     },
   };
