@@ -15,10 +15,9 @@ import {
 } from './config.js';
 import { listAllTools } from './list-tools.js';
 import { LiveToolSet, type ToolsChange } from './live-toolset.js';
+import { createTransport, type TransportOptions } from './transport.js';
 
 export type { ToolsChange } from './live-toolset.js';
-
-import { createTransport, type TransportOptions } from './transport.js';
 
 /** Options of {@link connectServers}. */
 export interface ConnectOptions extends TransportOptions {

@@ -9,7 +9,7 @@ import type { ToolSet } from '../toolset/types.js';
 import type { ToolCall, ToolError, ToolResult } from '../types.js';
 import { checkOutputSchema } from './output-schema.js';
 import { mapConcurrent } from './pool.js';
-import { toolErrorFrom } from './tool-errors.js';
+import { describeCall, toolErrorFrom } from './tool-errors.js';
 
 /** The MCP clients calls run on, by server id. */
 export type ClientMap = ReadonlyMap<string, Client> | Readonly<Record<string, Client>>;
@@ -56,10 +56,6 @@ function outputSchemaOf(toolset: ToolSet | undefined, call: ToolCall): object | 
   return typeof schema === 'object' && schema !== null ? schema : undefined;
 }
 
-function describe(call: ToolCall): string {
-  return `tool "${call.name}" on server "${call.serverId}"`;
-}
-
 /** The result itself when it is a valid CallToolResult meeting the output schema, else a ToolError. */
 function checkResult(
   call: ToolCall,
@@ -71,7 +67,7 @@ function checkResult(
   if (first !== undefined) {
     return {
       code: 'INVALID_RESULT',
-      message: `${describe(call)} returned a malformed result (${first.path || '/'}: ${first.message})`,
+      message: `${describeCall(call)} returned a malformed result (${first.path || '/'}: ${first.message})`,
       data: { violations: violations.slice(0, MAX_QUOTED_VIOLATIONS) },
     };
   }
@@ -80,7 +76,7 @@ function checkResult(
   if (result.structuredContent === undefined) {
     return {
       code: 'OUTPUT_SCHEMA_MISMATCH',
-      message: `${describe(call)} declares an output schema but returned no structuredContent`,
+      message: `${describeCall(call)} declares an output schema but returned no structuredContent`,
     };
   }
   const mismatches = checkOutputSchema(outputSchema, result.structuredContent);
@@ -88,7 +84,7 @@ function checkResult(
   if (firstMismatch === undefined) return result;
   return {
     code: 'OUTPUT_SCHEMA_MISMATCH',
-    message: `${describe(call)} returned structuredContent that fails its output schema (${firstMismatch.path || '/'}: ${firstMismatch.message})`,
+    message: `${describeCall(call)} returned structuredContent that fails its output schema (${firstMismatch.path || '/'}: ${firstMismatch.message})`,
     data: { violations: mismatches.slice(0, MAX_QUOTED_VIOLATIONS) },
   };
 }
@@ -101,13 +97,13 @@ async function runCall(
   const { signal, toolset } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (signal?.aborted) {
-    return { code: 'CANCELLED', message: `${describe(call)} was cancelled before it started` };
+    return { code: 'CANCELLED', message: `${describeCall(call)} was cancelled before it started` };
   }
   const client = clientOf(clients, call.serverId);
   if (client === undefined) {
     return {
       code: 'UNKNOWN_SERVER',
-      message: `no server "${call.serverId}" is connected; ${describe(call)} was not run`,
+      message: `no server "${call.serverId}" is connected; ${describeCall(call)} was not run`,
     };
   }
   // A signal of our own per call: the SDK never removes its abort listener, so handing it the

@@ -12,7 +12,8 @@ export interface FailureContext {
   timeoutMs: number;
 }
 
-function describe(call: ToolCall): string {
+/** How messages name a call's tool: `tool "x" on server "y"`. */
+export function describeCall(call: ToolCall): string {
   return `tool "${call.name}" on server "${call.serverId}"`;
 }
 
@@ -31,39 +32,39 @@ function describe(call: ToolCall): string {
 export function toolErrorFrom(error: unknown, context: FailureContext): ToolError {
   const { call, cancelled, timeoutMs } = context;
   if (cancelled) {
-    return { code: 'CANCELLED', message: `${describe(call)} was cancelled before it answered` };
+    return { code: 'CANCELLED', message: `${describeCall(call)} was cancelled before it answered` };
   }
   if (error instanceof McpError) {
     if (error.code === ErrorCode.RequestTimeout) {
       return {
         code: 'TIMEOUT',
-        message: `${describe(call)} did not answer within ${timeoutMs} ms; the request was cancelled`,
+        message: `${describeCall(call)} did not answer within ${timeoutMs} ms; the request was cancelled`,
       };
     }
     if (error.code === ErrorCode.ConnectionClosed) {
       return {
         code: 'TRANSPORT',
-        message: `the connection to server "${call.serverId}" closed before ${describe(call)} answered`,
+        message: `the connection to server "${call.serverId}" closed before ${describeCall(call)} answered`,
       };
     }
     return {
       code: 'PROTOCOL_ERROR',
-      message: `${describe(call)} failed: ${error.message}`,
+      message: `${describeCall(call)} failed: ${error.message}`,
       data: { mcpCode: error.code, ...(error.data === undefined ? {} : { mcpData: error.data }) },
     };
   }
   if (error instanceof Error && error.name === 'ZodError') {
     return {
       code: 'INVALID_RESULT',
-      message: `${describe(call)} returned a result that is not an object`,
+      message: `${describeCall(call)} returned a result that is not an object`,
     };
   }
   const message = error instanceof Error ? error.message : String(error);
   if (message === 'Not connected') {
     return {
       code: 'CLIENT_CLOSED',
-      message: `server "${call.serverId}" is not connected; ${describe(call)} was not run`,
+      message: `server "${call.serverId}" is not connected; ${describeCall(call)} was not run`,
     };
   }
-  return { code: 'TRANSPORT', message: `${describe(call)} failed: ${message}` };
+  return { code: 'TRANSPORT', message: `${describeCall(call)} failed: ${message}` };
 }
