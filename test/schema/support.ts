@@ -111,7 +111,9 @@ export function sampleInstance(schema: Schema, random: () => number, depth = 0):
     case 'NUMBER': {
       const min = schema.minimum ?? (schema.maximum ?? 0) - 10;
       const max = schema.maximum ?? min + 10;
-      const value = min + random() * (max - min);
+      const roll = random();
+      // The bounds themselves half of the time: that is where off-by-one losses show.
+      const value = roll < 0.25 ? min : roll < 0.5 ? max : min + random() * (max - min);
       return schema.type === 'INTEGER' ? Math.min(Math.ceil(value), Math.floor(max)) : value;
     }
     case 'BOOLEAN':
