@@ -112,6 +112,12 @@ const typedLeaf: fc.Arbitrary<unknown> = fc.oneof(
   ]),
 );
 
+/** `not`, `if` and `then`, each holding `schema`. */
+function conditionals(schema: fc.Arbitrary<unknown>): Model {
+  // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
+  return { not: schema, if: schema, then: schema };
+}
+
 function schemaArbitrary(typed: boolean): fc.Arbitrary<unknown> {
   const names = typed
     ? fc.constantFrom('a', 'b', 'c')
@@ -182,7 +188,7 @@ function schemaArbitrary(typed: boolean): fc.Arbitrary<unknown> {
           oneOf: fc.array(tie('schema'), { minLength: 1, maxLength: 3 }),
           allOf: fc.array(tie('schema'), { minLength: 1, maxLength: 2 }),
           description: fc.constant('u'),
-          ...(typed ? {} : { not: tie('schema'), if: tie('schema'), then: tie('schema') }),
+          ...(typed ? {} : conditionals(tie('schema'))),
         },
         typed ? ['anyOf'] : [],
       ),
