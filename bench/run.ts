@@ -17,22 +17,23 @@ import { p4 } from './figures/p4-validate.js';
 import { p5 } from './figures/p5-execute.js';
 import { p6Generate } from './figures/p6-generate.js';
 import { p6Startup } from './figures/p6-startup.js';
-import { type BuiltCli, builtCli } from './lib/build-cli.js';
+import { builtCli } from './lib/build-cli.js';
+import { loadBuilt } from './lib/built.js';
 import { type BenchContext, createContext } from './lib/context.js';
 import { realTools } from './lib/corpus.js';
 import { type Figure, renderConsole, renderMarkdown } from './lib/report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-type FigureRun = (ctx: BenchContext, cli: () => Promise<BuiltCli>) => Promise<Figure | undefined>;
+type FigureRun = (ctx: BenchContext) => Promise<Figure | undefined>;
 
 const FIGURES: ReadonlyArray<readonly [string, FigureRun]> = [
   ['P1', p1],
   ['P2', p2],
   ['P3', p3],
-  ['P4', async (ctx, cli) => p4(ctx, await cli())],
+  ['P4', p4],
   ['P5', p5],
-  ['P6', async (ctx, cli) => p6Startup(ctx, await cli())],
+  ['P6', p6Startup],
   // Over 25 s on this machine: not in --quick (CI checks generation with check:generated).
   ['P6b', async (ctx) => (ctx.quick ? undefined : p6Generate(ctx))],
   ['M', memory],
@@ -83,18 +84,16 @@ async function main(): Promise<number> {
   try {
     process.stderr.write("[bench] listing the real MCP servers' tools over stdio\n");
     const real = await realTools(join(tmp, 'real-tools.json'));
-    const ctx = createContext({ quick, tmp, root: ROOT, real });
+    process.stderr.write('[bench] building src/ into the temp dir\n');
+    const cli = await builtCli(ROOT, tmp);
+    const lib = await loadBuilt(cli);
+    const ctx = createContext({ quick, tmp, root: ROOT, real, cli, lib });
     const figures: Figure[] = [];
-    let cli: Promise<BuiltCli> | undefined;
-    const getCli = (): Promise<BuiltCli> => {
-      cli ??= builtCli(ROOT, tmp);
-      return cli;
-    };
     for (const [id, run] of FIGURES) {
       if (only !== undefined && !only.includes(id)) continue;
       let figure: Figure | undefined;
       try {
-        figure = await run(ctx, getCli);
+        figure = await run(ctx);
         if (figure === undefined) continue;
       } catch (error) {
         figure = failed(id, error);

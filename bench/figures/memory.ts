@@ -15,7 +15,7 @@ interface MemoryReport {
   jsonBytes: number;
 }
 
-const CHILD = fileURLToPath(new URL('../child/memory.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../child/memory.mjs', import.meta.url));
 
 export async function memory(ctx: BenchContext): Promise<Figure> {
   const count = ctx.quick ? 2000 : 10_000;
@@ -24,11 +24,9 @@ export async function memory(ctx: BenchContext): Promise<Figure> {
   ctx.log(`M: heap of a ${count}-tool tool set (${runs} child runs)`);
   const reports: MemoryReport[] = [];
   for (let run = 0; run < runs; run++) {
-    const child = await runChild(
-      process.execPath,
-      ['--expose-gc', '--import', 'tsx', CHILD, file],
-      { cwd: ctx.root },
-    );
+    const child = await runChild(process.execPath, ['--expose-gc', CHILD, ctx.cli.dist, file], {
+      cwd: ctx.root,
+    });
     reports.push(JSON.parse(child.stdout.trim()) as MemoryReport);
   }
   const row = (label: string, pick: (report: MemoryReport) => number): Row => {
@@ -63,7 +61,7 @@ export async function memory(ctx: BenchContext): Promise<Figure> {
       },
     ],
     method: [
-      `A child process (\`node --expose-gc --import tsx bench/child/memory.ts\`) parses the ${count}-tool corpus, then takes \`process.memoryUsage().heapUsed\` after two forced GCs at each step: before and after parsing, after \`buildToolSet\`, after \`functionDeclarations\`, then again after dropping the tool lists and after dropping the set. The tool set keeps references to the tool objects it was given (no copy), so "on top of" is the set's own structures (entries, name maps) and "alone" adds the tools it keeps alive.`,
+      `A child process (\`node --expose-gc bench/child/memory.mjs\`, on the built package) parses the ${count}-tool corpus, then takes \`process.memoryUsage().heapUsed\` after two forced GCs at each step: before and after parsing, after \`buildToolSet\`, after dropping the tool lists, after \`functionDeclarations\`. The tool set keeps references to the tool objects it was given (no copy), so "on top of" is the set's own structures (entries, name maps) and "alone" adds the tools it keeps alive.`,
     ],
   };
 }

@@ -1,24 +1,24 @@
 /** P1: what proving every declaration against the contract costs. */
-import { contractChecks } from '../../src/contract.js';
-import { functionDeclarations } from '../../src/declarations.js';
-import { buildToolSet } from '../../src/toolset/build.js';
+import type { Built } from '../lib/built.js';
 import { compare, measured, ratioOf } from '../lib/compare.js';
 import type { BenchContext } from '../lib/context.js';
 import { type Figure, ratioCheck, rowOf } from '../lib/report.js';
 
-/** Runs `work` with the contract checks switched off, restoring the switch after. */
-export function withoutChecks<T>(work: () => T): T {
-  contractChecks.enabled = false;
+/** Runs `work` with the built package's contract checks off, restoring the switch after. */
+export function withoutChecks<T>(lib: Built, work: () => T): T {
+  lib.contractChecks.enabled = false;
   try {
     return work();
   } finally {
-    contractChecks.enabled = true;
+    lib.contractChecks.enabled = true;
   }
 }
 
 export async function p1(ctx: BenchContext): Promise<Figure> {
+  const { lib } = ctx;
+  const { functionDeclarations } = lib;
   const count = ctx.quick ? 200 : 1000;
-  const { toolset } = buildToolSet(ctx.corpus(count));
+  const { toolset } = lib.buildToolSet(ctx.corpus(count));
   const names = {
     on: `functionDeclarations, checks on (${count} tools, json)`,
     off: `functionDeclarations, checks off (${count} tools, json)`,
@@ -30,16 +30,16 @@ export async function p1(ctx: BenchContext): Promise<Figure> {
   const result = await compare(
     [
       { name: names.on, fn: () => functionDeclarations(toolset) },
-      { name: names.off, fn: () => withoutChecks(() => functionDeclarations(toolset)) },
+      { name: names.off, fn: () => withoutChecks(lib, () => functionDeclarations(toolset)) },
       { name: names.onOpenApi, fn: () => functionDeclarations(toolset, openapi) },
       {
         name: names.offOpenApi,
-        fn: () => withoutChecks(() => functionDeclarations(toolset, openapi)),
+        fn: () => withoutChecks(lib, () => functionDeclarations(toolset, openapi)),
       },
     ],
     ctx.inProcess,
   );
-  if (!contractChecks.enabled) throw new Error('P1 left the contract checks off');
+  if (!lib.contractChecks.enabled) throw new Error('P1 left the contract checks off');
   return {
     id: 'P1',
     title: 'contract checks: functionDeclarations with checks vs without',

@@ -1,7 +1,5 @@
 /** P2: our declarations vs @google/genai's own MCP conversion of the same tools. */
 import { mcpToTool } from '@google/genai';
-import { functionDeclarations } from '../../src/declarations.js';
-import { buildToolSet } from '../../src/toolset/build.js';
 import { compare, measured, ratioOf } from '../lib/compare.js';
 import type { BenchContext } from '../lib/context.js';
 import { linkedServer } from '../lib/mcp-servers.js';
@@ -10,6 +8,7 @@ import { packageVersion } from '../lib/versions.js';
 
 export async function p2(ctx: BenchContext): Promise<Figure> {
   const count = ctx.quick ? 200 : 1000;
+  const { functionDeclarations, buildToolSet } = ctx.lib;
   const servers = ctx.corpus(count);
   const { toolset } = buildToolSet(servers);
   const linked = await Promise.all(servers.map((server) => linkedServer(server.tools)));

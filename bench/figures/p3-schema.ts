@@ -1,5 +1,4 @@
 /** P3: toGeminiSchema vs the Vercel AI SDK's Gemini schema converter over the corpus. */
-import { toGeminiSchema } from '../../src/schema/to-gemini-schema.js';
 import { loadAiSdkConverter } from '../lib/ai-sdk-converter.js';
 import { compare, measured, ratioOf } from '../lib/compare.js';
 import type { BenchContext } from '../lib/context.js';
@@ -9,6 +8,7 @@ import { withoutChecks } from './p1-contract.js';
 
 export async function p3(ctx: BenchContext): Promise<Figure> {
   const count = ctx.quick ? 200 : 1000;
+  const { toGeminiSchema } = ctx.lib;
   const schemas = allTools(ctx.corpus(count)).map((tool) => tool.inputSchema);
   const aiSdk = loadAiSdkConverter();
   const names = {
@@ -21,7 +21,7 @@ export async function p3(ctx: BenchContext): Promise<Figure> {
   const result = await compare(
     [
       { name: names.ours, fn: convertAll },
-      { name: names.oursOff, fn: () => withoutChecks(convertAll) },
+      { name: names.oursOff, fn: () => withoutChecks(ctx.lib, convertAll) },
       { name: names.aiSdk, fn: () => schemas.map((schema) => aiSdk.convert(schema)) },
     ],
     ctx.inProcess,

@@ -2,7 +2,6 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuiltCli } from '../lib/build-cli.js';
 import { rssMethod, runChild } from '../lib/child.js';
 import { compare, measured, ratioOf } from '../lib/compare.js';
 import type { BenchContext } from '../lib/context.js';
@@ -19,7 +18,8 @@ interface Size {
   readonly rounds: number;
 }
 
-export async function p4(ctx: BenchContext, cli: BuiltCli): Promise<Figure> {
+export async function p4(ctx: BenchContext): Promise<Figure> {
+  const { cli } = ctx;
   const sizes: Size[] = ctx.quick
     ? [{ label: '2 MB', bytes: 2e6, rounds: 2 }]
     : [

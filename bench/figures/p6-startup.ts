@@ -1,11 +1,11 @@
 /** P6: CLI start-up (`gemini-mcp --version`) vs `node -e 0`. */
-import type { BuiltCli } from '../lib/build-cli.js';
 import { runChild } from '../lib/child.js';
 import { compare, measured, ratioOf } from '../lib/compare.js';
 import type { BenchContext } from '../lib/context.js';
 import { type Figure, ratioCheck, rowOf } from '../lib/report.js';
 
-export async function p6Startup(ctx: BenchContext, cli: BuiltCli): Promise<Figure> {
+export async function p6Startup(ctx: BenchContext): Promise<Figure> {
+  const { cli } = ctx;
   const version = (await runChild(process.execPath, [cli.main, '--version'])).stdout.trim();
   const names = {
     cli: `node <cli> --version (${version})`,

@@ -1,18 +1,22 @@
 /**
- * The built CLI for P4 and P6. `dist/cli/main.js` when `npm run build` left one newer than
- * every file of src/; otherwise a private build in the run's temp dir: each src/ file emitted
- * by TypeScript's own `transpileModule` with the options of tsconfig.build.json (the project
- * sets `isolatedModules`, so per-file emit is what tsc emits), the generated validators copied
- * as `npm run build` does, package.json beside it and node_modules linked. A full `tsc -p
+ * gemini-mcp built for the benchmarks: a private build of src/ in the run's temp dir, so the
+ * run measures the sources as they are and never races a concurrent `npm run build` over
+ * dist/. Each src/ file is emitted by TypeScript's own `transpileModule` with the options of
+ * tsconfig.build.json (the project sets `isolatedModules`, so per-file emit is what tsc emits;
+ * only the source-map comment differs), the generated validators are copied as `npm run
+ * build` does, package.json is put beside it and node_modules linked. A full `tsc -p
  * tsconfig.build.json` type-checks the whole project first (over 30 s on this machine), which
  * --quick cannot afford; the JavaScript is the same.
  */
-import { copyFile, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 
 /** Where the CLI's entry is, and how it got there. */
 export interface BuiltCli {
+  /** The built package's `dist` directory. */
+  readonly dist: string;
+  /** `dist/cli/main.js`. */
   readonly main: string;
   readonly how: string;
 }
@@ -24,28 +28,10 @@ async function filesUnder(dir: string): Promise<string[]> {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-async function newestMtime(files: readonly string[]): Promise<number> {
-  const times = await Promise.all(files.map(async (file) => (await stat(file)).mtimeMs));
-  return Math.max(...times);
-}
-
-/** The CLI to run: the project's fresh dist/, or a private build under `tmp`. */
-export async function builtCli(root: string, tmp: string, useDist = true): Promise<BuiltCli> {
+/** Builds src/ under `tmp`; returns where the package's dist and CLI entry are. */
+export async function builtCli(root: string, tmp: string): Promise<BuiltCli> {
   const src = join(root, 'src');
   const sources = await filesUnder(src);
-  const distMain = join(root, 'dist', 'cli', 'main.js');
-  try {
-    if (!useDist) throw new Error('private build asked for');
-    const distFiles = await filesUnder(join(root, 'dist'));
-    const built = Math.min(
-      ...(await Promise.all(distFiles.map(async (f) => (await stat(f)).mtimeMs))),
-    );
-    if (distFiles.includes(distMain) && built >= (await newestMtime(sources))) {
-      return { main: distMain, how: '`dist/` from `npm run build` (newer than every src/ file)' };
-    }
-  } catch {
-    // no dist/: build privately
-  }
   const pkg = join(tmp, 'cli-build');
   const out = join(pkg, 'dist');
   const config = ts.getParsedCommandLineOfConfigFile(
@@ -78,7 +64,8 @@ export async function builtCli(root: string, tmp: string, useDist = true): Promi
   await copyFile(join(root, 'package.json'), join(pkg, 'package.json'));
   await symlink(join(root, 'node_modules'), join(pkg, 'node_modules'), 'dir');
   return {
+    dist: out,
     main: join(out, 'cli', 'main.js'),
-    how: 'a private build of src/ in the temp dir (TypeScript `transpileModule` per file, tsconfig.build.json options; no fresh `dist/` was found)',
+    how: 'a private build of the current src/ in the temp dir (TypeScript `transpileModule` per file with the tsconfig.build.json options: the JavaScript `npm run build` emits)',
   };
 }

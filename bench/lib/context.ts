@@ -1,5 +1,7 @@
 /** What every figure gets: the run's mode, a temp dir, the corpus, a logger. */
 import type { RealServerTools } from '../../test/support/real-servers.js';
+import type { BuiltCli } from './build-cli.js';
+import type { Built } from './built.js';
 import type { CompareOptions } from './compare.js';
 import { type CorpusServer, replicate, writeCorpus } from './corpus.js';
 
@@ -13,6 +15,10 @@ export interface BenchContext {
   readonly root: string;
   /** The real servers' tool lists. */
   readonly real: readonly RealServerTools[];
+  /** The built package: its CLI entry. */
+  readonly cli: BuiltCli;
+  /** The built package: the modules measured in process. */
+  readonly lib: Built;
   /** Rounds and time per round for in-process comparisons. */
   readonly inProcess: CompareOptions;
   /** Progress on stderr. */
@@ -29,6 +35,8 @@ export function createContext(options: {
   tmp: string;
   root: string;
   real: readonly RealServerTools[];
+  cli: BuiltCli;
+  lib: Built;
 }): BenchContext {
   const corpora = new Map<number, CorpusServer[]>();
   const files = new Map<number, Promise<string>>();

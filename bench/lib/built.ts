@@ -1,0 +1,50 @@
+/**
+ * gemini-mcp as users run it: the built JavaScript (see build-cli.ts), not the TypeScript
+ * sources through tsx. tsx's transform adds helpers to the code (`__name` on every function
+ * created, 3-7% of some profiles), which the anchors, plain JavaScript from node_modules, do
+ * not pay. Types come from the sources the JavaScript was built from.
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BuiltCli } from './build-cli.js';
+
+type Contract = typeof import('../../src/contract.js');
+type Declarations = typeof import('../../src/declarations.js');
+type Build = typeof import('../../src/toolset/build.js');
+type ToGeminiSchema = typeof import('../../src/schema/to-gemini-schema.js');
+type Execute = typeof import('../../src/runtime/execute.js');
+
+/** The built modules the figures measure. */
+export interface Built {
+  /** The built package's `dist` directory. */
+  readonly dist: string;
+  readonly contractChecks: Contract['contractChecks'];
+  readonly functionDeclarations: Declarations['functionDeclarations'];
+  readonly buildToolSet: Build['buildToolSet'];
+  readonly toGeminiSchema: ToGeminiSchema['toGeminiSchema'];
+  readonly executeToolCalls: Execute['executeToolCalls'];
+}
+
+async function load<T>(dist: string, path: string): Promise<T> {
+  return (await import(pathToFileURL(join(dist, path)).href)) as T;
+}
+
+/** Imports the built modules of `cli`'s package. */
+export async function loadBuilt(cli: BuiltCli): Promise<Built> {
+  const dist = cli.dist;
+  const [contract, declarations, build, schema, execute] = await Promise.all([
+    load<Contract>(dist, 'contract.js'),
+    load<Declarations>(dist, 'declarations.js'),
+    load<Build>(dist, 'toolset/build.js'),
+    load<ToGeminiSchema>(dist, 'schema/to-gemini-schema.js'),
+    load<Execute>(dist, 'runtime/execute.js'),
+  ]);
+  return {
+    dist,
+    contractChecks: contract.contractChecks,
+    functionDeclarations: declarations.functionDeclarations,
+    buildToolSet: build.buildToolSet,
+    toGeminiSchema: schema.toGeminiSchema,
+    executeToolCalls: execute.executeToolCalls,
+  };
+}
