@@ -10,7 +10,10 @@ export type Dialect = 'gemini' | 'vertex';
 
 /** One kind: its kebab-case name and the schema behind it in each dialect. */
 export interface Kind {
-  /** Kebab-case name, e.g. `generate-content-response`, `mcp-tool`, `call-tool-result`. */
+  /**
+   * Kebab-case name, e.g. `generate-content-response`; MCP schemas drop their `Mcp` prefix
+   * where no Gemini schema has that name (`call-tool-result`, but `mcp-tool`).
+   */
   readonly name: string;
   /** The schema checked for the Gemini API (and for Vertex AI when it has no twin). */
   readonly schema: SchemaName;
@@ -36,13 +39,18 @@ function buildKinds(): Kind[] {
   return plain.map((schema) => {
     const twin = `Vertex${schema}`;
     const aliases: string[] = [];
+    let name = kebabCase(schema);
     if (SCHEMAS[schema].file.startsWith('mcp/')) {
-      // `list-tools-result` for McpListToolsResult, unless a Gemini schema holds that name (tool).
+      // `list-tools-result` for McpListToolsResult (`mcp-list-tools-result` stays an alias),
+      // unless a Gemini schema holds that name (`tool`, so McpTool stays `mcp-tool`).
       const bare = kebabCase(schema.slice(3));
-      if (!taken.has(bare)) aliases.push(bare);
+      if (!taken.has(bare)) {
+        aliases.push(name);
+        name = bare;
+      }
     }
     const kind: Kind = {
-      name: kebabCase(schema),
+      name,
       schema,
       aliases,
       ...(all.has(twin) ? { vertex: twin as SchemaName } : {}),
@@ -179,7 +187,7 @@ export function guessKind(value: unknown): Kind | undefined {
   if (has(value, ...TOOL_FIELDS)) return pick('tool');
   if (has(value, 'parts', 'role')) return pick('content');
   if (typeof value.name === 'string') {
-    if (has(value, 'arguments')) return pick('mcp-call-tool-request-params');
+    if (has(value, 'arguments')) return pick('call-tool-request-params');
     if (has(value, 'args')) return pick('function-call');
     if (has(value, 'response')) return pick('function-response');
     if (has(value, 'description', 'parameters', 'parametersJsonSchema', 'behavior')) {
@@ -189,7 +197,7 @@ export function guessKind(value: unknown): Kind | undefined {
   }
   if (has(value, ...PART_FIELDS)) return pick('part');
   if (typeof value.type === 'string') {
-    if (MCP_BLOCK_TYPES.has(value.type)) return pick('mcp-content-block');
+    if (MCP_BLOCK_TYPES.has(value.type)) return pick('content-block');
     if (GEMINI_TYPES.has(value.type)) return pick('schema');
   }
   if (has(value, 'properties', 'anyOf', 'items', 'enum')) return pick('schema');

@@ -117,7 +117,7 @@ function textReporter(out: NodeJS.WritableStream, maxErrors: number, github: boo
         if (e.line !== undefined) props.push(`line=${e.line}`);
         print(`::error ${props.join(',')},title=gemini-mcp validate::${escapeData(e.message)}`);
       } else {
-        print(`${e.message.startsWith(e.file) ? e.message : `${where(e)}: ${e.message}`}`);
+        print(e.message.startsWith(e.file) ? e.message : `${e.file}: ${e.message}`);
       }
     },
     finish(summary) {

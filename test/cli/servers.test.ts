@@ -1,0 +1,297 @@
+/** `gemini-mcp tools`, `answer` and `chat` as child processes, against real stdio MCP servers. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkContent, checkTool, checkVertexContent } from '../../src/generated/guards.js';
+import { type FakeGemini, startFakeGemini } from '../support/fake-gemini.js';
+import {
+  EXAMPLE_SERVER,
+  expectOneLine,
+  FIXTURES,
+  lines,
+  ROOT,
+  runCli,
+  tempDir,
+} from './helpers.js';
+
+const RECORDED = join(ROOT, 'examples', 'recorded-turn.json');
+const ODD = `odd=node ${join(FIXTURES, 'odd-server.mjs')}`;
+const example = (name: string): string => `${name}=node ${EXAMPLE_SERVER}`;
+
+let dir: string;
+let remove: () => void;
+const file = (name: string, value: unknown): string => {
+  const path = join(dir, name);
+  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+  return path;
+};
+
+beforeAll(() => {
+  ({ dir, remove } = tempDir());
+});
+afterAll(() => remove());
+
+describe('tools', () => {
+  it('with no server: the bundled example server; json prints the tools array, valid for a request', async () => {
+    const run = await runCli(['tools']);
+    expect(run.code, run.stderr).toBe(0);
+    const tools = JSON.parse(run.stdout) as unknown[];
+    expect(tools).toHaveLength(1);
+    for (const tool of tools) expect(checkTool(tool)).toEqual([]);
+    const names = (
+      tools[0] as { functionDeclarations: { name: string }[] }
+    ).functionDeclarations.map((d) => d.name);
+    expect(names).toEqual(['hello', 'bitcoin_price']);
+    expect(run.stderr).toBe('');
+  });
+
+  it('table: one row per tool, the servers, and "no warnings"', async () => {
+    const run = await runCli(['tools', '--format', 'table']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^NAME +SERVER +TOOL +PARAMETERS$/m);
+    expect(run.stdout).toMatch(/^bitcoin_price +example +bitcoin_price +currency\*$/m);
+    expect(run.stdout).toContain(
+      '2 tool(s) from 1 server(s): example (the bundled example server); schema mode json',
+    );
+    expect(run.stdout).toContain('no warnings');
+  });
+
+  it('every warning: tools left out, renames and why, sanitized descriptions, schema losses with pointers', async () => {
+    const run = await runCli(['tools', '--server', ODD, '--schema-mode', 'openapi']);
+    expect(run.code, run.stderr).toBe(0);
+    const tools = JSON.parse(run.stdout);
+    expect(checkTool(tools[0])).toEqual([]);
+    const declarations = tools[0].functionDeclarations;
+    expect(declarations.map((d: { name: string }) => d.name)).toEqual([
+      'get_weather',
+      'whisper',
+      'shapes',
+    ]);
+    expect(declarations[2].parameters).toBeDefined();
+    const warnings = lines(run.stderr);
+    expect(warnings).toContainEqual(
+      expect.stringMatching(/^warning: \[TOOL_INVALID\] odd\/broken: .*inputSchema/),
+    );
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        /^warning: \[TOOL_RENAMED\] odd\/get weather: .*"get_weather" \(why: characters Gemini refuses/,
+      ),
+    );
+    expect(warnings).toContainEqual(
+      expect.stringMatching(/^warning: \[DESCRIPTION_SANITIZED\] odd\/whisper: .*2 invisible/),
+    );
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        /^warning: \[SCHEMA_DROPPED\] odd\/shapes inputSchema# \(additionalProperties\)/,
+      ),
+    );
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        /^warning: \[SCHEMA_WEAKENED\] odd\/shapes inputSchema#\/properties\/shape \(oneOf\)/,
+      ),
+    );
+  });
+
+  it('json mode keeps the inputSchema as parametersJsonSchema (no schema losses)', async () => {
+    const run = await runCli(['tools', '--server', ODD]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain('SCHEMA_');
+    expect(
+      JSON.parse(run.stdout)[0].functionDeclarations[2].parametersJsonSchema.additionalProperties,
+    ).toBe(false);
+  });
+
+  it('colliding names across servers (--config and --server together): server__tool, with the reason', async () => {
+    const config = file('mcp.json', {
+      mcpServers: { a: { command: 'node', args: [EXAMPLE_SERVER] } },
+    });
+    const run = await runCli([
+      'tools',
+      '--config',
+      config,
+      '--server',
+      example('b'),
+      '--format',
+      'table',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^a__hello +a +hello/m);
+    expect(run.stdout).toMatch(/^b__bitcoin_price +b +bitcoin_price/m);
+    expect(run.stdout).toContain(
+      '[TOOL_RENAMED] a/hello: Tool "hello" of server "a" is exposed as "a__hello" (why: 2 servers have a tool "hello")',
+    );
+  });
+
+  it('--prefix never with a collision: the typed error as one line, exit 2', async () => {
+    const run = await runCli([
+      'tools',
+      '--server',
+      example('a'),
+      '--server',
+      example('b'),
+      '--prefix',
+      'never',
+    ]);
+    expect(run.code).toBe(2);
+    expect(expectOneLine(run.stderr)).toMatch(/^gemini-mcp: .*hello/);
+  });
+
+  it('a config naming a command that does not exist: one line, exit 2', async () => {
+    const config = file('missing-command.json', {
+      mcpServers: { ghost: { command: 'gemini-mcp-no-such-command' } },
+    });
+    const run = await runCli(['tools', '--config', config]);
+    expect(run.code).toBe(2);
+    expect(expectOneLine(run.stderr)).toBe(
+      'gemini-mcp: server "ghost": command "gemini-mcp-no-such-command" not found (check its "command" and PATH)',
+    );
+  });
+
+  it('a server that exits at once: one line, exit 2', async () => {
+    const run = await runCli(['tools', '--server', 'quitter=node -e process.exit(3)']);
+    expect(run.code).toBe(2);
+    expect(expectOneLine(run.stderr)).toBe(
+      'gemini-mcp: server "quitter" exited before answering the MCP handshake (its own output above may say why)',
+    );
+  });
+
+  it('bad configs: missing file, a directory, not JSON, no mcpServers, a malformed --server', async () => {
+    const cases: [string[], string][] = [
+      [['--config', join(dir, 'none.json')], `gemini-mcp: ${join(dir, 'none.json')}: no such file`],
+      [['--config', dir], `gemini-mcp: ${dir}: is a directory, expected an mcpServers JSON file`],
+      [['--config', file('bad.json', '{nope')], 'gemini-mcp: '],
+      [['--config', file('shape.json', { servers: {} })], 'expected {"mcpServers"'],
+      [
+        ['--server', 'no-equals-sign'],
+        'gemini-mcp: --server expects name=command [args...], got "no-equals-sign"',
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const run = await runCli(['tools', ...args]);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(expectOneLine(run.stderr)).toContain(message);
+    }
+  });
+
+  it('--debug prints the stack of a failure', async () => {
+    const run = await runCli(['--debug', 'tools', '--config', join(dir, 'none.json')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/\n\s+at /);
+  });
+});
+
+describe('answer', () => {
+  it('runs the saved turn on the example server and prints the next user Content, ids echoed', async () => {
+    const run = await runCli(['answer', RECORDED]);
+    expect(run.code, run.stderr).toBe(0);
+    const content = JSON.parse(run.stdout);
+    expect(checkContent(content)).toEqual([]);
+    expect(content.role).toBe('user');
+    expect(
+      content.parts.map((p: { functionResponse: { id: string; name: string } }) => [
+        p.functionResponse.id,
+        p.functionResponse.name,
+      ]),
+    ).toEqual([
+      ['call-bitcoin-eur', 'bitcoin_price'],
+      ['call-hello-ada', 'hello'],
+    ]);
+    expect(content.parts[1].functionResponse.response).toEqual({ output: 'Hello, Ada!' });
+    expect(content.parts[0].functionResponse.response.output).toMatchObject({
+      currency: 'EUR',
+      price: 90310.55,
+    });
+  });
+
+  it('--dialect vertex leaves the ids out; an unknown function gets its error response', async () => {
+    const turn = file('unknown.json', {
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [
+              { functionCall: { name: 'nope', args: {} } },
+              { functionCall: { name: 'hello', args: { name: 'Bo' } } },
+            ],
+          },
+        },
+      ],
+    });
+    const run = await runCli(['answer', turn, '--dialect', 'vertex']);
+    expect(run.code, run.stderr).toBe(0);
+    const content = JSON.parse(run.stdout);
+    expect(checkVertexContent(content)).toEqual([]);
+    expect(content.parts[0].functionResponse.response.error).toContain('nope');
+    expect(content.parts[1].functionResponse).toEqual({
+      name: 'hello',
+      response: { output: 'Hello, Bo!' },
+    });
+  });
+
+  it('a turn without calls, or a file that is no model turn: exit 1; a missing file: exit 2', async () => {
+    const noCalls = file('text.json', {
+      candidates: [{ content: { role: 'model', parts: [{ text: 'hi' }] } }],
+    });
+    const none = await runCli(['answer', noCalls]);
+    expect(none.code).toBe(1);
+    expect(expectOneLine(none.stderr)).toContain('the model turn has no function call to answer');
+    const bad = await runCli(['answer', file('bad-turn.json', { candidates: 'x' })]);
+    expect(bad.code).toBe(1);
+    expect(expectOneLine(bad.stderr)).toContain('not a GenerateContentResponse');
+    const missing = await runCli(['answer', join(dir, 'none.json')]);
+    expect(missing.code).toBe(2);
+    expect(expectOneLine(missing.stderr)).toContain('no such file');
+  });
+});
+
+describe('chat', () => {
+  let fake: FakeGemini | undefined;
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  it('without GEMINI_API_KEY: says what to set, exit 2', async () => {
+    const run = await runCli(['chat', 'hello'], { env: { GEMINI_API_KEY: undefined } });
+    expect(run.code).toBe(2);
+    expect(expectOneLine(run.stderr)).toBe(
+      'gemini-mcp: chat needs a Gemini API key: set GEMINI_API_KEY (get one at https://aistudio.google.com/apikey)',
+    );
+  });
+
+  it('the live loop against a scripted Gemini endpoint: calls on stderr, the answer on stdout', async () => {
+    const callTurn = {
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [
+              {
+                functionCall: { id: 'c1', name: 'hello', args: { name: 'Ada' } },
+                thoughtSignature: 'U0lH',
+              },
+            ],
+          },
+          finishReason: 'STOP',
+        },
+      ],
+    };
+    const answer = {
+      candidates: [
+        { content: { role: 'model', parts: [{ text: 'I greeted Ada.' }] }, finishReason: 'STOP' },
+      ],
+    };
+    fake = await startFakeGemini([{ response: callTurn }, { response: answer }]);
+    const run = await runCli(['chat', '--model', 'gemini-2.5-flash', 'Say', 'hello', 'to', 'Ada'], {
+      env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: fake.baseUrl },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('I greeted Ada.\n');
+    expect(run.stderr).toContain('-> hello({"name":"Ada"})');
+    expect(run.stderr).toContain('<- hello: "Hello, Ada!"');
+    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests[0]!.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
+    const second = fake.requests[1]!.body as { contents: { parts: unknown[] }[] };
+    expect(second.contents).toHaveLength(3);
+    expect(second.contents[1]!.parts[0]).toMatchObject({ thoughtSignature: 'U0lH' });
+  });
+});
