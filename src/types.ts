@@ -42,11 +42,13 @@ export interface ToolError {
   data?: unknown;
 }
 
-/** Tells a {@link ToolError} from a {@link ToolResult}. */
-export function isToolError(value: ToolResult | ToolError): value is ToolError {
+/** Tells a {@link ToolError} from a {@link ToolResult} (or from anything else: `false`). */
+export function isToolError(value: unknown): value is ToolError {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<ToolError> & Partial<ToolResult>;
   return (
-    typeof (value as Partial<ToolError>).code === 'string' &&
-    typeof (value as Partial<ToolError>).message === 'string' &&
-    !Array.isArray((value as Partial<ToolResult>).content)
+    typeof candidate.code === 'string' &&
+    typeof candidate.message === 'string' &&
+    !Array.isArray(candidate.content)
   );
 }
