@@ -12,6 +12,7 @@ import { convertNode } from './convert.js';
 import { ExpansionBudget, resolveLimits, surveySchema } from './limits.js';
 import type { SchemaWarning } from './losses.js';
 import { LossReport } from './losses.js';
+import { mergeObjectUnion } from './object-union.js';
 import { isObject, Unsatisfiable } from './parts.js';
 
 export type { SchemaWarning } from './losses.js';
@@ -108,9 +109,11 @@ export interface GeminiParametersResult {
  * Converts an MCP tool's `inputSchema` for `FunctionDeclaration.parameters` (or an
  * `outputSchema` for `response`). A schema without properties gives `undefined`: the
  * declaration then gets no `parameters` at all, which Gemini takes where an empty OBJECT fails.
+ * A union of objects at the root ("these fields or those") is merged into one OBJECT, reported
+ * as weakened.
  *
  * @throws GeminiMcpError as {@link toGeminiSchema} does, and `SCHEMA_UNSUPPORTED` when the
- * schema is not an object schema.
+ * schema does not describe objects.
  *
  * @example
  * ```ts
@@ -123,7 +126,27 @@ export function toGeminiParameters(
   inputSchema: unknown,
   options: ToGeminiSchemaOptions = {},
 ): GeminiParametersResult {
-  const { schema, warnings } = toGeminiSchema(inputSchema, options);
+  const converted = toGeminiSchema(inputSchema, options);
+  const { warnings } = converted;
+  let schema = converted.schema;
+  const merged = mergeObjectUnion(schema);
+  if (merged !== undefined) {
+    schema = proveContract(merged, checkSchema, { schema: 'Schema' });
+    const keyword =
+      isObject(inputSchema) && Object.hasOwn(inputSchema, 'oneOf') ? 'oneOf' : 'anyOf';
+    const detail =
+      'Gemini parameters are one OBJECT: the object branches were merged, and a property ' +
+      'required by only some branches became optional';
+    const earlier = warnings.findIndex((w) => w.pointer === '' && w.keyword === keyword);
+    const previous = warnings[earlier];
+    if (previous === undefined) warnings.push({ pointer: '', keyword, action: 'weakened', detail });
+    else
+      warnings[earlier] = {
+        ...previous,
+        action: 'weakened',
+        detail: `${previous.detail}; ${detail}`,
+      };
+  }
   if (schema.type !== 'OBJECT') {
     throw new GeminiMcpError('SCHEMA_UNSUPPORTED', 'tool parameters must be an object schema', {
       path: '',

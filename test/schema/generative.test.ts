@@ -18,6 +18,8 @@ import { atPointer, deepFreeze, makeAjv, prng, sampleInstance, toJsonSchema } fr
 /** Seeds `BASE_SEED` to `BASE_SEED + RUNS - 1`; `SCHEMA_GEN_RUNS` and `SCHEMA_GEN_SEED` widen a local sweep. */
 const BASE_SEED = Number(process.env.SCHEMA_GEN_SEED ?? 20_260_401);
 const RUNS = Number(process.env.SCHEMA_GEN_RUNS ?? 400);
+/** Generous: the semantic checks compile two validators per schema, and suites run in parallel. */
+const TIMEOUT_MS = Math.max(120_000, RUNS * 100);
 const ACTIONS = new Set(['dropped', 'rewritten', 'weakened']);
 
 interface Failure {
@@ -67,55 +69,63 @@ function hasNestedArray(value: unknown, inArray = false): boolean {
 }
 
 describe('SC-7 generative', () => {
-  it(`SC-7: ${RUNS} random JSON Schemas give a valid Gemini Schema or a typed error`, () => {
-    const failures: Failure[] = [];
-    let converted = 0;
-    for (let seed = BASE_SEED; seed < BASE_SEED + RUNS; seed++) {
-      const [schema] = fc.sample(anySchemaDocument, { seed, numRuns: 1 });
-      if (convertOrRefuse(seed, schema, failures) !== undefined) converted++;
-    }
-    expect(failures).toEqual([]);
-    expect(converted).toBeGreaterThan(RUNS / 2);
-  });
-
-  it(`SC-5: semantic spot checks on ${RUNS} typed schemas: no valid instance lost, no silent loss`, () => {
-    const failures: Failure[] = [];
-    const ajv = makeAjv();
-    let checked = 0;
-    for (let seed = BASE_SEED; seed < BASE_SEED + RUNS; seed++) {
-      const [schema] = fc.sample(typedSchemaDocument, { seed, numRuns: 1 });
-      const result = convertOrRefuse(seed, schema, failures);
-      if (result === undefined) continue;
-      const source = ajv.compile(structuredClone(schema) as object);
-      const target = ajv.compile(toJsonSchema(result.schema));
-      const random = prng(seed);
-      const instances = [
-        ...Array.from({ length: 20 }, () => sampleInstance(result.schema, random)),
-        ...fc.sample(fc.jsonValue({ maxDepth: 2 }), { seed, numRuns: 10 }),
-      ];
-      const exact = result.warnings.every((warning) => warning.action === 'rewritten');
-      // "Any value" cannot hold arrays nested in arrays in Gemini's Schema; the warning says so.
-      const noNestedArrays = result.warnings.some(
-        (warning) =>
-          warning.action === 'rewritten' &&
-          (warning.keyword === 'items' || warning.keyword === 'required'),
-      );
-      for (const instance of instances) {
-        const inSource = source(instance);
-        const inTarget = target(instance);
-        if (inSource && !inTarget && !(noNestedArrays && hasNestedArray(instance))) {
-          failures.push({ seed, problem: `valid instance refused: ${JSON.stringify(instance)}` });
-        }
-        if (exact && inTarget && !inSource) {
-          failures.push({
-            seed,
-            problem: `silent loss, instance now accepted: ${JSON.stringify(instance)}`,
-          });
-        }
-        if (inSource) checked++;
+  it(
+    `SC-7: ${RUNS} random JSON Schemas give a valid Gemini Schema or a typed error`,
+    () => {
+      const failures: Failure[] = [];
+      let converted = 0;
+      for (let seed = BASE_SEED; seed < BASE_SEED + RUNS; seed++) {
+        const [schema] = fc.sample(anySchemaDocument, { seed, numRuns: 1 });
+        if (convertOrRefuse(seed, schema, failures) !== undefined) converted++;
       }
-    }
-    expect(failures).toEqual([]);
-    expect(checked).toBeGreaterThan(RUNS);
-  });
+      expect(failures).toEqual([]);
+      expect(converted).toBeGreaterThan(RUNS / 2);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    `SC-5: semantic spot checks on ${RUNS} typed schemas: no valid instance lost, no silent loss`,
+    () => {
+      const failures: Failure[] = [];
+      const ajv = makeAjv();
+      let checked = 0;
+      for (let seed = BASE_SEED; seed < BASE_SEED + RUNS; seed++) {
+        const [schema] = fc.sample(typedSchemaDocument, { seed, numRuns: 1 });
+        const result = convertOrRefuse(seed, schema, failures);
+        if (result === undefined) continue;
+        const source = ajv.compile(structuredClone(schema) as object);
+        const target = ajv.compile(toJsonSchema(result.schema));
+        const random = prng(seed);
+        const instances = [
+          ...Array.from({ length: 20 }, () => sampleInstance(result.schema, random)),
+          ...fc.sample(fc.jsonValue({ maxDepth: 2 }), { seed, numRuns: 10 }),
+        ];
+        const exact = result.warnings.every((warning) => warning.action === 'rewritten');
+        // "Any value" cannot hold arrays nested in arrays in Gemini's Schema; the warning says so.
+        const noNestedArrays = result.warnings.some(
+          (warning) =>
+            warning.action === 'rewritten' &&
+            (warning.keyword === 'items' || warning.keyword === 'required'),
+        );
+        for (const instance of instances) {
+          const inSource = source(instance);
+          const inTarget = target(instance);
+          if (inSource && !inTarget && !(noNestedArrays && hasNestedArray(instance))) {
+            failures.push({ seed, problem: `valid instance refused: ${JSON.stringify(instance)}` });
+          }
+          if (exact && inTarget && !inSource) {
+            failures.push({
+              seed,
+              problem: `silent loss, instance now accepted: ${JSON.stringify(instance)}`,
+            });
+          }
+          if (inSource) checked++;
+        }
+      }
+      expect(failures).toEqual([]);
+      expect(checked).toBeGreaterThan(RUNS);
+    },
+    TIMEOUT_MS,
+  );
 });

@@ -918,6 +918,31 @@ describe('SC-8 no-argument tools and parameters', () => {
     });
   });
 
+  it('SC-8: a root union of objects is merged into one OBJECT, reported weakened', () => {
+    const given = {
+      type: 'object',
+      oneOf: [
+        { properties: { id: { type: 'integer' } }, required: ['id'] },
+        { properties: { name: { type: 'string' }, id: { type: 'string' } }, required: ['name'] },
+      ],
+      description: 'By id or by name',
+    };
+    const { schema, warnings } = toGeminiParameters(deepFreeze(given));
+    expect(schema).toEqual({
+      type: 'OBJECT',
+      properties: {
+        id: { anyOf: [{ type: 'INTEGER' }, { type: 'STRING' }] },
+        name: { type: 'STRING' },
+      },
+      propertyOrdering: ['id', 'name'],
+      description: 'By id or by name',
+    });
+    expect(checkSchema(schema)).toEqual([]);
+    expect(warnings.map((w) => [w.pointer, w.keyword, w.action])).toEqual([
+      ['', 'oneOf', 'weakened'],
+    ]);
+  });
+
   it('SC-8: parameters that are not an object schema are refused', () => {
     expect(() => toGeminiParameters({ type: 'string' })).toThrow(
       expect.objectContaining({ code: 'SCHEMA_UNSUPPORTED', path: '' }),
