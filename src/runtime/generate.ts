@@ -49,8 +49,9 @@ export interface GenAiGenerateOptions {
 }
 
 /**
- * Reads a value a client returned as a GenerateContentResponse: checked against the schema
- * (tolerant of fields added later), a `GeminiMcpError` (`INVALID_PAYLOAD`) otherwise.
+ * Reads a value a client returned as a GenerateContentResponse: checked against the schema,
+ * tolerating fields the schema does not know (the API adds fields over time; they are kept
+ * and sent back as they came). Any other violation is a `GeminiMcpError` (`INVALID_PAYLOAD`).
  *
  * @example
  * ```ts
@@ -58,7 +59,9 @@ export interface GenAiGenerateOptions {
  * ```
  */
 export function readGenerateContentResponse(value: unknown): GenerateContentResponse {
-  const violations = checkGenerateContentResponse(value);
+  const violations = checkGenerateContentResponse(value).filter(
+    (violation) => violation.keyword !== 'additionalProperties',
+  );
   const first = violations[0];
   if (first === undefined) return value as GenerateContentResponse;
   throw new GeminiMcpError(

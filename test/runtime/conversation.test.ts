@@ -227,6 +227,14 @@ describe('EX-4: @google/genai generate adapters', () => {
     expect(await gatherTurn(turn)).toEqual(respond([{ text: 'x' }]));
   });
 
+  it('EX-4: fields the schema does not know yet are read and kept as they came', async () => {
+    const reply = {
+      candidates: [{ content: { role: 'model', parts: [{ text: 'x', addedLater: { a: 1 } }] } }],
+    };
+    const { ai } = fakeAi(reply);
+    expect(await genaiGenerate(ai, { model: 'm' })(request)).toBe(reply);
+  });
+
   it('EX-4: a reply that is not a GenerateContentResponse is INVALID_PAYLOAD', async () => {
     const { ai } = fakeAi({ candidates: 'none' });
     const error = await genaiGenerate(ai, { model: 'm' })(request).catch((e: unknown) => e);
