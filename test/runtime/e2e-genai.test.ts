@@ -6,7 +6,10 @@
 import { GoogleGenAI } from '@google/genai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { geminiTools } from '../../src/declarations.js';
-import { checkGenerateContentRequest } from '../../src/generated/guards.js';
+import {
+  checkGenerateContentRequest,
+  checkVertexGenerateContentRequest,
+} from '../../src/generated/guards.js';
 import type { Content, Part } from '../../src/generated/types.js';
 import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
 import { runConversation } from '../../src/runtime/conversation.js';
@@ -223,5 +226,50 @@ describe('EX-4: runConversation through the real @google/genai client', () => {
       reason: 'no-content',
       promptFeedback: { blockReason: 'SAFETY' },
     });
+  }, 30_000);
+
+  it('EX-3b: Vertex AI (express mode): calls without ids, answered without ids, valid Vertex requests', async () => {
+    const turn: Content = {
+      role: 'model',
+      parts: [
+        { functionCall: { name: 'bitcoin_price', args: { currency: 'CHF' } } },
+        { functionCall: { name: 'hello', args: { name: 'Vera' } } },
+      ],
+    };
+    fake = await startFakeGemini([whole(turn), finalText]);
+    const ai = new GoogleGenAI({
+      vertexai: true,
+      apiKey: 'test-key',
+      httpOptions: { baseUrl: fake.baseUrl },
+    });
+    const result = await runConversation({
+      generate: genaiGenerate(ai, { model: MODEL }),
+      toolset: connections.toolset,
+      clients: connections.clients,
+      contents: [USER],
+      dialect: 'vertex',
+    });
+    expect(result.stop.reason).toBe('answered');
+    expect(fake.requests.map((r) => r.path)).toEqual([
+      `/v1beta1/publishers/google/models/${MODEL}:generateContent`,
+      `/v1beta1/publishers/google/models/${MODEL}:generateContent`,
+    ]);
+    const body = fake.requests[1]?.body as Body;
+    expect(checkVertexGenerateContentRequest(body)).toEqual([]);
+    expect(body.contents[1]).toEqual(turn);
+    expect(body.contents[2]?.parts?.map((p) => p.functionResponse)).toEqual([
+      {
+        name: 'bitcoin_price',
+        response: {
+          output: {
+            currency: 'CHF',
+            price: 86490.8,
+            asOf: '2026-11-01T00:00:00Z',
+            source: 'offline snapshot',
+          },
+        },
+      },
+      { name: 'hello', response: { output: 'Hello, Vera!' } },
+    ]);
   }, 30_000);
 });
