@@ -83,14 +83,7 @@ export function buildArray(
   } else {
     scope.ctx.budget.spend(parts[0]?.pointer ?? '', 5);
     schema.items = anyScalarOrObject();
-    if (max !== 0) {
-      scope.lose(
-        parts[0] as Part,
-        'items',
-        'rewritten',
-        'no items schema: Gemini requires one, so items may be any string, number, boolean, object or null, but not an array',
-      );
-    }
+    if (max !== 0) reportAnyItems(scope, parts);
   }
   if (counts.min !== undefined && max !== undefined && counts.min > max) {
     throw new Unsatisfiable(parts[0]?.pointer ?? '', 'minItems exceeds the items allowed');
@@ -98,6 +91,30 @@ export function buildArray(
   if (counts.min !== undefined) schema.minItems = int64(counts.min);
   if (max !== undefined) schema.maxItems = int64(max);
   return schema;
+}
+
+/** Reports the permissive `items`: of an array without them, or of "any value" (no type at all). */
+function reportAnyItems(scope: Scope, parts: readonly Part[]): void {
+  const declared = parts.some((part) => {
+    const type = read(part, 'type');
+    return type === 'array' || (Array.isArray(type) && type.includes('array'));
+  });
+  const first = parts[0] as Part;
+  if (declared) {
+    scope.lose(
+      first,
+      'items',
+      'rewritten',
+      'no items schema: Gemini requires one, so items may be any string, number, boolean, object or null, but not an array',
+    );
+  } else {
+    scope.lose(
+      first,
+      'type',
+      'rewritten',
+      'any value: Gemini has no "any" type, so this is an anyOf of every type, whose arrays hold no arrays',
+    );
+  }
 }
 
 interface Positional {

@@ -106,7 +106,7 @@ describe('SC-7 generative', () => {
         const noNestedArrays = result.warnings.some(
           (warning) =>
             warning.action === 'rewritten' &&
-            (warning.keyword === 'items' || warning.keyword === 'required'),
+            ['items', 'required', 'type'].includes(warning.keyword),
         );
         for (const instance of instances) {
           const inSource = source(instance);

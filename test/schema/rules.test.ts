@@ -788,7 +788,7 @@ describe('SC-8 shapes users meet', () => {
           propertyOrdering: ['any', 'none'],
         },
         warnings: [
-          ['/properties/any', 'items', 'rewritten'],
+          ['/properties/any', 'type', 'rewritten'],
           ['/properties/never', 'properties', 'dropped'],
         ],
       },
