@@ -100,6 +100,7 @@ export { toGeminiParameters, toGeminiSchema } from './schema/to-gemini-schema.js
 // Tool set and naming (NM)
 export { buildToolSet } from './toolset/build.js';
 export type { PrefixMode } from './toolset/names.js';
+export { EXPOSED_NAME_PATTERN } from './toolset/names.js';
 export type {
   BuildToolSetOptions,
   BuildToolSetResult,

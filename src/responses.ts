@@ -8,6 +8,7 @@ import {
   checkVertexPart,
 } from './generated/guards.js';
 import type { FunctionResponse, McpCallToolResult, Part } from './generated/types.js';
+import { toPlainJson } from './plain-json.js';
 import { type MediaMode, renderContent } from './render.js';
 import { truncateUtf8, utf8ByteLength } from './text/utf8.js';
 import type { ToolError, ToolResult } from './types.js';
@@ -95,7 +96,9 @@ function parsesTo(text: string, value: Record<string, unknown>): boolean {
 /** The text (or, for `prefer`, the structured object) a result's content and mode make up. */
 function payloadOf(result: McpCallToolResult, mode: StructuredMode, media: MediaMode) {
   const rendered = renderContent(result.content, media);
-  const structured = isRecord(result.structuredContent) ? result.structuredContent : undefined;
+  const structured = isRecord(result.structuredContent)
+    ? (toPlainJson(result.structuredContent) as Record<string, unknown>)
+    : undefined;
   const appended = () =>
     rendered.text === ''
       ? JSON.stringify(structured)
@@ -112,8 +115,9 @@ function payloadOf(result: McpCallToolResult, mode: StructuredMode, media: Media
   return { payload, parts: rendered.parts };
 }
 
-/** `text` cut to `maxBytes` of UTF-8 plus a marker saying how much was cut. */
-function capped(text: string, maxBytes: number): string {
+/** `text`, well-formed, cut to `maxBytes` of UTF-8 plus a marker saying how much was cut. */
+function capped(raw: string, maxBytes: number): string {
+  const text = raw.toWellFormed();
   const total = utf8ByteLength(text);
   if (total <= maxBytes) return text;
   const kept = truncateUtf8(text, maxBytes);
@@ -151,7 +155,7 @@ function checkOptions(exposedName: string, options: FunctionResponseOptions): nu
 }
 
 function toolErrorText(error: ToolError): string {
-  const data = error.data === undefined ? '' : `\n${JSON.stringify(error.data)}`;
+  const data = error.data === undefined ? '' : `\n${JSON.stringify(toPlainJson(error.data))}`;
   return `${error.code}: ${error.message}${data}`;
 }
 
