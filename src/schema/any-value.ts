@@ -30,5 +30,8 @@ export function anyValue(): Schema {
   };
 }
 
+/** How many schema nodes {@link anyScalarOrObject} writes (for the expansion budget). */
+export const ANY_SCALAR_OR_OBJECT_NODES = 5;
+
 /** How many schema nodes {@link anyValue} writes (for the expansion budget). */
-export const ANY_VALUE_NODES = 10;
+export const ANY_VALUE_NODES = 11;

@@ -4,7 +4,7 @@
  * the most permissive `items` Gemini can say.
  */
 import type { Schema } from '../generated/types.js';
-import { anyScalarOrObject } from './any-value.js';
+import { ANY_SCALAR_OR_OBJECT_NODES, anyScalarOrObject } from './any-value.js';
 import { countBounds, int64 } from './bounds.js';
 import type { Scope } from './context.js';
 import type { Part } from './parts.js';
@@ -81,7 +81,7 @@ export function buildArray(
       max = 0;
     }
   } else {
-    scope.ctx.budget.spend(parts[0]?.pointer ?? '', 5);
+    scope.ctx.budget.spend(parts[0]?.pointer ?? '', ANY_SCALAR_OR_OBJECT_NODES);
     schema.items = anyScalarOrObject();
     if (max !== 0) reportAnyItems(scope, parts);
   }

@@ -8,8 +8,8 @@ import type { KeywordTarget } from './keywords.js';
 /** A kind of JSON value; `number` is `integer` plus `fraction`. */
 export type Kind = 'string' | 'integer' | 'fraction' | 'boolean' | 'array' | 'object' | 'null';
 
-/** Gemini's data types, without the unspecified one. */
-export type GeminiType = Exclude<NonNullable<Schema['type']>, 'TYPE_UNSPECIFIED'>;
+/** Gemini's types of non-null values (null is `nullable`, or `NULL` alone). */
+export type GeminiType = Exclude<NonNullable<Schema['type']>, 'TYPE_UNSPECIFIED' | 'NULL'>;
 
 /** Every kind: what a schema without `type` allows. */
 export const ALL_KINDS: ReadonlySet<Kind> = new Set<Kind>([

@@ -54,16 +54,19 @@ export function convertTyped(scope: Scope, parts: readonly Part[], depth: number
   const format = readFormat(scope, parts, types);
   const issues: EnumIssues = { weakened: [], rewritten: [] };
   const alternatives: Schema[] = [];
+  let unsatisfiable: Unsatisfiable | undefined;
   for (const type of types) {
     try {
       alternatives.push(...buildType(scope, parts, depth, type, values, format, issues));
     } catch (error) {
-      if (!(error instanceof Unsatisfiable) || types.length === 1) throw error;
+      if (!(error instanceof Unsatisfiable)) throw error;
+      unsatisfiable ??= error;
     }
   }
   if (enumeration !== undefined) reportEnum(scope, enumeration.part, enumeration.keyword, issues);
   if (alternatives.length === 0) {
-    if (!kinds.has('null')) throw new Unsatisfiable(at, 'no value satisfies every constraint');
+    if (!kinds.has('null'))
+      throw unsatisfiable ?? new Unsatisfiable(at, 'no value satisfies every constraint');
     return { type: 'NULL' };
   }
   const schema = alternatives.length === 1 ? (alternatives[0] as Schema) : { anyOf: alternatives };
@@ -92,8 +95,6 @@ function buildType(
       return [buildArray(scope, parts, depth, values, issues)];
     case 'OBJECT':
       return [buildObject(scope, parts, depth, values, issues)];
-    case 'NULL':
-      return [{ type: 'NULL' }];
   }
 }
 

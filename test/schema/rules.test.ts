@@ -126,6 +126,17 @@ describe('SC-1 types', () => {
     ],
     ['SC-1: null alone is NULL', { given: { type: 'null' }, want: { type: 'NULL' } }],
     [
+      'SC-1: a type whose constraints leave no value drops out, the others stay',
+      {
+        given: { type: ['integer', 'string', 'null'], minimum: 2, maximum: 1, maxLength: 3 },
+        want: { type: 'STRING', maxLength: '3', nullable: true },
+      },
+    ],
+    [
+      'SC-1: when only null is left, NULL',
+      { given: { type: ['integer', 'null'], minimum: 2, maximum: 1 }, want: { type: 'NULL' } },
+    ],
+    [
       "SC-1: OpenAPI's nullable: true is honoured",
       { given: { type: 'string', nullable: true }, want: { type: 'STRING', nullable: true } },
     ],
