@@ -1,12 +1,13 @@
 /** The example server (in memory and over stdio) and the `npm start` demo, run as users run it. */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { type PriceSource, snapshotPriceSource } from '../../examples/price-source.js';
+import { startFakeGemini } from '../support/fake-gemini.js';
 import { inMemoryBitcoinClient } from '../support/runtime-servers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -78,15 +79,23 @@ describe('example server', () => {
   });
 });
 
+function runDemo(env: NodeJS.ProcessEnv): Promise<{ stdout: string }> {
+  return promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'examples', 'demo.ts')],
+    {
+      cwd: root,
+      env,
+      timeout: 60_000,
+    },
+  );
+}
+
 describe('npm start', () => {
   it('without GEMINI_API_KEY plays the recorded turn on the real server, offline', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.GEMINI_API_KEY;
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'examples', 'demo.ts')],
-      { cwd: root, env, timeout: 60_000 },
-    );
+    const { stdout } = await runDemo(env);
     expect(stdout).toContain('Gemini tools (each declaration validated');
     expect(stdout).toContain('"name": "bitcoin_price"');
     expect(stdout).toContain(
@@ -97,5 +106,35 @@ describe('npm start', () => {
     expect(stdout).toContain('"output": "Hello, Ada!"');
     expect(stdout).toContain('Next request: valid GenerateContentRequest (3 contents)');
     expect(stdout).toContain('The recorded turn ends here.');
+  }, 60_000);
+
+  it('with GEMINI_API_KEY plays the live turn through @google/genai (here against a local fake)', async () => {
+    const recorded = JSON.parse(
+      await readFile(join(root, 'examples', 'recorded-turn.json'), 'utf8'),
+    ) as object;
+    const fake = await startFakeGemini([
+      { response: recorded },
+      {
+        response: {
+          candidates: [
+            { content: { role: 'model', parts: [{ text: 'Hello Ada! 1 BTC is €90,310.55.' }] } },
+          ],
+        },
+      },
+    ]);
+    try {
+      const { stdout } = await runDemo({
+        ...process.env,
+        GEMINI_API_KEY: 'test-key',
+        GOOGLE_GEMINI_BASE_URL: fake.baseUrl,
+      });
+      expect(stdout).toContain('Model turn 1 (live, gemini-2.5-flash)');
+      expect(stdout).toContain('"source": "offline snapshot"');
+      expect(stdout).toContain('model: Hello Ada! 1 BTC is €90,310.55.');
+      expect(fake.requests).toHaveLength(2);
+      expect(fake.requests[0]?.apiKey).toBe('test-key');
+    } finally {
+      await fake.close();
+    }
   }, 60_000);
 });
