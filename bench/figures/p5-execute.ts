@@ -4,7 +4,7 @@ import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCall } from '../../src/types.js';
 import { compare, measured, ratioOf } from '../lib/compare.js';
 import type { BenchContext } from '../lib/context.js';
-import { linkedServer } from '../lib/mcp-servers.js';
+import { everythingOverStdio, linkedServer } from '../lib/mcp-servers.js';
 import { type Check, type Figure, ratioCheck, rowOf } from '../lib/report.js';
 import { formatRatio } from '../lib/stats.js';
 
@@ -114,7 +114,47 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
       { rounds: ctx.quick ? 1 : 3, time: 0, iterations: 1, warmup: false },
     );
 
+    ctx.log('P5: the same over stdio, server-everything echo');
+    const stdio = await everythingOverStdio();
+    const stdioNames = {
+      one: 'executeToolCalls, 1 call, server-everything echo over stdio',
+      bare: 'bare MCP round trip, 1 call, server-everything echo over stdio',
+    };
+    let overStdio: Awaited<ReturnType<typeof compare>>;
+    try {
+      const stdioClients = new Map([['everything', stdio.client]]);
+      const stdioCall: ToolCall = {
+        serverId: 'everything',
+        name: 'echo',
+        exposedName: 'echo',
+        callId: null,
+        arguments: { message: 'hello' },
+      };
+      overStdio = await compare(
+        [
+          {
+            name: stdioNames.one,
+            fn: () => executeToolCalls([stdioCall], stdioClients),
+            async: true,
+          },
+          {
+            name: stdioNames.bare,
+            fn: () =>
+              stdio.client.request(
+                { method: 'tools/call', params: { name: 'echo', arguments: { message: 'hello' } } },
+                ResultSchema,
+              ),
+            async: true,
+          },
+        ],
+        ctx.inProcess,
+      );
+    } finally {
+      await stdio.close();
+    }
+
     const perCall = ratioOf(overhead, names.one, names.bareOne);
+    const perStdioCall = ratioOf(overStdio, stdioNames.one, stdioNames.bare);
     const perBatch = ratioOf(overhead, names.many, names.bareMany);
     const pct = (ratio: number): string => `${((ratio - 1) * 100).toFixed(1)}%`;
     const overheadCheck = (label: string, ratio: typeof perCall): Check => ({
@@ -129,12 +169,14 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
       title: 'executeToolCalls: adapter overhead per call, and concurrency',
       rows: [
         ...Object.values(names).map((name) => rowOf(measured(overhead, name))),
+        ...Object.values(stdioNames).map((name) => rowOf(measured(overStdio, name))),
         rowOf(measured(pool, parallel)),
         rowOf(measured(pool, serial)),
       ],
       checks: [
         overheadCheck('executeToolCalls overhead over the bare round trip, 1 call', perCall),
         overheadCheck(`the same, ${batch} calls at once`, perBatch),
+        overheadCheck('the same over stdio (server-everything echo), 1 call', perStdioCall),
         ratioCheck(
           `speed-up, ${calls} calls of a ${sleepMs} ms tool, concurrency ${calls} vs 1`,
           ratioOf(pool, serial, parallel),
@@ -143,7 +185,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
         ),
       ],
       method: [
-        'One SDK `Client` linked by `InMemoryTransport` to an SDK `Server` whose `echo` tool answers at once: the round trip is all JSON-RPC plumbing, no I/O, so the adapter\'s share is as large as it can be. The anchor is the request executeToolCalls itself makes, `client.request({method: "tools/call", ...}, ResultSchema)`, awaited alone; executeToolCalls adds the pool, a per-call AbortController, the CallToolResult validator, output-schema lookup and the outcome record. Overhead is the per-round ratio minus one.',
+        'One SDK `Client` linked by `InMemoryTransport` to an SDK `Server` whose `echo` tool answers at once: the round trip is all JSON-RPC plumbing, no I/O, so the adapter\'s share is as large as it can be. The anchor is the request executeToolCalls itself makes, `client.request({method: "tools/call", ...}, ResultSchema)`, awaited alone; executeToolCalls adds the pool, a per-call AbortController, the CallToolResult validator, output-schema lookup and the outcome record. Overhead is the per-round ratio minus one. The stdio rows repeat the single call against server-everything spawned over stdio (a real server process, its `echo` tool), the round trip a deployment pays.',
         `Concurrency: a \`sleep\` tool that answers after ${sleepMs} ms (a timer in the server), ${calls} calls, \`concurrency: ${calls}\` vs \`concurrency: 1\`, interleaved; the ideal speed-up is ${calls}x.${ctx.quick ? ' (--quick sleeps 20 ms instead of 100 ms.)' : ''}`,
       ],
     };

@@ -2,7 +2,10 @@
  * In-memory MCP servers for the benchmarks: the SDK's low-level `Server` (raw JSON Schemas, no
  * zod) linked to an SDK `Client` by `InMemoryTransport`, so no process or socket is measured.
  */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -42,4 +45,24 @@ export async function linkedServer(
       await server.close();
     },
   };
+}
+
+/**
+ * server-everything (a devDependency) spawned over stdio with the SDK's own transport, as a
+ * real deployment runs it; its `echo` tool answers `{message}` at once.
+ */
+export async function everythingOverStdio(): Promise<LinkedClient> {
+  const require = createRequire(import.meta.url);
+  const manifestPath = require.resolve('@modelcontextprotocol/server-everything/package.json');
+  const manifest = require(manifestPath) as { bin: string | Record<string, string> };
+  const bin = typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin)[0];
+  if (bin === undefined) throw new Error('server-everything declares no bin');
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(dirname(manifestPath), bin), 'stdio'],
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench-client', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, close: () => client.close() };
 }

@@ -53,5 +53,5 @@ export async function profileFigure(
     );
   }
   const title = TITLES[which] ?? which;
-  return profileMarkdown(title, await summarizeProfile(dir, ctx.root));
+  return profileMarkdown(title, await summarizeProfile(dir, ctx.root, ctx.cli.dist));
 }

@@ -38,9 +38,10 @@ export interface ProfileSummary {
   readonly byFile: readonly HotSpot[];
 }
 
-function sourceOf(url: string, root: string): string {
+function sourceOf(url: string, root: string, dist: string): string {
   if (url === '') return '(native / V8)';
   const path = url.startsWith('file://') ? new URL(url).pathname : url;
+  if (path.startsWith(`${dist}/`)) return `dist/${path.slice(dist.length + 1)}`;
   if (path.startsWith('node:')) return 'node internals';
   const modules = path.lastIndexOf('/node_modules/');
   if (modules !== -1) {
@@ -51,10 +52,14 @@ function sourceOf(url: string, root: string): string {
   return local.startsWith('..') ? path : local;
 }
 
-/** Summarises the one `.cpuprofile` in `dir`. */
+/**
+ * Summarises the one `.cpuprofile` in `dir`; files under `dist` (the private build) are shown
+ * as `dist/...` (the JavaScript of the src/ file of the same name; line numbers are the .js's).
+ */
 export async function summarizeProfile(
   dir: string,
   root: string,
+  dist: string,
   top = 10,
 ): Promise<ProfileSummary> {
   const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'));
@@ -67,7 +72,7 @@ export async function summarizeProfile(
   const label = (node: ProfileNode): string => {
     const { functionName, url, lineNumber } = node.callFrame;
     const name = functionName === '' ? '(anonymous)' : functionName;
-    return url === '' ? name : `${name} (${sourceOf(url, root)}:${lineNumber + 1})`;
+    return url === '' ? name : `${name} (${sourceOf(url, root, dist)}:${lineNumber + 1})`;
   };
   const self = new Map<string, number>();
   const total = new Map<string, number>();
@@ -84,7 +89,7 @@ export async function summarizeProfile(
     const source =
       node.callFrame.url === ''
         ? `(${node.callFrame.functionName || 'native'})`
-        : sourceOf(node.callFrame.url, root);
+        : sourceOf(node.callFrame.url, root, dist);
     files.set(source, (files.get(source) ?? 0) + dt);
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
