@@ -132,7 +132,8 @@ export function surveySchema(root: unknown, limits: Limits): SchemaIndex {
         anchors.set(value.$id.slice(1), pointer);
       }
       for (const [key, child] of Object.entries(value)) {
-        pushChildren(stack, key, child, childPointer(pointer, key), depth);
+        // A key holding `undefined` is absent, as in JSON.stringify (JS-built schemas have them).
+        if (child !== undefined) pushChildren(stack, key, child, childPointer(pointer, key), depth);
       }
     }
     if (nodes.size > limits.maxNodes) {
@@ -160,7 +161,9 @@ function pushChildren(
       schema(entry, childPointer(pointer, i));
     });
   } else if (SCHEMA_MAP_KEYWORDS.has(key) && isPlainObject(child)) {
-    for (const [name, entry] of Object.entries(child)) schema(entry, childPointer(pointer, name));
+    for (const [name, entry] of Object.entries(child)) {
+      if (entry !== undefined) schema(entry, childPointer(pointer, name));
+    }
   } else if (key === 'dependencies' && isPlainObject(child)) {
     for (const [name, entry] of Object.entries(child)) {
       const at = childPointer(pointer, name);
@@ -192,6 +195,7 @@ function pushJson(stack: Pending[], value: unknown, pointer: string, depth: numb
   }
   if (!isPlainObject(value)) throw unsupported('a schema must hold JSON values only', pointer);
   for (const [key, entry] of Object.entries(value)) {
+    if (entry === undefined) continue;
     stack.push({
       value: entry,
       pointer: childPointer(pointer, key),

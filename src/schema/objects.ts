@@ -35,6 +35,7 @@ export function buildObject(
       continue;
     }
     for (const [name, node] of Object.entries(properties)) {
+      if (node === undefined) continue;
       const list = byName.get(name) ?? [];
       list.push({ node, pointer: childPointer(part.pointer, 'properties', name), refs: part.refs });
       byName.set(name, list);

@@ -28,11 +28,13 @@ export function read(part: Part, keyword: string): unknown {
   return (node as Record<string, unknown>)[keyword];
 }
 
-/** The keywords of `part` still to read, in source order. */
+/** The keywords of `part` still to read, in source order (a keyword holding `undefined` is absent). */
 export function keywords(part: Part): string[] {
   const node = part.node;
   if (node === null || typeof node !== 'object') return [];
-  return Object.keys(node).filter((keyword) => !skips(part, keyword));
+  return Object.entries(node)
+    .filter(([keyword, value]) => value !== undefined && !skips(part, keyword))
+    .map(([keyword]) => keyword);
 }
 
 function skips(part: Part, keyword: string): boolean {

@@ -1019,6 +1019,18 @@ describe('bad input is a typed error with a pointer', () => {
     expect(caught).toMatchObject({ code, path });
   });
 
+  it('a key holding undefined (JS-built schemas) is absent, as in JSON', () => {
+    const given = {
+      type: 'object',
+      description: undefined,
+      properties: { a: { type: 'string', format: undefined }, b: undefined },
+    };
+    expect(toGeminiSchema(deepFreeze(given))).toEqual({
+      schema: { type: 'OBJECT', properties: { a: { type: 'STRING' } } },
+      warnings: [],
+    });
+  });
+
   it('invalid options are INVALID_INPUT', () => {
     expect(() => toGeminiSchema({}, { maxDepth: 0 })).toThrow(
       expect.objectContaining({ code: 'INVALID_INPUT' }),
