@@ -17,13 +17,45 @@ import { p4 } from './figures/p4-validate.js';
 import { p5 } from './figures/p5-execute.js';
 import { p6Generate } from './figures/p6-generate.js';
 import { p6Startup } from './figures/p6-startup.js';
+import { FINDINGS } from './findings.js';
 import { builtCli } from './lib/build-cli.js';
 import { loadBuilt } from './lib/built.js';
 import { type BenchContext, createContext } from './lib/context.js';
 import { realTools } from './lib/corpus.js';
+import { profileFigure } from './lib/profile-figure.js';
 import { type Figure, renderConsole, renderMarkdown } from './lib/report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The workloads profiled when a figure misses a target (full runs only). */
+const PROFILES: Readonly<Record<string, readonly string[]>> = {
+  P1: ['P1'],
+  P2: ['P2', 'P2set'],
+  P3: ['P3'],
+  P4: ['P4'],
+  P5: ['P5'],
+  P6: ['P6'],
+};
+
+/** The figure with its findings: the notes of bench/findings.ts and, when a target was missed, fresh profiles. */
+async function withFindings(ctx: BenchContext, figure: Figure): Promise<Figure> {
+  const missed = figure.checks.some((check) => check.met === false);
+  if (!missed) return figure;
+  const findings = [...(FINDINGS[figure.id] ?? [])];
+  if (!ctx.quick) {
+    for (const which of PROFILES[figure.id] ?? []) {
+      try {
+        findings.push('', ...(await profileFigure(ctx, which)));
+      } catch (error) {
+        findings.push(
+          '',
+          `Profile of ${which} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+  }
+  return { ...figure, findings };
+}
 
 type FigureRun = (ctx: BenchContext) => Promise<Figure | undefined>;
 
@@ -95,6 +127,7 @@ async function main(): Promise<number> {
       try {
         figure = await run(ctx);
         if (figure === undefined) continue;
+        figure = await withFindings(ctx, figure);
       } catch (error) {
         figure = failed(id, error);
         process.stderr.write(

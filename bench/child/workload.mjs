@@ -1,5 +1,5 @@
 // One figure's workload alone, looped, for `node --cpu-prof`:
-//   node bench/child/workload.mjs DIST <P2|P2set|P3|P5> CORPUS.json SECONDS
+//   node bench/child/workload.mjs DIST <P1|P2|P2set|P3|P5> CORPUS.json SECONDS
 // DIST is the built package's dist directory (see bench/lib/build-cli.ts).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 
 const [dist, which, corpusPath, secondsText] = process.argv.slice(2);
 if (dist === undefined || which === undefined || corpusPath === undefined) {
-  throw new Error('usage: workload.mjs DIST <P2|P2set|P3|P5> CORPUS.json [SECONDS]');
+  throw new Error('usage: workload.mjs DIST <P1|P2|P2set|P3|P5> CORPUS.json [SECONDS]');
 }
 const load = (path) => import(pathToFileURL(join(dist, path)).href);
 const { functionDeclarations } = await load('declarations.js');
@@ -19,7 +19,13 @@ const servers = JSON.parse(await readFile(corpusPath, 'utf8'));
 const until = performance.now() + Number(secondsText ?? 3) * 1000;
 let iterations = 0;
 
-if (which === 'P2') {
+if (which === 'P1') {
+  const { toolset } = buildToolSet(servers);
+  while (performance.now() < until) {
+    functionDeclarations(toolset, { schemaMode: 'openapi' });
+    iterations++;
+  }
+} else if (which === 'P2') {
   const { toolset } = buildToolSet(servers);
   while (performance.now() < until) {
     functionDeclarations(toolset);

@@ -10,6 +10,7 @@ import { profileMarkdown, summarizeProfile } from './profile.js';
 const WORKLOAD = fileURLToPath(new URL('../child/workload.mjs', import.meta.url));
 
 const TITLES: Readonly<Record<string, string>> = {
+  P1: 'functionDeclarations over 1,000 tools (openapi mode, checks on), looped',
   P2: 'functionDeclarations over 1,000 tools (json mode), looped',
   P2set: 'buildToolSet over 1,000 tools, looped',
   P3: 'toGeminiSchema over the 1,000 corpus inputSchemas, looped',
