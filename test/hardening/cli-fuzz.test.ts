@@ -11,12 +11,14 @@ import { anyValue } from './arbitraries.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261129);
+/** Long runs (FUZZ_RUNS=100000) need more than the default minute per test. */
+const TIMEOUT = 60_000 + RUNS * 10;
 const work = tempDir();
 afterAll(() => work.remove());
 
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 
-describe('validate under fuzzing', () => {
+describe('validate under fuzzing', { timeout: TIMEOUT }, () => {
   it(`${Math.ceil(RUNS / 20)} files of random bytes: a report per file, never a crash`, async () => {
     const files = fc
       .sample(fc.uint8Array({ maxLength: 4096 }), { seed: SEED, numRuns: Math.ceil(RUNS / 20) })

@@ -38,6 +38,8 @@ import {
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261129);
+/** Long runs (FUZZ_RUNS=100000) need more than the default minute per test. */
+const TIMEOUT = 60_000 + RUNS * 10;
 const settings = { seed: SEED, numRuns: RUNS } as const;
 /** A hang guard, not a speed target: no single case may take this long. */
 const CASE_LIMIT_MS = 5000;
@@ -70,7 +72,7 @@ async function guardedAsync<T>(
 
 const SCHEMA_ERRORS: GeminiMcpErrorCode[] = ['SCHEMA_UNSUPPORTED', 'SCHEMA_TOO_LARGE'];
 
-describe('fuzzing every entry point', () => {
+describe('fuzzing every entry point', { timeout: TIMEOUT }, () => {
   it(`buildToolSet and functionDeclarations (both modes): ${RUNS} tool lists`, () => {
     fc.assert(
       fc.property(
