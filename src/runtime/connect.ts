@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { GeminiMcpError } from '../errors.js';
 import type { BuildToolSetOptions, ToolSet, ToolSetWarning } from '../toolset/types.js';
+import { closeClient } from './closed-clients.js';
 import {
   type McpServersConfig,
   parseServersConfig,
@@ -65,7 +66,7 @@ async function openServer(entry: ServerEntry, options: ConnectOptions): Promise<
     await client.connect(createTransport(entry, options), { timeout });
     return { entry, client, tools: await listAllTools(client, { timeoutMs: timeout }) };
   } catch (error) {
-    await client.close();
+    await closeClient(client);
     throw error;
   }
 }
@@ -78,7 +79,7 @@ async function openAll(entries: ServerEntry[], options: ConnectOptions): Promise
   );
   const first = failures[0];
   if (first === undefined) return opened;
-  await Promise.allSettled(opened.map(({ client }) => client.close()));
+  await Promise.allSettled(opened.map(({ client }) => closeClient(client)));
   const reason = first.error instanceof Error ? first.error.message : String(first.error);
   throw new GeminiMcpError(
     'CONFIG_INVALID',
@@ -124,7 +125,7 @@ export async function connectServers(
       options.toolSet,
     );
   } catch (error) {
-    await Promise.allSettled([...clients.values()].map((client) => client.close()));
+    await Promise.allSettled([...clients.values()].map((client) => closeClient(client)));
     throw error;
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -160,7 +161,7 @@ export async function connectServers(
     },
     async close() {
       live.clearListeners();
-      await Promise.allSettled([...clients.values()].map((client) => client.close()));
+      await Promise.allSettled([...clients.values()].map((client) => closeClient(client)));
     },
   };
 }

@@ -7,6 +7,7 @@ import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { checkMcpCallToolResult } from '../generated/guards.js';
 import type { ToolSet } from '../toolset/types.js';
 import type { ToolCall, ToolError, ToolResult } from '../types.js';
+import { wasClosed } from './closed-clients.js';
 import { checkOutputSchema } from './output-schema.js';
 import { mapConcurrent } from './pool.js';
 import { describeCall, toolErrorFrom } from './tool-errors.js';
@@ -119,7 +120,12 @@ async function runCall(
     );
     return checkResult(call, raw, outputSchemaOf(toolset, call));
   } catch (error) {
-    return toolErrorFrom(error, { call, cancelled: signal?.aborted === true, timeoutMs });
+    return toolErrorFrom(error, {
+      call,
+      cancelled: signal?.aborted === true,
+      clientClosed: wasClosed(client),
+      timeoutMs,
+    });
   } finally {
     signal?.removeEventListener('abort', forward);
   }

@@ -9,23 +9,37 @@ export interface FailureContext {
   call: ToolCall;
   /** The caller's signal had fired: the call was cancelled, whatever the SDK reported. */
   cancelled: boolean;
+  /** The client was closed on purpose (see `closeClient`) while or before the call ran. */
+  clientClosed: boolean;
   timeoutMs: number;
 }
 
-/** How messages name a call's tool: `tool "x" on server "y"`. */
+/**
+ * How messages name a call's tool.
+ *
+ * @example
+ * ```ts
+ * describeCall(call); // 'tool "hello" on server "bitcoin"'
+ * ```
+ */
 export function describeCall(call: ToolCall): string {
   return `tool "${call.name}" on server "${call.serverId}"`;
 }
 
 /**
- * Classifies a failure of `client.request('tools/call')`: cancellation, timeout, a connection
- * that closed under the call, a client that was closed before it, a JSON-RPC error the server
- * answered with, a result the SDK could not even read as an object, or any other transport
- * failure.
+ * Classifies a failure of `client.request('tools/call')`: cancellation, timeout, a client
+ * closed on purpose before or during the call, a connection that closed under it (the server
+ * exited), a JSON-RPC error the server answered with, a result the SDK could not even read as
+ * an object, or any other transport failure.
  *
  * @example
  * ```ts
- * toolErrorFrom(new McpError(ErrorCode.RequestTimeout, 'Request timed out'), { call, cancelled: false, timeoutMs: 5000 });
+ * toolErrorFrom(new McpError(ErrorCode.RequestTimeout, 'Request timed out'), {
+ *   call,
+ *   cancelled: false,
+ *   clientClosed: false,
+ *   timeoutMs: 5000,
+ * });
  * // {code: 'TIMEOUT', message: 'tool "slow" on server "a" did not answer within 5000 ms; the request was cancelled'}
  * ```
  */
@@ -39,6 +53,12 @@ export function toolErrorFrom(error: unknown, context: FailureContext): ToolErro
       return {
         code: 'TIMEOUT',
         message: `${describeCall(call)} did not answer within ${timeoutMs} ms; the request was cancelled`,
+      };
+    }
+    if (error.code === ErrorCode.ConnectionClosed && context.clientClosed) {
+      return {
+        code: 'CLIENT_CLOSED',
+        message: `the client of server "${call.serverId}" was closed before ${describeCall(call)} answered`,
       };
     }
     if (error.code === ErrorCode.ConnectionClosed) {

@@ -165,8 +165,8 @@ describe('faults: every call still gets exactly one functionResponse', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       await connections?.close();
       const [hung, late] = responsesFor(turn, await answering);
-      expect(errorText(hung)).toContain('TRANSPORT');
-      expect(errorText(late)).toContain('TRANSPORT');
+      expect(errorText(hung)).toContain('CLIENT_CLOSED');
+      expect(errorText(late)).toContain('CLIENT_CLOSED');
       for (const pid of pids) expect(await exited(pid)).toBe(true);
     },
     SLOW,
