@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
 import { checkSchema } from '../../src/generated/guards.js';
 import type { GeminiSchemaResult } from '../../src/schema/to-gemini-schema.js';
-import { toGeminiSchema } from '../../src/schema/to-gemini-schema.js';
+import { toGeminiParameters, toGeminiSchema } from '../../src/schema/to-gemini-schema.js';
 import { anySchemaDocument, typedSchemaDocument } from './arbitraries.js';
 import { atPointer, deepFreeze, makeAjv, prng, sampleInstance, toJsonSchema } from './support.js';
 
