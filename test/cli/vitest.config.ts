@@ -6,10 +6,13 @@ import { resolve } from 'node:path';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import base from '../../vitest.config.js';
 
-export default mergeConfig(
+const config = mergeConfig(
   base,
   defineConfig({
     root: resolve(import.meta.dirname, '..', '..'),
-    test: { include: ['test/cli/**/*.test.ts'], globalSetup: ['test/cli/global-setup.ts'] },
+    test: { globalSetup: ['test/cli/global-setup.ts'] },
   }),
 );
+// mergeConfig concatenates arrays: replace the root's include instead.
+config.test = { ...config.test, include: ['test/cli/**/*.test.ts'] };
+export default config;
