@@ -11,7 +11,7 @@ export async function p6Startup(ctx: BenchContext): Promise<Figure> {
     cli: `node <cli> --version (${version})`,
     node: 'node -e 0',
   };
-  const rounds = ctx.quick ? 4 : 20;
+  const rounds = ctx.quick ? 4 : 12;
   ctx.log(`P6: CLI start-up, ${rounds} rounds`);
   const result = await compare(
     [
@@ -22,7 +22,7 @@ export async function p6Startup(ctx: BenchContext): Promise<Figure> {
       },
       { name: names.node, fn: () => runChild(process.execPath, ['-e', '0']), async: true },
     ],
-    { rounds, time: 0, iterations: ctx.quick ? 1 : 3, warmup: true },
+    { rounds, time: 0, iterations: ctx.quick ? 1 : 2, warmup: true },
   );
   return {
     id: 'P6',
