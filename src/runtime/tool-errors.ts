@@ -29,8 +29,7 @@ export function describeCall(call: ToolCall): string {
 /**
  * Classifies a failure of `client.request('tools/call')`: cancellation, timeout, a client
  * closed on purpose before or during the call, a connection that closed under it (the server
- * exited), a JSON-RPC error the server answered with, a result the SDK could not even read as
- * an object, or any other transport failure.
+ * exited), a JSON-RPC error the server answered with, or any other transport failure.
  *
  * @example
  * ```ts
@@ -71,12 +70,6 @@ export function toolErrorFrom(error: unknown, context: FailureContext): ToolErro
       code: 'PROTOCOL_ERROR',
       message: `${describeCall(call)} failed: ${error.message}`,
       data: { mcpCode: error.code, ...(error.data === undefined ? {} : { mcpData: error.data }) },
-    };
-  }
-  if (error instanceof Error && error.name === 'ZodError') {
-    return {
-      code: 'INVALID_RESULT',
-      message: `${describeCall(call)} returned a result that is not an object`,
     };
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -153,6 +153,15 @@ describe('EX-1: executeToolCalls in memory', () => {
     expect(failed?.result).toMatchObject({ isError: true });
   });
 
+  it('EX-2: a result that is not even an object is dropped by the SDK: the call times out, never lost', async () => {
+    const [outcome] = await executeToolCalls(
+      [call('faults', 'not_object')],
+      { faults },
+      { timeoutMs: 200 },
+    );
+    expect(codeOf(outcome?.result)).toBe('TIMEOUT');
+  });
+
   it("EX-2: structuredContent is checked against the tool's outputSchema", async () => {
     const toolset = await toolsetOf('faults', faults);
     const [bad, good] = await executeToolCalls(

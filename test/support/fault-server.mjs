@@ -5,7 +5,7 @@
  * (the tests wire it to the SDK's InMemoryTransport).
  *
  * Tools (listed three per page, so clients must follow `nextCursor`):
- * echo {text, delayMs?}, hang, crash, malformed, huge {bytes}, fail, rpc_error,
+ * echo {text, delayMs?}, hang, crash, malformed, not_object, huge {bytes}, fail, rpc_error,
  * bad_structured, good_structured, add_tool, cancellations.
  */
 import { createInterface } from 'node:readline';
@@ -30,6 +30,11 @@ const BASE_TOOLS = [
   { name: 'hang', description: 'Never answers.', inputSchema: objectSchema() },
   { name: 'crash', description: 'Exits the server mid-call.', inputSchema: objectSchema() },
   { name: 'malformed', description: 'Returns a malformed result.', inputSchema: objectSchema() },
+  {
+    name: 'not_object',
+    description: 'Returns a result that is not an object.',
+    inputSchema: objectSchema(),
+  },
   {
     name: 'huge',
     description: 'Returns a text of `bytes` bytes.',
@@ -93,6 +98,8 @@ export function createFaultHandler({ send, exit }) {
         return;
       case 'malformed':
         return reply(id, { content: 'not a list of blocks', isError: 'sometimes' });
+      case 'not_object':
+        return reply(id, 'a string where a result object belongs');
       case 'huge':
         return reply(id, text('x'.repeat(Number(args.bytes))));
       case 'fail':
