@@ -27,6 +27,14 @@ interface Failure {
   problem: string;
 }
 
+function isTypedRefusal(error: unknown): boolean {
+  return (
+    error instanceof GeminiMcpError &&
+    (error.code === 'SCHEMA_UNSUPPORTED' || error.code === 'SCHEMA_TOO_LARGE') &&
+    typeof error.path === 'string'
+  );
+}
+
 /** Converts `schema`, returning the result, or `undefined` after a typed refusal; records any other outcome. */
 function convertOrRefuse(
   seed: number,
@@ -36,13 +44,9 @@ function convertOrRefuse(
   const before = JSON.stringify(schema);
   let result: GeminiSchemaResult | undefined;
   try {
-    result = toGeminiSchema(deepFreeze(schema));
+    result = toGeminiSchema(deepFreeze(schema), { describeLosses: seed % 2 === 0 });
   } catch (error) {
-    const typed =
-      error instanceof GeminiMcpError &&
-      (error.code === 'SCHEMA_UNSUPPORTED' || error.code === 'SCHEMA_TOO_LARGE') &&
-      typeof error.path === 'string';
-    if (!typed) failures.push({ seed, problem: `untyped error: ${String(error)}` });
+    if (!isTypedRefusal(error)) failures.push({ seed, problem: `untyped error: ${String(error)}` });
     return undefined;
   }
   if (JSON.stringify(schema) !== before) failures.push({ seed, problem: 'input mutated' });
@@ -61,6 +65,22 @@ function convertOrRefuse(
   return result;
 }
 
+/** `toGeminiParameters` gives no parameters, one valid OBJECT, or a typed refusal. */
+function checkParameters(seed: number, schema: unknown, failures: Failure[]): void {
+  try {
+    const parameters = toGeminiParameters(schema).schema;
+    if (
+      parameters !== undefined &&
+      (parameters.type !== 'OBJECT' || checkSchema(parameters).length > 0)
+    ) {
+      failures.push({ seed, problem: `invalid parameters: ${JSON.stringify(parameters)}` });
+    }
+  } catch (error) {
+    if (!isTypedRefusal(error))
+      failures.push({ seed, problem: `untyped error (parameters): ${String(error)}` });
+  }
+}
+
 function hasNestedArray(value: unknown, inArray = false): boolean {
   if (Array.isArray(value)) return inArray || value.some((item) => hasNestedArray(item, true));
   if (value !== null && typeof value === 'object')
@@ -70,13 +90,14 @@ function hasNestedArray(value: unknown, inArray = false): boolean {
 
 describe('SC-7 generative', () => {
   it(
-    `SC-7: ${RUNS} random JSON Schemas give a valid Gemini Schema or a typed error`,
+    `SC-7: ${RUNS} random JSON Schemas give a valid Gemini Schema (and parameters) or a typed error`,
     () => {
       const failures: Failure[] = [];
       let converted = 0;
       for (let seed = BASE_SEED; seed < BASE_SEED + RUNS; seed++) {
         const [schema] = fc.sample(anySchemaDocument, { seed, numRuns: 1 });
         if (convertOrRefuse(seed, schema, failures) !== undefined) converted++;
+        checkParameters(seed, schema, failures);
       }
       expect(failures).toEqual([]);
       expect(converted).toBeGreaterThan(RUNS / 2);
