@@ -10,7 +10,7 @@ import {
   SUPPLIED_DEFINITIONS,
   VERTEX_RULE,
 } from './hand-rules.js';
-import { type Family, type SchemaFile, schemaFile, schemaId, typeNameOf } from './schema-set.js';
+import { type Family, makeSchemaFile, type SchemaFile } from './schema-set.js';
 import { SyncInputError } from './sync-error.js';
 
 /** The shapes the project extracts; everything they reference comes along. */
@@ -88,22 +88,10 @@ function vertexTwin(name: string, schema: JsonObject, twins: Set<string>): JsonO
 }
 
 function toFile(family: Family, name: string, schema: JsonObject): SchemaFile {
-  const file = schemaFile(family, name);
-  const typeName = typeNameOf(family, name);
   const description = GEMINI_DESCRIPTIONS[name];
-  return {
-    file,
-    typeName,
-    schema: {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
-      $id: schemaId(file),
-      title: typeName,
-      ...(description
-        ? { description: family === 'gemini' ? description : `${description} (Vertex AI dialect)` }
-        : {}),
-      ...schema,
-    },
-  };
+  const dialect =
+    family === 'gemini' || !description ? description : `${description} (Vertex AI dialect)`;
+  return makeSchemaFile(family, name, schema, dialect);
 }
 
 /** Reads a discovery document and returns the schema files for `schemas/gemini/`. */

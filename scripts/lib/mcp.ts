@@ -6,7 +6,7 @@
  */
 import { isJsonObject, type Json, type JsonObject, jsonEqual, refsIn } from './canonical-json.js';
 import { MCP_DESCRIPTIONS } from './descriptions.js';
-import { type SchemaFile, schemaFile, schemaId, typeNameOf } from './schema-set.js';
+import { makeSchemaFile, type SchemaFile } from './schema-set.js';
 import { SyncInputError } from './sync-error.js';
 
 /** The MCP shapes the project extracts; what they reference comes along. */
@@ -173,19 +173,6 @@ export function buildMcpSchemas(versions: McpVersion[]): SchemaFile[] {
         ),
       ),
     ) as JsonObject;
-    const file = schemaFile('mcp', name);
-    const typeName = typeNameOf('mcp', name);
-    const description = MCP_DESCRIPTIONS[name];
-    return {
-      file,
-      typeName,
-      schema: {
-        $schema: 'https://json-schema.org/draft/2020-12/schema',
-        $id: schemaId(file),
-        title: typeName,
-        ...(description ? { description } : {}),
-        ...merged,
-      },
-    };
+    return makeSchemaFile('mcp', name, merged, MCP_DESCRIPTIONS[name]);
   });
 }

@@ -47,3 +47,25 @@ export function relativeRef(from: Family, toFamily: Family, name: string): strin
   if (from === 'gemini' && toFamily === 'gemini/vertex') return `vertex/${target}`;
   return `../${toFamily}/${target}`;
 }
+
+/** A schema file: the schema with its `$schema`, `$id`, `title` and (our own) description. */
+export function makeSchemaFile(
+  family: Family,
+  name: string,
+  schema: JsonObject,
+  description: string | undefined,
+): SchemaFile {
+  const file = schemaFile(family, name);
+  const typeName = typeNameOf(family, name);
+  return {
+    file,
+    typeName,
+    schema: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: schemaId(file),
+      title: typeName,
+      ...(description ? { description } : {}),
+      ...schema,
+    },
+  };
+}

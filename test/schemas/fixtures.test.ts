@@ -5,6 +5,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GEMINI_ROOTS } from '../../scripts/lib/gemini.js';
+import { MCP_ROOTS } from '../../scripts/lib/mcp.js';
 import { SCHEMAS, type SchemaName } from '../../src/generated/guards.js';
 
 const root = join(import.meta.dirname, '..', 'fixtures');
@@ -20,44 +22,13 @@ const casesOf = (schema: string, kind: 'valid' | 'invalid') => {
     );
 };
 
-/** The shapes the project extracts: each must have valid and invalid fixtures. */
+/** The shapes the project extracts, with their Vertex twins: each must have valid and invalid fixtures. */
 const EXTRACTED = [
-  'FunctionDeclaration',
-  'FunctionCall',
-  'FunctionResponse',
-  'FunctionResponsePart',
-  'FunctionResponseBlob',
-  'Part',
-  'Blob',
-  'FileData',
-  'Content',
-  'Tool',
-  'ToolConfig',
-  'FunctionCallingConfig',
-  'Schema',
-  'GenerateContentRequest',
-  'GenerateContentResponse',
-  'Candidate',
-  'PromptFeedback',
-  'VertexFunctionCall',
-  'VertexFunctionResponse',
-  'VertexPart',
-  'VertexContent',
-  'VertexGenerateContentRequest',
-  'VertexGenerateContentResponse',
-  'VertexCandidate',
-  'McpTool',
-  'McpListToolsResult',
-  'McpCallToolRequestParams',
-  'McpCallToolResult',
-  'McpContentBlock',
-  'McpTextContent',
-  'McpImageContent',
-  'McpAudioContent',
-  'McpResourceLink',
-  'McpEmbeddedResource',
-  'McpTextResourceContents',
-  'McpBlobResourceContents',
+  ...GEMINI_ROOTS,
+  ...GEMINI_ROOTS.filter((name) => schemaNames.includes(`Vertex${name}`)).map(
+    (name) => `Vertex${name}`,
+  ),
+  ...MCP_ROOTS.map((name) => `Mcp${name}`),
 ];
 
 describe('schema fixtures', () => {
