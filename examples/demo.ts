@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { geminiTools } from '../src/declarations.js';
 import { assertGenerateContentRequest } from '../src/generated/guards.js';
-import type { Content, GenerateContentResponse } from '../src/generated/types.js';
+import type { GenerateContentResponse } from '../src/generated/types.js';
 import { connectServers } from '../src/runtime/connect.js';
 import { type AnsweredTurn, runConversation } from '../src/runtime/conversation.js';
 import {
@@ -58,7 +58,7 @@ function printTurn(turn: AnsweredTurn, tools: ReturnType<typeof geminiTools>, la
   printCalls(turn.response);
   heading(`Function responses (executed on the real server over stdio)`);
   console.log(json(turn.answer.parts));
-  const request = { contents: [...turn.contents] as Content[], tools };
+  const request = { contents: [...turn.contents], tools };
   assertGenerateContentRequest(request);
   heading(`Next request: valid GenerateContentRequest (${request.contents.length} contents)`);
   console.log(json(request.contents));

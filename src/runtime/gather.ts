@@ -2,7 +2,7 @@
  * Gathers the chunks of a streamed model turn into one GenerateContentResponse, so that
  * parallel function calls arriving in several chunks stay in one model Content.
  */
-import type { Candidate, GenerateContentResponse, Part } from '../generated/types.js';
+import type { Candidate, Content, GenerateContentResponse, Part } from '../generated/types.js';
 
 function isAsyncIterable(value: object): value is AsyncIterable<GenerateContentResponse> {
   return Symbol.asyncIterator in value;
@@ -10,20 +10,19 @@ function isAsyncIterable(value: object): value is AsyncIterable<GenerateContentR
 
 /** Candidates at the same position across chunks, fields merged (later chunks win), parts concatenated. */
 function mergeCandidates(chunks: readonly GenerateContentResponse[]): Candidate[] {
-  const merged: Candidate[] = [];
+  const fields: Omit<Candidate, 'content'>[] = [];
   const parts: Part[][] = [];
+  const roles: Content['role'][] = [];
   for (const chunk of chunks) {
-    for (const [index, candidate] of (chunk.candidates ?? []).entries()) {
-      const { content, ...fields } = candidate;
-      merged[index] = { ...merged[index], ...fields };
-      parts[index] = [...(parts[index] ?? []), ...(content?.parts ?? [])];
-      const role = content?.role;
-      if (role !== undefined) merged[index] = { ...merged[index], content: { role } };
+    for (const [index, { content, ...rest }] of (chunk.candidates ?? []).entries()) {
+      fields[index] = { ...fields[index], ...rest };
+      parts[index] = (parts[index] ?? []).concat(content?.parts ?? []);
+      roles[index] = content?.role ?? roles[index];
     }
   }
-  return merged.map((candidate, index) => ({
-    ...candidate,
-    content: { role: candidate.content?.role ?? 'model', parts: parts[index] ?? [] },
+  return fields.map((rest, index) => ({
+    ...rest,
+    content: { role: roles[index] ?? 'model', parts: parts[index] ?? [] },
   }));
 }
 
