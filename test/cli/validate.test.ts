@@ -1,8 +1,16 @@
 /** `gemini-mcp validate`, run as a child process: every format, exit code and bad input. */
-import { chmodSync, createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectOneLine, lines, ROOT, runCli, tempDir } from './helpers.js';
+import { CLI, expectOneLine, lines, ROOT, runCli, tempDir } from './helpers.js';
 
 const RECORDED = join(ROOT, 'examples', 'recorded-turn.json');
 const USER = { role: 'user', parts: [{ text: 'hi' }] };
@@ -464,4 +472,19 @@ describe('validate --request', () => {
     expect(run.code).toBe(2);
     expect(expectOneLine(run.stderr)).toContain('--request checks a generate-content-request');
   });
+});
+
+const hasScript = existsSync('/usr/bin/script') && process.platform === 'linux';
+
+describe('validate progress', () => {
+  it.skipIf(!hasScript)(
+    'a progress line on stderr when it is a terminal and the run is long',
+    () => {
+      // script(1) gives the CLI a terminal; stdin stays open (and empty) for 4 s.
+      const command = `sh -c 'sleep 4' | ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} validate -`;
+      const run = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8' });
+      expect(run.status).toBe(1); // the empty input
+      expect(run.stdout).toContain('\r\x1b[Kvalidate: <stdin>: 0 lines, 0.0 MB, 0 invalid');
+    },
+  );
 });
