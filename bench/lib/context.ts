@@ -53,7 +53,7 @@ export function createContext(options: {
     ...options,
     inProcess: options.quick
       ? { rounds: 2, time: 100, iterations: 5 }
-      : { rounds: 8, time: 400, iterations: 10 },
+      : { rounds: 16, time: 200, iterations: 3 },
     log: (message) => process.stderr.write(`[bench] ${message}\n`),
     corpus,
     corpusFile: (count) => {

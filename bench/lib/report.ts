@@ -136,8 +136,7 @@ export function renderMarkdown(info: RunInfo, figures: readonly Figure[]): strin
       }
       out.push('');
     }
-    for (const line of figure.method) out.push(line);
-    if (figure.method.length > 0) out.push('');
+    for (const paragraph of figure.method) out.push(paragraph, '');
     if (figure.findings !== undefined && figure.findings.length > 0) {
       out.push('**Findings.**');
       out.push('');
