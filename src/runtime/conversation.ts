@@ -16,7 +16,12 @@ import type { Generate } from './generate.js';
 export interface ConversationOptions extends AnswerOptions {
   /** Asks the model for one turn; see `genaiGenerate` and `genaiGenerateStream`. */
   generate: Generate;
-  toolset: ToolSet;
+  /**
+   * The tools offered to the model. A function is asked again before each turn, so a set
+   * rebuilt on `tools/list_changed` is offered from the next turn on:
+   * `toolset: () => connections.toolset`.
+   */
+  toolset: ToolSet | (() => ToolSet);
   clients: ClientMap;
   /** The conversation so far, ending with the user's turn (not modified). */
   contents: readonly Content[];
@@ -86,7 +91,7 @@ function answerText(content: Content): string {
  * const ai = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY });
  * const { contents, stop } = await runConversation({
  *   generate: genaiGenerate(ai, { model: 'gemini-2.5-flash' }),
- *   toolset: connections.toolset,
+ *   toolset: () => connections.toolset,
  *   clients: connections.clients,
  *   contents: [{ role: 'user', parts: [{ text: 'What does a bitcoin cost in euros?' }] }],
  *   maxTurns: 5,
@@ -95,9 +100,8 @@ function answerText(content: Content): string {
  * ```
  */
 export async function runConversation(options: ConversationOptions): Promise<ConversationResult> {
-  const { generate, toolset, clients, signal, onTurn } = options;
+  const { generate, clients, signal, onTurn } = options;
   const maxTurns = options.maxTurns ?? 10;
-  const tools = geminiTools(toolset, options.declarations);
   const contents = [...options.contents];
   let lastResponse: GenerateContentResponse | undefined;
   const result = (stop: ConversationStop, turns: number): ConversationResult => ({
@@ -109,6 +113,8 @@ export async function runConversation(options: ConversationOptions): Promise<Con
 
   for (let turn = 1; turn <= maxTurns; turn++) {
     if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
+    const toolset = typeof options.toolset === 'function' ? options.toolset() : options.toolset;
+    const tools = geminiTools(toolset, options.declarations);
     let response: GenerateContentResponse;
     try {
       response = await gatherTurn(

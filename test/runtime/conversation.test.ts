@@ -83,6 +83,24 @@ describe('EX-4: runConversation', () => {
     expect(turns[0]?.answer.parts?.map((p) => p.functionResponse?.id)).toEqual(['t1', 't2']);
   });
 
+  it('EX-5/EX-4: a toolset function is asked before each turn, so a rebuilt set is offered', async () => {
+    const { toolset: smaller } = buildToolSet([
+      { serverId: 'bitcoin', tools: await listAllTools(bitcoin) },
+    ]);
+    const sets = [toolset, smaller];
+    const { generate, asked } = scripted([respond([helloCall('t1')]), respond([{ text: 'ok' }])]);
+    await runConversation({
+      generate,
+      toolset: () => sets.shift() ?? smaller,
+      clients,
+      contents: [USER],
+    });
+    const names = (request: GenerateRequest | undefined) =>
+      request?.tools.flatMap((tool) => tool.functionDeclarations?.map((d) => d.name) ?? []);
+    expect(names(asked[0])).toContain('echo');
+    expect(names(asked[1])).toEqual(['hello', 'bitcoin_price']);
+  });
+
   it('EX-4: the given contents are not modified', async () => {
     const contents: readonly Content[] = Object.freeze([USER]);
     const { generate } = scripted([respond([{ text: 'ok' }])]);
