@@ -96,7 +96,7 @@ function failed(id: string, error: unknown): Figure {
     checks: [
       { label: 'the figure did not run', value: 'error', spread: '-', target: '-', met: false },
     ],
-    method: ['```', ...message.split('\n').slice(0, 12), '```'],
+    method: [['```', ...message.split('\n').slice(0, 12), '```'].join('\n')],
   };
 }
 

@@ -11,7 +11,7 @@ export async function p6Startup(ctx: BenchContext): Promise<Figure> {
     cli: `node <cli> --version (${version})`,
     node: 'node -e 0',
   };
-  const rounds = ctx.quick ? 4 : 12;
+  const rounds = ctx.quick ? 3 : 12;
   ctx.log(`P6: CLI start-up, ${rounds} rounds`);
   const result = await compare(
     [
