@@ -7,14 +7,15 @@
 import { GeminiMcpError } from '../errors.js';
 import type { Scope } from './context.js';
 import type { Part } from './parts.js';
-import { read, Unsatisfiable, without } from './parts.js';
+import { read, skipMask, Unsatisfiable, without } from './parts.js';
 import { childPointer } from './pointer.js';
 import { resolveRef } from './refs.js';
 
 const REF_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
+type RefKeyword = (typeof REF_KEYWORDS)[number];
 
 /** The keywords `expand` applies itself. */
-const EXPANDED: ReadonlySet<string> = new Set([...REF_KEYWORDS, 'allOf']);
+const EXPANDED = skipMask([...REF_KEYWORDS, 'allOf']);
 
 /** What a cut recursion keeps of its target. */
 const CUT_KEEPS: ReadonlySet<string> = new Set(['type', 'title', 'description']);
@@ -25,12 +26,13 @@ export function expand(scope: Scope, input: readonly Part[]): Part[] {
   const visit = (part: Part): void => {
     if (part.node === true) return;
     if (part.node === false) throw new Unsatisfiable(part.pointer, 'the schema is false');
-    out.push(without(part, EXPANDED));
-    for (const keyword of REF_KEYWORDS) {
-      const ref = read(part, keyword);
-      if (ref !== undefined) followRef(scope, part, keyword, ref, visit);
-    }
+    const refs = REF_KEYWORDS.map((keyword) => read(part, keyword));
     const allOf = read(part, 'allOf');
+    const expands = allOf !== undefined || refs.some((ref) => ref !== undefined);
+    out.push(expands ? without(part, EXPANDED) : part);
+    refs.forEach((ref, i) => {
+      if (ref !== undefined) followRef(scope, part, REF_KEYWORDS[i] as RefKeyword, ref, visit);
+    });
     if (allOf === undefined) return;
     if (!Array.isArray(allOf) || allOf.length === 0) {
       scope.lose(part, 'allOf', 'dropped', 'not a non-empty array of schemas');
@@ -47,7 +49,7 @@ export function expand(scope: Scope, input: readonly Part[]): Part[] {
 function followRef(
   scope: Scope,
   part: Part,
-  keyword: (typeof REF_KEYWORDS)[number],
+  keyword: RefKeyword,
   ref: unknown,
   visit: (part: Part) => void,
 ): void {

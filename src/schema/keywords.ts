@@ -7,13 +7,10 @@
 export type KeywordTarget = 'string' | 'number' | 'array' | 'object';
 
 /** Annotations: lifted to the node that carries them, never duplicated into branches. */
-export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
-  'title',
-  'description',
-  'default',
-  'examples',
-  'example',
-]);
+export const ANNOTATIONS = ['title', 'description', 'default', 'examples', 'example'] as const;
+
+/** {@link ANNOTATIONS} as a set. */
+export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set(ANNOTATIONS);
 
 /** Keywords converted (or read) by the converter itself. */
 const HANDLED = new Set([

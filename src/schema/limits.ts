@@ -93,10 +93,17 @@ function tooLarge(message: string, path: string, data: Record<string, unknown>):
 
 interface Pending {
   readonly value: unknown;
-  readonly pointer: string;
+  /** The pointer of the value's parent, and its key there (none for the root). */
+  readonly parent: string;
+  readonly key: string | number | undefined;
   /** Schema depth for a schema, JSON depth for a plain value. */
   readonly depth: number;
   readonly isSchema: boolean;
+}
+
+/** The pointer of a pending value: built only when needed (schemas, errors), most values never need it. */
+function pointerOf(item: Pending): string {
+  return item.key === undefined ? item.parent : childPointer(item.parent, item.key);
 }
 
 /**
@@ -109,18 +116,19 @@ interface Pending {
 export function surveySchema(root: unknown, limits: Limits): SchemaIndex {
   const nodes = new Map<string, unknown>();
   const anchors = new Map<string, string>();
-  const stack: Pending[] = [{ value: root, pointer: '', depth: 0, isSchema: true }];
+  const stack: Pending[] = [{ value: root, parent: '', key: undefined, depth: 0, isSchema: true }];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const { value, pointer, depth, isSchema } = item;
+    const { value, depth, isSchema } = item;
     if (depth > limits.maxDepth) {
-      throw tooLarge(`schema nested deeper than maxDepth (${limits.maxDepth})`, pointer, {
+      throw tooLarge(`schema nested deeper than maxDepth (${limits.maxDepth})`, pointerOf(item), {
         maxDepth: limits.maxDepth,
       });
     }
     if (!isSchema) {
-      pushJson(stack, value, pointer, depth);
+      pushJson(stack, item);
       continue;
     }
+    const pointer = pointerOf(item);
     if (typeof value === 'boolean') {
       nodes.set(pointer, value);
     } else if (!isPlainObject(value)) {
@@ -133,7 +141,7 @@ export function surveySchema(root: unknown, limits: Limits): SchemaIndex {
       }
       for (const [key, child] of Object.entries(value)) {
         // A key holding `undefined` is absent, as in JSON.stringify (JS-built schemas have them).
-        if (child !== undefined) pushChildren(stack, key, child, childPointer(pointer, key), depth);
+        if (child !== undefined) pushChildren(stack, key, child, pointer, depth);
       }
     }
     if (nodes.size > limits.maxNodes) {
@@ -145,6 +153,7 @@ export function surveySchema(root: unknown, limits: Limits): SchemaIndex {
   return { nodes, anchors };
 }
 
+/** Queues the value of `key` in the schema at `pointer`. */
 function pushChildren(
   stack: Pending[],
   key: string,
@@ -152,56 +161,50 @@ function pushChildren(
   pointer: string,
   depth: number,
 ): void {
-  const schema = (value: unknown, at: string) =>
-    stack.push({ value, pointer: at, depth: depth + 1, isSchema: true });
+  const schema = (value: unknown, parent: string, at: string | number | undefined) =>
+    stack.push({ value, parent, key: at, depth: depth + 1, isSchema: true });
+  const at = childPointer(pointer, key);
   if (SCHEMA_KEYWORDS.has(key) && !(key === 'items' && Array.isArray(child))) {
-    schema(child, pointer);
+    schema(child, at, undefined);
   } else if ((SCHEMA_ARRAY_KEYWORDS.has(key) || key === 'items') && Array.isArray(child)) {
     child.forEach((entry, i) => {
-      schema(entry, childPointer(pointer, i));
+      schema(entry, at, i);
     });
   } else if (SCHEMA_MAP_KEYWORDS.has(key) && isPlainObject(child)) {
     for (const [name, entry] of Object.entries(child)) {
-      if (entry !== undefined) schema(entry, childPointer(pointer, name));
+      if (entry !== undefined) schema(entry, at, name);
     }
   } else if (key === 'dependencies' && isPlainObject(child)) {
     for (const [name, entry] of Object.entries(child)) {
-      const at = childPointer(pointer, name);
-      if (Array.isArray(entry)) stack.push({ value: entry, pointer: at, depth, isSchema: false });
-      else schema(entry, at);
+      if (Array.isArray(entry))
+        stack.push({ value: entry, parent: at, key: name, depth, isSchema: false });
+      else schema(entry, at, name);
     }
   } else {
-    stack.push({ value: child, pointer, depth, isSchema: false });
+    stack.push({ value: child, parent: pointer, key, depth, isSchema: false });
   }
 }
 
 /** Checks a plain JSON value (enum, const, default, ...) one level; queues its members. */
-function pushJson(stack: Pending[], value: unknown, pointer: string, depth: number): void {
+function pushJson(stack: Pending[], item: Pending): void {
+  const { value, depth } = item;
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw unsupported('a number must be finite', pointer);
+    if (!Number.isFinite(value)) throw unsupported('a number must be finite', pointerOf(item));
     return;
   }
-  if (Array.isArray(value)) {
-    value.forEach((entry, i) => {
-      stack.push({
-        value: entry,
-        pointer: childPointer(pointer, i),
-        depth: depth + 1,
-        isSchema: false,
-      });
-    });
-    return;
+  if (!Array.isArray(value) && !isPlainObject(value)) {
+    throw unsupported('a schema must hold JSON values only', pointerOf(item));
   }
-  if (!isPlainObject(value)) throw unsupported('a schema must hold JSON values only', pointer);
-  for (const [key, entry] of Object.entries(value)) {
-    if (entry === undefined) continue;
-    stack.push({
-      value: entry,
-      pointer: childPointer(pointer, key),
-      depth: depth + 1,
-      isSchema: false,
-    });
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? [...value.entries()]
+    : Object.entries(value);
+  if (entries.length === 0) return;
+  const parent = pointerOf(item);
+  for (const [key, entry] of entries) {
+    if (entry !== undefined || Array.isArray(value)) {
+      stack.push({ value: entry, parent, key, depth: depth + 1, isSchema: false });
+    }
   }
 }
 

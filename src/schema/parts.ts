@@ -3,6 +3,7 @@
  * hold at one place of the output. `$ref` targets, `allOf` branches and the siblings of a union
  * all become parts of one conjunction, each keeping its own JSON pointer into the source.
  */
+import { ANNOTATIONS } from './keywords.js';
 
 /** One source schema (object or boolean) taking part in a conjunction. */
 export interface Part {
@@ -12,8 +13,8 @@ export interface Part {
   readonly pointer: string;
   /** The `$ref` targets (canonical pointers) expanded on the way here, outermost first. */
   readonly refs: readonly string[];
-  /** Sets of keywords of `node` to ignore (already applied elsewhere). */
-  readonly skip?: readonly ReadonlySet<string>[];
+  /** Keywords of `node` to ignore (already applied elsewhere), as a {@link skipMask}. */
+  readonly skip?: number;
   /** When set, the only keywords of `node` to read. */
   readonly only?: ReadonlySet<string>;
   /** Pointers of the branches of a synthetic `anyOf` node (a tuple turned into a union). */
@@ -37,14 +38,40 @@ export function keywords(part: Part): string[] {
     .map(([keyword]) => keyword);
 }
 
-function skips(part: Part, keyword: string): boolean {
-  if (part.only !== undefined && !part.only.has(keyword)) return true;
-  return part.skip?.some((set) => set.has(keyword)) === true;
+/** The keywords a part can be told to ignore. */
+const SKIPPABLE_KEYWORDS = [
+  '$ref',
+  '$dynamicRef',
+  '$recursiveRef',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  ...ANNOTATIONS,
+] as const;
+
+/** A keyword a part can be told to ignore. */
+export type SkippableKeyword = (typeof SKIPPABLE_KEYWORDS)[number];
+
+/** One bit per skippable keyword. */
+const SKIPPABLE: ReadonlyMap<string, number> = new Map(
+  SKIPPABLE_KEYWORDS.map((keyword, i) => [keyword, 1 << i]),
+);
+
+/** The mask of `keywords` for {@link without}. */
+export function skipMask(keywords: readonly SkippableKeyword[]): number {
+  return keywords.reduce((mask, keyword) => mask | (SKIPPABLE.get(keyword) ?? 0), 0);
 }
 
-/** `part` with the keywords of `more` ignored as well. */
-export function without(part: Part, more: ReadonlySet<string>): Part {
-  return { ...part, skip: part.skip === undefined ? [more] : [...part.skip, more] };
+function skips(part: Part, keyword: string): boolean {
+  if (part.only !== undefined && !part.only.has(keyword)) return true;
+  if (part.skip === undefined) return false;
+  const bit = SKIPPABLE.get(keyword);
+  return bit !== undefined && (part.skip & bit) !== 0;
+}
+
+/** `part` with the keywords of the mask `more` ignored as well. */
+export function without(part: Part, more: number): Part {
+  return { ...part, skip: (part.skip ?? 0) | more };
 }
 
 /** Raised inside the converter when a conjunction accepts no value at all. */

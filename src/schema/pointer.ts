@@ -4,9 +4,14 @@
  */
 import { appendPointer } from '../json-pointer.js';
 
-/** `pointer` extended by `tokens`, each escaped. */
+/** `pointer` extended by `tokens`, each escaped (most need no escaping: that path is kept cheap). */
 export function childPointer(pointer: string, ...tokens: readonly (string | number)[]): string {
-  return tokens.reduce<string>(appendPointer, pointer);
+  let out = pointer;
+  for (const token of tokens) {
+    const text = String(token);
+    out = text.includes('~') || text.includes('/') ? appendPointer(out, text) : `${out}/${text}`;
+  }
+  return out;
 }
 
 /**

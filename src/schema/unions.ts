@@ -9,10 +9,10 @@
 import type { Schema } from '../generated/types.js';
 import type { Annotations } from './annotations.js';
 import type { Scope } from './context.js';
-import { ANNOTATION_KEYWORDS } from './keywords.js';
+import { ANNOTATIONS } from './keywords.js';
 import { canonicalJson } from './kinds.js';
 import type { Part } from './parts.js';
-import { read, Unsatisfiable, without } from './parts.js';
+import { read, skipMask, Unsatisfiable, without } from './parts.js';
 import { childPointer } from './pointer.js';
 
 /** The first union of a conjunction. */
@@ -23,10 +23,11 @@ export interface Union {
 }
 
 /** What a union's owner no longer says once its branches are converted. */
-const WITHOUT_UNION: Readonly<Record<Union['keyword'], ReadonlySet<string>>> = {
-  anyOf: new Set(['anyOf', ...ANNOTATION_KEYWORDS]),
-  oneOf: new Set(['oneOf', ...ANNOTATION_KEYWORDS]),
+const WITHOUT_UNION: Readonly<Record<Union['keyword'], number>> = {
+  anyOf: skipMask(['anyOf', ...ANNOTATIONS]),
+  oneOf: skipMask(['oneOf', ...ANNOTATIONS]),
 };
+const WITHOUT_ANNOTATIONS = skipMask(ANNOTATIONS);
 
 /** Finds the first valid `anyOf`/`oneOf` among `parts`; malformed ones are reported and skipped. */
 export function findUnion(scope: Scope, parts: readonly Part[]): Union | undefined {
@@ -51,7 +52,7 @@ export function convertUnion(
 ): Schema {
   const { part: owner, keyword, branches } = union;
   const rest = parts.map((part) =>
-    without(part, part === owner ? WITHOUT_UNION[keyword] : ANNOTATION_KEYWORDS),
+    without(part, part === owner ? WITHOUT_UNION[keyword] : WITHOUT_ANNOTATIONS),
   );
   let nullable = false;
   const alternatives: Schema[] = [];
