@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { GeminiMcpError } from '../errors.js';
 import type { BuildToolSetOptions, ToolSet, ToolSetWarning } from '../toolset/types.js';
-import { closeClient } from './closed-clients.js';
+import { closeClient, watchClient } from './client-state.js';
 import {
   type McpServersConfig,
   parseServersConfig,
@@ -62,6 +62,7 @@ interface OpenServer {
 async function openServer(entry: ServerEntry, options: ConnectOptions): Promise<OpenServer> {
   const timeout = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const client = new Client(options.clientInfo ?? defaultClientInfo());
+  watchClient(client);
   try {
     await client.connect(createTransport(entry, options), { timeout });
     return { entry, client, tools: await listAllTools(client, { timeoutMs: timeout }) };

@@ -7,7 +7,7 @@ import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { checkMcpCallToolResult } from '../generated/guards.js';
 import type { ToolSet } from '../toolset/types.js';
 import type { ToolCall, ToolError, ToolResult } from '../types.js';
-import { wasClosed } from './closed-clients.js';
+import { transportErrorSince, wasClosed } from './client-state.js';
 import { checkOutputSchema } from './output-schema.js';
 import { mapConcurrent } from './pool.js';
 import { describeCall, toolErrorFrom } from './tool-errors.js';
@@ -110,6 +110,7 @@ async function runCall(
   // A signal of our own per call: the SDK never removes its abort listener, so handing it the
   // caller's signal would pile up one listener per call.
   const controller = new AbortController();
+  const started = performance.now();
   const forward = (): void => controller.abort(signal?.reason);
   signal?.addEventListener('abort', forward, { once: true });
   try {
@@ -124,6 +125,7 @@ async function runCall(
       call,
       cancelled: signal?.aborted === true,
       clientClosed: wasClosed(client),
+      transportError: transportErrorSince(client, started),
       timeoutMs,
     });
   } finally {

@@ -11,6 +11,8 @@ export interface FailureContext {
   cancelled: boolean;
   /** The client was closed on purpose (see `closeClient`) while or before the call ran. */
   clientClosed: boolean;
+  /** The transport error reported while the call ran, when one was (see `watchClient`). */
+  transportError?: Error | undefined;
   timeoutMs: number;
 }
 
@@ -61,9 +63,11 @@ export function toolErrorFrom(error: unknown, context: FailureContext): ToolErro
       };
     }
     if (error.code === ErrorCode.ConnectionClosed) {
+      const cause =
+        context.transportError === undefined ? '' : ` (${context.transportError.message})`;
       return {
         code: 'TRANSPORT',
-        message: `the connection to server "${call.serverId}" closed before ${describeCall(call)} answered`,
+        message: `the connection to server "${call.serverId}" closed before ${describeCall(call)} answered${cause}`,
       };
     }
     return {

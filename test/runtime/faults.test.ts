@@ -151,6 +151,7 @@ describe('faults: every call still gets exactly one functionResponse', () => {
       const turn = modelTurn(['a__huge', { bytes: 50_000_000 }], ['b__echo', { text: 'small' }]);
       const [huge, small] = responsesFor(turn, await answerCalls(turn, toolset, clients));
       expect(errorText(huge)).toContain('TRANSPORT');
+      expect(errorText(huge)).toContain('exceeded maximum size of 1000000 bytes');
       expect(small?.response).toEqual({ output: 'small' });
     },
     SLOW,
