@@ -52,13 +52,9 @@ function validateCommand(io: CliIo): Command {
     .description(
       [
         'Check Gemini and MCP payloads against the vendored schemas.',
-        '',
-        'FILE is a .json file (one payload, may be pretty-printed), a .jsonl/.ndjson file (one',
-        'payload per line) or - for stdin; other files are read as JSONL when their first line is',
-        'a JSON value by itself. Input is streamed: memory stays flat however large the file.',
-        '',
+        'FILE is a .json file (one payload, may be pretty-printed), a .jsonl/.ndjson file (one payload per line) or - for stdin; other files are read as JSONL when their first line is a JSON value by itself. Input is streamed: memory stays flat however large the file.',
         'Exit status: 0 every payload valid, 1 some payload invalid, 2 usage or input error.',
-      ].join('\n'),
+      ].join('\n\n'),
     )
     .argument('[FILE...]', 'payload files; - reads stdin')
     .addOption(

@@ -23,6 +23,13 @@ import { connect, type ServerFlags } from './servers.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
+function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new InvalidArgumentError('expected a whole number > 0');
+  return n;
+}
+
 function milliseconds(value: string): number {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n <= 0)
@@ -135,13 +142,9 @@ function toolsCommand(io: CliIo): Command {
       .summary('show the Gemini tools a set of MCP servers yields, with every warning')
       .description(
         [
-          'Connect the MCP servers, list their tools, build the tool set and print the `tools` array',
-          'of a Gemini request (proven against the Tool schema), plus every warning: renamed tools',
-          'and why, tools left out, sanitized descriptions, schema conversion losses with pointers.',
-          '',
-          'json: the tools array on stdout (pipe it into a request), warnings on stderr.',
-          'table: a table of the tools and the warnings, on stdout.',
-        ].join('\n'),
+          'Connect the MCP servers, list their tools, build the tool set and print the `tools` array of a Gemini request (proven against the Tool schema), plus every warning: renamed tools and why, tools left out, sanitized descriptions, schema conversion losses with pointers.',
+          'json: the tools array on stdout (pipe it into a request), warnings on stderr. table: a table of the tools and the warnings, on stdout.',
+        ].join('\n\n'),
       ),
   )
     .addOption(
@@ -252,12 +255,9 @@ function answerCommand(io: CliIo): Command {
       .summary("run a saved model turn's function calls and print the next user Content")
       .description(
         [
-          'Read a saved GenerateContentResponse (or a model Content), run its function calls on the',
-          'MCP servers and print the next user Content as JSON: exactly one functionResponse per',
-          'functionCall, in call order, ids echoed (gemini dialect) or left out (vertex).',
-          '',
+          'Read a saved GenerateContentResponse (or a model Content), run its function calls on the MCP servers and print the next user Content as JSON: exactly one functionResponse per functionCall, in call order, ids echoed (gemini dialect) or left out (vertex).',
           'Exit status: 0 answered, 1 the file is not a model turn with calls, 2 usage or server error.',
-        ].join('\n'),
+        ].join('\n\n'),
       )
       .argument('<RESPONSE.json>', 'the saved model turn'),
   )
@@ -317,19 +317,15 @@ function chatCommand(io: CliIo): Command {
       .summary('talk to Gemini with the MCP servers as tools (needs GEMINI_API_KEY)')
       .description(
         [
-          'The live loop: send PROMPT to Gemini with the tool set, run the calls it makes on the MCP',
-          'servers, send the answers back, until it answers in words or --max-turns is reached.',
-          'Tool calls are shown on stderr, the answer on stdout.',
-          '',
-          'Needs GEMINI_API_KEY (https://aistudio.google.com/apikey) and the @google/genai package.',
-          'GOOGLE_GEMINI_BASE_URL points @google/genai at another endpoint.',
-        ].join('\n'),
+          'The live loop: send PROMPT to Gemini with the tool set, run the calls it makes on the MCP servers, send the answers back, until it answers in words or --max-turns is reached. Tool calls are shown on stderr, the answer on stdout.',
+          'Needs GEMINI_API_KEY (https://aistudio.google.com/apikey) and the @google/genai package. GOOGLE_GEMINI_BASE_URL points @google/genai at another endpoint.',
+        ].join('\n\n'),
       )
       .argument('<PROMPT...>', 'what to ask'),
   )
     .option('-m, --model <model>', 'the Gemini model (default: $GEMINI_MODEL or gemini-2.5-flash)')
     .addOption(
-      new Option('--max-turns <n>', 'model turns at most').argParser(milliseconds).default(10),
+      new Option('--max-turns <n>', 'model turns at most').argParser(positiveInteger).default(10),
     )
     .addOption(
       new Option('--schema-mode <mode>', 'how tools are declared')
