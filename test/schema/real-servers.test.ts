@@ -78,15 +78,17 @@ describe('SC-7 real MCP servers', () => {
   });
 
   it('measures warnings by keyword and the median conversion time per tool', () => {
-    const byKeyword: Record<string, number> = {};
-    const count = (warnings: readonly SchemaWarning[]) => {
-      for (const { keyword, action } of warnings)
-        byKeyword[`${keyword} ${action}`] = (byKeyword[`${keyword} ${action}`] ?? 0) + 1;
+    const inputWarnings: Record<string, number> = {};
+    const outputWarnings: Record<string, number> = {};
+    const count = (into: Record<string, number>, warnings: readonly SchemaWarning[]) => {
+      for (const { keyword, action } of warnings) {
+        into[`${keyword} ${action}`] = (into[`${keyword} ${action}`] ?? 0) + 1;
+      }
     };
     for (const tool of tools) {
       const { input, output } = convertTool(tool);
-      count(input.warnings);
-      if (output !== undefined) count(output.warnings);
+      count(inputWarnings, input.warnings);
+      if (output !== undefined) count(outputWarnings, output.warnings);
     }
     const repetitions = 200;
     const perTool = tools.map((tool) => {
@@ -98,7 +100,8 @@ describe('SC-7 real MCP servers', () => {
     const summary = {
       tools: tools.length,
       withOutputSchema: tools.filter((tool) => tool.outputSchema !== undefined).length,
-      warningsByKeyword: byKeyword,
+      inputSchemaWarningsByKeyword: inputWarnings,
+      outputSchemaWarningsByKeyword: outputWarnings,
       medianMicrosecondsPerTool: Math.round(median(perTool)),
       maxMicrosecondsPerTool: Math.round(Math.max(...perTool)),
     };
