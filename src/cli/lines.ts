@@ -22,6 +22,9 @@ export interface LongLine {
 /** What {@link readLines} yields. */
 export type LineEvent = TextLine | LongLine;
 
+/** The default cap on one line (and on one whole JSON document): 64 MiB. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
 const NEWLINE = 0x0a;
 
 function decode(pieces: Buffer[], total: number, first: boolean): string {

@@ -7,9 +7,10 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { GeminiMcpError } from '../errors.js';
 import { CliError, EXIT } from './cli-error.js';
 import type { CliIo } from './io.js';
-import { KINDS } from './kinds.js';
+import type { Kind } from './kinds.js';
+import { DEFAULT_MAX_LINE_BYTES } from './lines.js';
 import { SERVER_COMMANDS } from './server-commands.js';
-import { DEFAULT_MAX_LINE_BYTES, runValidate, type ValidateOptions } from './validate.js';
+import type { ValidateOptions } from './validate.js';
 
 /** The package's version, read from its package.json. */
 export function packageVersion(): string {
@@ -36,7 +37,7 @@ function byteCount(value: string): number {
 }
 
 /** Lists every kind with its schema(s), for `validate --list-kinds`. */
-function listKinds(out: NodeJS.WritableStream): void {
+function listKinds(KINDS: readonly Kind[], out: NodeJS.WritableStream): void {
   const width = Math.max(...KINDS.map((k) => k.name.length));
   for (const kind of KINDS) {
     const schemas =
@@ -102,7 +103,7 @@ function validateCommand(io: CliIo): Command {
     .option('--list-kinds', 'list every kind and its schema, then exit')
     .action(async (files: string[], opts: Record<string, unknown>, command: Command) => {
       if (opts.listKinds === true) {
-        listKinds(io.stdout);
+        listKinds((await import('./kinds.js')).KINDS, io.stdout);
         return;
       }
       const globals = command.optsWithGlobals() as { debug?: boolean };
@@ -117,6 +118,7 @@ function validateCommand(io: CliIo): Command {
         debug: globals.debug === true,
         ...(typeof opts.model === 'string' ? { model: opts.model } : {}),
       };
+      const { runValidate } = await import('./validate.js');
       process.exitCode = await runValidate(files, options, io);
     });
 }

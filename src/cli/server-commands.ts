@@ -2,24 +2,9 @@
  * `gemini-mcp tools`, `answer` and `chat`: the commands that connect MCP servers (the
  * runtime's `connectServers`) and show or play what Gemini sees of them.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { type DeclarationWarning, geminiTools } from '../declarations.js';
-import { GeminiMcpError } from '../errors.js';
-import { checkContent, checkGenerateContentResponse } from '../generated/guards.js';
-import type { Content, GenerateContentResponse } from '../generated/types.js';
-import { answerCalls } from '../runtime/answer.js';
-import { runConversation } from '../runtime/conversation.js';
-import { type GenAiClient, genaiGenerate } from '../runtime/generate.js';
-import { EXPOSED_NAME_PATTERN, type PrefixMode } from '../toolset/names.js';
-
-/** Gemini's limit on a function name. */
-const MAX_EXPOSED_NAME_LENGTH = 64;
-
-import type { ToolSet, ToolSetWarning } from '../toolset/types.js';
-import { CliError, describeFileError, EXIT } from './cli-error.js';
 import type { CliIo } from './io.js';
-import { connect, type ServerFlags } from './servers.js';
+import type { AnswerOpts, ChatOpts, ToolsOpts } from './server-actions.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -65,77 +50,6 @@ function serverOptions(command: Command): Command {
     );
 }
 
-interface ServerOpts {
-  config?: string;
-  server?: string[];
-  prefix: PrefixMode;
-  timeout: number;
-}
-
-const flagsOf = (opts: ServerOpts): ServerFlags => ({
-  ...(opts.config === undefined ? {} : { config: opts.config }),
-  ...(opts.server === undefined ? {} : { server: opts.server }),
-  timeout: opts.timeout,
-});
-
-/** Why a tool was exposed under another name, in words. */
-export function renameReasons(name: string, toolset: ToolSet, prefix: PrefixMode): string[] {
-  const reasons: string[] = [];
-  const servers = new Set(
-    toolset.entries.filter((e) => e.tool.name === name).map((e) => e.serverId),
-  );
-  if (prefix === 'always') reasons.push('--prefix always');
-  else if (servers.size > 1) reasons.push(`${servers.size} servers have a tool "${name}"`);
-  if (!EXPOSED_NAME_PATTERN.test(name)) {
-    if (name.length > MAX_EXPOSED_NAME_LENGTH)
-      reasons.push(`longer than ${MAX_EXPOSED_NAME_LENGTH} characters`);
-    if (/^[0-9-]/.test(name)) reasons.push('Gemini names start with a letter or _');
-    if (/[^A-Za-z0-9_-]/.test(name))
-      reasons.push('characters Gemini refuses (only A-Z a-z 0-9 _ -)');
-  }
-  if (reasons.length === 0) reasons.push('kept unique among the other exposed names');
-  return reasons;
-}
-
-/** One line per warning, what any format prints to explain the tool set. */
-export function warningLine(
-  warning: ToolSetWarning | DeclarationWarning,
-  toolset?: ToolSet,
-  prefix: PrefixMode = 'on-collision',
-): string {
-  if ('code' in warning) {
-    const tool = warning.toolName === undefined ? '' : `/${warning.toolName}`;
-    const why =
-      warning.code === 'TOOL_RENAMED' && toolset !== undefined && warning.toolName !== undefined
-        ? ` (why: ${renameReasons(warning.toolName, toolset, prefix).join('; ')})`
-        : '';
-    return `[${warning.code}] ${warning.serverId}${tool}: ${warning.message}${why}`;
-  }
-  if (warning.kind === 'description') {
-    return `[DESCRIPTION_SANITIZED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
-  }
-  const { pointer, keyword, action, detail } = warning.warning;
-  return `[SCHEMA_${action.toUpperCase()}] ${warning.serverId}/${warning.toolName} ${warning.schema}#${pointer} (${keyword}): ${detail}`;
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
-  return rows
-    .map((row) =>
-      row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  '),
-    )
-    .join('\n');
-}
-
-function parameterSummary(inputSchema: unknown): string {
-  const schema = inputSchema as { properties?: Record<string, unknown>; required?: unknown };
-  const names = Object.keys(schema?.properties ?? {});
-  const required = new Set(Array.isArray(schema?.required) ? schema.required : []);
-  return names.length === 0
-    ? '(none)'
-    : names.map((n) => (required.has(n) ? `${n}*` : n)).join(', ');
-}
-
 function toolsCommand(io: CliIo): Command {
   return serverOptions(
     new Command('tools')
@@ -161,92 +75,7 @@ function toolsCommand(io: CliIo): Command {
         .choices(['json', 'table'])
         .default('json'),
     )
-    .action(
-      async (
-        opts: ServerOpts & {
-          schemaMode: 'json' | 'openapi';
-          responseSchema?: boolean;
-          format: string;
-        },
-      ) => {
-        const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
-        try {
-          const declarationWarnings: DeclarationWarning[] = [];
-          const tools = geminiTools(connections.toolset, {
-            schemaMode: opts.schemaMode,
-            responseSchema: opts.responseSchema === true,
-            onWarning: (w) => declarationWarnings.push(w),
-          });
-          const warnings = [...connections.warnings, ...declarationWarnings].map((w) =>
-            warningLine(w, connections.toolset, opts.prefix),
-          );
-          const servers = [...connections.clients.keys()];
-          if (opts.format === 'table') {
-            const rows = [
-              ['NAME', 'SERVER', 'TOOL', 'PARAMETERS'],
-              ...connections.toolset.entries.map((e) => [
-                e.exposedName,
-                e.serverId,
-                e.tool.name,
-                parameterSummary(e.tool.inputSchema),
-              ]),
-            ];
-            io.stdout.write(`${table(rows)}\n\n`);
-            const from = connections.example ? ' (the bundled example server)' : '';
-            io.stdout.write(
-              `${connections.toolset.entries.length} tool(s) from ${servers.length} server(s): ${servers.join(', ')}${from}; schema mode ${opts.schemaMode}\n`,
-            );
-            io.stdout.write(
-              warnings.length === 0
-                ? 'no warnings\n'
-                : `${warnings.length} warning(s):\n${warnings.map((w) => `  ${w}\n`).join('')}`,
-            );
-          } else {
-            io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
-            for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
-          }
-        } finally {
-          await connections.close();
-        }
-      },
-    );
-}
-
-async function readJsonFile(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    if ((await stat(path)).isDirectory())
-      throw new CliError(`${path}: is a directory, expected a JSON file`);
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw new CliError(describeFileError(path, error));
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new CliError(`${path}: invalid JSON (${reason})`, EXIT.INVALID);
-  }
-}
-
-/** A saved model turn: a GenerateContentResponse or a model Content. */
-function readTurn(path: string, value: unknown): GenerateContentResponse | Content {
-  const asResponse = checkGenerateContentResponse(value);
-  if (asResponse.length === 0 && (value as { candidates?: unknown }).candidates !== undefined) {
-    return value as GenerateContentResponse;
-  }
-  if (
-    (value as { parts?: unknown } | null)?.parts !== undefined &&
-    checkContent(value).length === 0
-  ) {
-    return value as Content;
-  }
-  const first = asResponse[0] ?? { path: '', message: 'has no candidates' };
-  throw new CliError(
-    `${path}: not a GenerateContentResponse (nor a model Content): at "${first.path}" ${first.message}; gemini-mcp validate ${path} lists every problem`,
-    EXIT.INVALID,
-  );
+    .action(async (opts: ToolsOpts) => (await import('./server-actions.js')).runTools(io, opts));
 }
 
 function answerCommand(io: CliIo): Command {
@@ -267,48 +96,9 @@ function answerCommand(io: CliIo): Command {
         .default('gemini'),
     )
     .option('--validate-args', "check the calls' arguments against the tools' inputSchema first")
-    .action(
-      async (
-        file: string,
-        opts: ServerOpts & { dialect: 'gemini' | 'vertex'; validateArgs?: boolean },
-      ) => {
-        const turn = readTurn(file, await readJsonFile(file));
-        const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
-        try {
-          const content = await answerCalls(turn, connections.toolset, connections.clients, {
-            dialect: opts.dialect,
-            timeoutMs: opts.timeout,
-            ...(opts.validateArgs === true ? { validateArgs: true } : {}),
-          });
-          io.stdout.write(`${JSON.stringify(content, null, 2)}\n`);
-        } catch (error) {
-          if (error instanceof GeminiMcpError && error.code === 'INVALID_INPUT') {
-            throw new CliError(`${file}: ${error.message}`, EXIT.INVALID, { cause: error });
-          }
-          throw error;
-        } finally {
-          await connections.close();
-        }
-      },
+    .action(async (file: string, opts: AnswerOpts) =>
+      (await import('./server-actions.js')).runAnswer(io, file, opts),
     );
-}
-
-const DEFAULT_MODEL = 'gemini-2.5-flash';
-
-async function loadGenAi(apiKey: string): Promise<GenAiClient> {
-  let module: { GoogleGenAI: new (options: { apiKey: string }) => GenAiClient };
-  try {
-    module = (await import('@google/genai')) as unknown as typeof module;
-  } catch (error) {
-    throw new CliError(
-      'chat needs the @google/genai package: npm install @google/genai',
-      EXIT.USAGE,
-      {
-        cause: error,
-      },
-    );
-  }
-  return new module.GoogleGenAI({ apiKey });
 }
 
 function chatCommand(io: CliIo): Command {
@@ -335,74 +125,8 @@ function chatCommand(io: CliIo): Command {
     .addOption(
       new Option('-f, --format <format>', 'output').choices(['text', 'json']).default('text'),
     )
-    .action(
-      async (
-        words: string[],
-        opts: ServerOpts & {
-          model?: string;
-          maxTurns: number;
-          schemaMode: 'json' | 'openapi';
-          format: string;
-        },
-      ) => {
-        const apiKey = process.env.GEMINI_API_KEY;
-        if (apiKey === undefined || apiKey === '') {
-          throw new CliError(
-            'chat needs a Gemini API key: set GEMINI_API_KEY (get one at https://aistudio.google.com/apikey)',
-          );
-        }
-        const model = opts.model ?? process.env.GEMINI_MODEL ?? DEFAULT_MODEL;
-        const ai = await loadGenAi(apiKey);
-        const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
-        try {
-          const result = await runConversation({
-            generate: genaiGenerate(ai, { model }),
-            toolset: connections.toolset,
-            clients: connections.clients,
-            contents: [{ role: 'user', parts: [{ text: words.join(' ') }] }],
-            maxTurns: opts.maxTurns,
-            timeoutMs: opts.timeout,
-            declarations: { schemaMode: opts.schemaMode },
-            onTurn: (turn) => {
-              for (const part of turn.model.parts ?? []) {
-                if (part.functionCall === undefined) continue;
-                const { name, args } = part.functionCall;
-                io.stderr.write(`-> ${name}(${JSON.stringify(args ?? {})})\n`);
-              }
-              for (const part of turn.answer.parts ?? []) {
-                const response = part.functionResponse?.response as
-                  | Record<string, unknown>
-                  | undefined;
-                if (response === undefined) continue;
-                const shown = JSON.stringify(response.error ?? response.output ?? response);
-                const tag = response.error === undefined ? '<-' : '<- error:';
-                io.stderr.write(`${tag} ${part.functionResponse?.name}: ${shown.slice(0, 200)}\n`);
-              }
-            },
-          });
-          if (opts.format === 'json') {
-            io.stdout.write(
-              `${JSON.stringify({ stop: result.stop, turns: result.turns, contents: result.contents }, null, 2)}\n`,
-            );
-          } else if (result.stop.reason === 'answered') {
-            io.stdout.write(`${result.stop.text}\n`);
-          }
-          const { stop } = result;
-          if (stop.reason === 'answered') return;
-          const why =
-            stop.reason === 'max-turns'
-              ? `stopped after ${stop.maxTurns} model turns with calls still coming (--max-turns)`
-              : stop.reason === 'call-failure'
-                ? `the model's function calling failed: ${stop.finish.reason}${stop.finish.message === undefined ? '' : ` (${stop.finish.message})`}`
-                : stop.reason === 'no-content'
-                  ? `the model returned no content${stop.finishReason === undefined ? '' : ` (finish reason ${stop.finishReason})`}`
-                  : 'cancelled';
-          io.stderr.write(`gemini-mcp chat: ${why}\n`);
-          process.exitCode = EXIT.INVALID;
-        } finally {
-          await connections.close();
-        }
-      },
+    .action(async (words: string[], opts: ChatOpts) =>
+      (await import('./server-actions.js')).runChat(io, words, opts),
     );
 }
 

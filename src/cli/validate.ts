@@ -18,6 +18,9 @@ import {
   similarKinds,
 } from './kinds.js';
 import { readLines, type TextLine } from './lines.js';
+
+export { DEFAULT_MAX_LINE_BYTES } from './lines.js';
+
 import { locatePointer, parseErrorOffset, positionAt } from './locate.js';
 import { checkRequest } from './request-checks.js';
 import { createReporter, type Finding, type Reporter, type Summary } from './validate-report.js';
@@ -41,9 +44,6 @@ export interface ValidateIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WriteStream | NodeJS.WritableStream;
 }
-
-/** The default cap on one line (and on one whole JSON document): 64 MiB. */
-export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 const STDIN_NAME = '<stdin>';
 
