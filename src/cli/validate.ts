@@ -260,7 +260,7 @@ async function openInput(path: string, stdin: Readable): Promise<AsyncIterable<B
     throw new CliError(describeFileError(path, error));
   }
   if (info.isDirectory()) throw new CliError(`${path}: is a directory (give the files in it)`);
-  return createReadStream(path, { highWaterMark: 1024 * 1024 });
+  return createReadStream(path, { highWaterMark: 64 * 1024 });
 }
 
 const parses = (text: string): boolean => {
