@@ -72,6 +72,7 @@ export type {
   HttpServerConfig,
   McpServersConfig,
   ServerConfig,
+  ServerEntry,
   StdioServerConfig,
 } from './runtime/config.js';
 // Runtime (EX)
@@ -89,6 +90,9 @@ export type { ClientMap, ExecuteOptions, Outcome } from './runtime/execute.js';
 export { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, executeToolCalls } from './runtime/execute.js';
 export type { GenAiClient, Generate, GenerateRequest } from './runtime/generate.js';
 export { genaiGenerate, genaiGenerateStream } from './runtime/generate.js';
+export type { ListToolsOptions } from './runtime/list-tools.js';
+export { listAllTools } from './runtime/list-tools.js';
+export type { TransportOptions } from './runtime/transport.js';
 export type {
   GeminiParametersResult,
   GeminiSchemaResult,
