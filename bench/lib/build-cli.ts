@@ -1,13 +1,15 @@
 /**
- * gemini-mcp built for the benchmarks: a private build of src/ in the run's temp dir, so the
- * run measures the sources as they are and never races a concurrent `npm run build` over
- * dist/. Each src/ file is emitted by TypeScript's own `transpileModule` with the options of
+ * gemini-mcp built for the benchmarks: a private build, in the run's temp dir, of src/ as
+ * committed at HEAD, so the run measures exactly the commit it names and never races a
+ * concurrent edit of src/ or `npm run build` over dist/. Each src/ file is emitted by TypeScript's own `transpileModule` with the options of
  * tsconfig.build.json (the project sets `isolatedModules`, so per-file emit is what tsc emits;
  * only the source-map comment differs), the generated validators are copied as `npm run
  * build` does, package.json is put beside it and node_modules linked. A full `tsc -p
  * tsconfig.build.json` type-checks the whole project first (over 30 s on this machine), which
  * --quick cannot afford; the JavaScript is the same.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
@@ -28,14 +30,47 @@ async function filesUnder(dir: string): Promise<string[]> {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
+/**
+ * The sources to build: src/ as committed at HEAD (a `git archive` snapshot), so the report's
+ * commit is exactly what was measured and a file half-written by someone else never is; the
+ * working tree when git cannot give one.
+ */
+function snapshot(root: string, tmp: string): { base: string; what: string } {
+  const base = join(tmp, 'snapshot');
+  try {
+    mkdirSync(base, { recursive: true });
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root })
+      .toString()
+      .trim();
+    const tar = execFileSync(
+      'git',
+      [
+        'archive',
+        '--format=tar',
+        'HEAD',
+        'src',
+        'package.json',
+        'tsconfig.json',
+        'tsconfig.build.json',
+      ],
+      { cwd: root, maxBuffer: 256 * 2 ** 20 },
+    );
+    execFileSync('tar', ['-x', '-C', base], { input: tar });
+    return { base, what: `src/ as committed at ${head}` };
+  } catch {
+    return { base: root, what: 'src/ of the working tree (no git snapshot)' };
+  }
+}
+
 /** Builds src/ under `tmp`; returns where the package's dist and CLI entry are. */
 export async function builtCli(root: string, tmp: string): Promise<BuiltCli> {
-  const src = join(root, 'src');
+  const { base, what } = snapshot(root, tmp);
+  const src = join(base, 'src');
   const sources = await filesUnder(src);
   const pkg = join(tmp, 'cli-build');
   const out = join(pkg, 'dist');
   const config = ts.getParsedCommandLineOfConfigFile(
-    join(root, 'tsconfig.build.json'),
+    join(base, 'tsconfig.build.json'),
     {},
     { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
   );
@@ -61,11 +96,11 @@ export async function builtCli(root: string, tmp: string): Promise<BuiltCli> {
   }
   await mkdir(join(out, 'generated'), { recursive: true });
   await copyFile(join(src, 'generated', 'validators.js'), join(out, 'generated', 'validators.js'));
-  await copyFile(join(root, 'package.json'), join(pkg, 'package.json'));
+  await copyFile(join(base, 'package.json'), join(pkg, 'package.json'));
   await symlink(join(root, 'node_modules'), join(pkg, 'node_modules'), 'dir');
   return {
     dist: out,
     main: join(out, 'cli', 'main.js'),
-    how: 'a private build of the current src/ in the temp dir (TypeScript `transpileModule` per file with the tsconfig.build.json options: the JavaScript `npm run build` emits)',
+    how: `a private build of ${what} in the temp dir (TypeScript \`transpileModule\` per file with the tsconfig.build.json options: the JavaScript \`npm run build\` emits)`,
   };
 }

@@ -14,7 +14,7 @@ const TITLES: Readonly<Record<string, string>> = {
   P2: 'functionDeclarations over 1,000 tools (json mode), looped',
   P2set: 'buildToolSet over 1,000 tools, looped',
   P3: 'toGeminiSchema over the 1,000 corpus inputSchemas, looped',
-  P4: '`gemini-mcp validate --kind generate-content-response` on 50 MB of JSONL',
+  P4: '`gemini-mcp validate --kind generate-content-response` on 200 MB of JSONL',
   P5: 'executeToolCalls, one echo call at a time over InMemoryTransport, looped',
   P6: '`gemini-mcp --version`',
 };
@@ -30,7 +30,7 @@ export async function profileFigure(
   ctx.log(`profiling ${which}`);
   if (which === 'P4') {
     const file = join(ctx.tmp, 'profile.jsonl');
-    await writeResponsesJsonl(file, 50e6);
+    await writeResponsesJsonl(file, 200e6);
     const { main } = ctx.cli;
     await runChild(process.execPath, [
       ...prof,

@@ -60,7 +60,7 @@ export async function summarizeProfile(
   dir: string,
   root: string,
   dist: string,
-  top = 10,
+  top = 14,
 ): Promise<ProfileSummary> {
   const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'));
   if (file === undefined) throw new Error(`no .cpuprofile in ${dir}`);
