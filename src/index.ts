@@ -14,16 +14,12 @@ export type {
   RejectedCall,
   RejectionReason,
 } from './calls.js';
-// Model calls (FC)
 export { CALL_FINISH_REASONS, functionCalls } from './calls.js';
 export type { DeclarationWarning, FunctionDeclarationsOptions } from './declarations.js';
-// Declarations (FD)
 export { functionDeclarations, geminiTools } from './declarations.js';
 export type { GeminiMcpErrorCode, GeminiMcpErrorOptions, ViolationDetail } from './errors.js';
-// Errors and shared vocabulary
 export { GeminiMcpError } from './errors.js';
 export type { SchemaName } from './generated/guards.js';
-// The contract: generated types and guards
 export {
   assertContent,
   assertFunctionDeclaration,
@@ -64,7 +60,6 @@ export type {
 export type { MediaMode } from './render.js';
 export type { Dialect, FunctionResponseOptions, StructuredMode } from './responses.js';
 
-// Function responses (FR)
 export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './responses.js';
 export type { AnswerOptions, ModelTurn } from './runtime/answer.js';
 export { answerCalls } from './runtime/answer.js';
@@ -75,7 +70,6 @@ export type {
   ServerEntry,
   StdioServerConfig,
 } from './runtime/config.js';
-// Runtime (EX)
 export { parseServersConfig, readServersConfig } from './runtime/config.js';
 export type { ConnectOptions, ServerConnections, ToolsChange } from './runtime/connect.js';
 export { connectServers } from './runtime/connect.js';
@@ -88,8 +82,19 @@ export type {
 export { runConversation } from './runtime/conversation.js';
 export type { ClientMap, ExecuteOptions, Outcome } from './runtime/execute.js';
 export { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, executeToolCalls } from './runtime/execute.js';
-export type { GenAiClient, Generate, GenerateRequest } from './runtime/generate.js';
-export { genaiGenerate, genaiGenerateStream } from './runtime/generate.js';
+export { gatherTurn } from './runtime/gather.js';
+export type {
+  GenAiClient,
+  GenAiGenerateOptions,
+  GenAiParameters,
+  Generate,
+  GenerateRequest,
+} from './runtime/generate.js';
+export {
+  genaiGenerate,
+  genaiGenerateStream,
+  readGenerateContentResponse,
+} from './runtime/generate.js';
 export type { ListToolsOptions } from './runtime/list-tools.js';
 export { listAllTools } from './runtime/list-tools.js';
 export type { TransportOptions } from './runtime/transport.js';
@@ -99,9 +104,7 @@ export type {
   SchemaWarning,
   ToGeminiSchemaOptions,
 } from './schema/to-gemini-schema.js';
-// JSON Schema to Gemini Schema (SC)
 export { toGeminiParameters, toGeminiSchema } from './schema/to-gemini-schema.js';
-// Tool set and naming (NM)
 export { buildToolSet } from './toolset/build.js';
 export type { PrefixMode } from './toolset/names.js';
 export { EXPOSED_NAME_PATTERN } from './toolset/names.js';
