@@ -294,4 +294,30 @@ describe('chat', () => {
     expect(second.contents).toHaveLength(3);
     expect(second.contents[1]!.parts[0]).toMatchObject({ thoughtSignature: 'U0lH' });
   });
+
+  it('--max-turns reached: the history as JSON on stdout, why it stopped on stderr, exit 1', async () => {
+    const callTurn = {
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [{ functionCall: { id: 'c1', name: 'hello', args: { name: 'Bo' } } }],
+          },
+          finishReason: 'STOP',
+        },
+      ],
+    };
+    await fake?.close();
+    fake = await startFakeGemini([{ response: callTurn }]);
+    const run = await runCli(['chat', '--max-turns', '1', '--format', 'json', 'hi'], {
+      env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: fake.baseUrl },
+    });
+    expect(run.code, run.stderr).toBe(1);
+    const result = JSON.parse(run.stdout);
+    expect(result.stop).toEqual({ reason: 'max-turns', maxTurns: 1 });
+    expect(result.contents).toHaveLength(3);
+    expect(run.stderr).toContain(
+      'gemini-mcp chat: stopped after 1 model turns with calls still coming (--max-turns)',
+    );
+  });
 });
