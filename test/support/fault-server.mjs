@@ -6,12 +6,17 @@
  *
  * Tools (listed three per page, so clients must follow `nextCursor`):
  * echo {text, delayMs?}, hang, crash, malformed, not_object, huge {bytes}, fail, rpc_error,
- * bad_structured, good_structured, add_tool, cancellations.
+ * bad_structured, good_structured, add_tool, cancellations, drip {text} (the answer trickles
+ * out a few bytes at a time), garbage (a line that is not JSON-RPC, then silence), storm {count}
+ * (a burst of notifications/tools/list_changed).
+ *
+ * Script mode reads faults from the environment: FAULT_CRASH_AT=N exits at the N-th tools/call,
+ * FAULT_TOOL_COUNT=N lists N more tools (`tool_0` ...), FAULT_PAGE_SIZE sets the page size.
  */
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const PAGE_SIZE = 3;
+const DEFAULT_PAGE_SIZE = 3;
 
 const objectSchema = (properties = {}, required = []) => ({
   type: 'object',
@@ -64,19 +69,51 @@ const BASE_TOOLS = [
     description: 'The request ids this server was told to cancel.',
     inputSchema: objectSchema(),
   },
+  {
+    name: 'drip',
+    description: 'Returns its text, written out a few bytes at a time.',
+    inputSchema: objectSchema({ text: { type: 'string' } }, ['text']),
+  },
+  {
+    name: 'garbage',
+    description: 'Writes a line that is not JSON-RPC.',
+    inputSchema: objectSchema(),
+  },
+  {
+    name: 'storm',
+    description: 'Sends `count` notifications/tools/list_changed, then answers.',
+    inputSchema: objectSchema({ count: { type: 'number' } }, ['count']),
+  },
 ];
 
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
 
 /**
  * A JSON-RPC message handler implementing the fault server over any transport.
- * `send` delivers one message to the client; `exit` ends the server (crash).
+ * `send` delivers one message to the client; `exit` ends the server (crash); `raw`, where the
+ * transport has bytes (stdio), writes text as it is (for drip and garbage).
  *
- * @param {{send: (message: object) => void, exit: () => void}} io
+ * @param {{send: (message: object) => void, exit: () => void, raw?: (text: string) => void,
+ *   crashAtCall?: number, extraTools?: number, pageSize?: number}} io
  * @returns {(message: any) => void}
  */
-export function createFaultHandler({ send, exit }) {
-  const tools = [...BASE_TOOLS];
+export function createFaultHandler({
+  send,
+  exit,
+  raw,
+  crashAtCall,
+  extraTools = 0,
+  pageSize = DEFAULT_PAGE_SIZE,
+}) {
+  const tools = [
+    ...BASE_TOOLS,
+    ...Array.from({ length: extraTools }, (_, i) => ({
+      name: `tool_${i}`,
+      description: `Generated tool number ${i}.`,
+      inputSchema: objectSchema({ value: { type: 'string' } }),
+    })),
+  ];
+  let calls = 0;
   const cancelled = [];
   const pending = new Map();
   const reply = (id, result) => {
@@ -123,6 +160,21 @@ export function createFaultHandler({ send, exit }) {
       }
       case 'cancellations':
         return reply(id, { ...text(JSON.stringify(cancelled)), structuredContent: { cancelled } });
+      case 'drip': {
+        if (!raw || !pending.delete(id)) return reply(id, text(String(args.text)));
+        const line = `${JSON.stringify({ jsonrpc: '2.0', id, result: text(String(args.text)) })}\n`;
+        const chunks = line.match(/[\s\S]{1,7}/g) ?? [];
+        chunks.forEach((chunk, i) => setTimeout(() => raw(chunk), i * 3));
+        return;
+      }
+      case 'garbage':
+        if (raw) raw('{"jsonrpc": "2.0", "id": this is not json\n');
+        return;
+      case 'storm':
+        for (let i = 0; i < Number(args.count); i++) {
+          send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+        }
+        return reply(id, text(`sent ${Number(args.count)} list_changed`));
       default:
         if (tools.some((t) => t.name === name)) return reply(id, text(`${name} ran`));
         pending.delete(id);
@@ -151,8 +203,8 @@ export function createFaultHandler({ send, exit }) {
     }
     if (method === 'tools/list') {
       const start = params.cursor === undefined ? 0 : Number(params.cursor);
-      const page = tools.slice(start, start + PAGE_SIZE);
-      const next = start + PAGE_SIZE < tools.length ? String(start + PAGE_SIZE) : undefined;
+      const page = tools.slice(start, start + pageSize);
+      const next = start + pageSize < tools.length ? String(start + pageSize) : undefined;
       return send({
         jsonrpc: '2.0',
         id,
@@ -160,6 +212,8 @@ export function createFaultHandler({ send, exit }) {
       });
     }
     if (method === 'tools/call') {
+      calls += 1;
+      if (calls === crashAtCall) return exit();
       pending.set(id, true);
       return call(id, params.name, params.arguments ?? {});
     }
@@ -168,9 +222,14 @@ export function createFaultHandler({ send, exit }) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const number = (name) => (process.env[name] ? Number(process.env[name]) : undefined);
   const handle = createFaultHandler({
     send: (message) => process.stdout.write(`${JSON.stringify(message)}\n`),
+    raw: (chunk) => process.stdout.write(chunk),
     exit: () => process.exit(1),
+    crashAtCall: number('FAULT_CRASH_AT'),
+    extraTools: number('FAULT_TOOL_COUNT'),
+    pageSize: number('FAULT_PAGE_SIZE'),
   });
   const lines = createInterface({ input: process.stdin });
   lines.on('line', (line) => handle(JSON.parse(line)));
