@@ -4,11 +4,12 @@
  * checks of `validate --request`. An entry of expected-failures.json is a known disagreement; it
  * must still disagree, so a fixed gap fails here until its entry is removed.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkRequest } from '../../src/cli/request-checks.js';
 import { SCHEMAS, type SchemaName } from '../../src/generated/guards.js';
+import { runCli, tempDir } from '../cli/helpers.js';
 
 interface ConformanceCase {
   expect: 'accept' | 'reject';
@@ -69,6 +70,30 @@ describe('conformance corpus', () => {
       const schema = (entry.dialect === 'vertex' ? `Vertex${entry.kind}` : entry.kind) as SchemaName;
       expect(SCHEMAS[schema].check(entry.payload), id).toEqual([]);
       expect(checkRequest(entry.payload).some((f) => f.severity === 'error'), id).toBe(true);
+    }
+  });
+});
+
+describe('conformance corpus through `gemini-mcp validate --request`', () => {
+  it.each(['gemini', 'vertex'] as const)('the CLI gives every %s request case the verdict the corpus expects', async (dialect) => {
+    const requests = cases.filter(([, c]) => c.kind === 'GenerateContentRequest' && c.dialect === dialect);
+    const work = tempDir();
+    try {
+      const file = join(work.dir, `${dialect}.jsonl`);
+      writeFileSync(file, `${requests.map(([, c]) => JSON.stringify(c.payload)).join('\n')}\n`);
+      const run = await runCli(['validate', '--request', '--kind', 'generate-content-request', '--dialect', dialect, '--format', 'json', file]);
+      const report = JSON.parse(run.stdout);
+      const rejectedLines = new Set<number>(
+        report.findings.filter((f: { severity: string }) => f.severity === 'error').map((f: { line: number }) => f.line),
+      );
+      requests.forEach(([id, entry], index) => {
+        const accepted = !rejectedLines.has(index + 1);
+        const agrees = accepted === (entry.expect === 'accept');
+        expect(agrees, `${id}${expectedFailures[id] ? ' (expected failure)' : ''}`).toBe(!expectedFailures[id]);
+      });
+      expect(run.code).toBe(rejectedLines.size > 0 ? 1 : 0);
+    } finally {
+      work.remove();
     }
   });
 });
