@@ -1,13 +1,16 @@
 /** The `gemini-mcp` program itself: --version, --help on every command, usage errors, the bin. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from './build.js';
 import { CLI, expectOneLine, ROOT, runCli } from './helpers.js';
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
   bin: Record<string, string>;
 };
+
+beforeAll(ensureBuilt, 300_000);
 
 describe('gemini-mcp', () => {
   it('--version prints the package version', async () => {

@@ -6,6 +6,7 @@
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from './build.js';
 import { runCli, tempDir } from './helpers.js';
 
 let dir: string;
@@ -47,6 +48,8 @@ beforeAll(() => {
   ({ dir, remove } = tempDir());
 });
 afterAll(() => remove());
+
+beforeAll(ensureBuilt, 300_000);
 
 describe('validate memory', () => {
   it('peak RSS is flat from 10k to 100k lines', async () => {

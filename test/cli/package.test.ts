@@ -1,6 +1,7 @@
 /** What `npm pack` would publish: dist/, schemas/, README.md, LICENSE; no tests, no sources. */
 import { execFileSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from './build.js';
 import { ROOT } from './helpers.js';
 
 interface PackResult {
@@ -8,6 +9,8 @@ interface PackResult {
   size: number;
   unpackedSize: number;
 }
+
+beforeAll(ensureBuilt, 300_000);
 
 describe('npm pack', () => {
   it('contains dist, schemas, README.md and LICENSE, and no test files', () => {

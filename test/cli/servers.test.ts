@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkContent, checkTool, checkVertexContent } from '../../src/generated/guards.js';
 import { type FakeGemini, startFakeGemini } from '../support/fake-gemini.js';
+import { ensureBuilt } from './build.js';
 import {
   EXAMPLE_SERVER,
   expectOneLine,
@@ -30,6 +31,8 @@ beforeAll(() => {
   ({ dir, remove } = tempDir());
 });
 afterAll(() => remove());
+
+beforeAll(ensureBuilt, 300_000);
 
 describe('tools', () => {
   it('with no server: the bundled example server; json prints the tools array, valid for a request', async () => {

@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from './build.js';
 import { CLI, expectOneLine, lines, ROOT, runCli, tempDir } from './helpers.js';
 
 const RECORDED = join(ROOT, 'examples', 'recorded-turn.json');
@@ -28,6 +29,8 @@ beforeAll(() => {
   ({ dir, remove } = tempDir());
 });
 afterAll(() => remove());
+
+beforeAll(ensureBuilt, 300_000);
 
 describe('validate: kinds and formats', () => {
   it('a valid GenerateContentResponse file: exit 0, and says which kind auto picked', async () => {
