@@ -68,6 +68,11 @@ export function resolveKind(options: ValidateOptions): Fixed | undefined {
     }
     return { kind: findKind('generate-content-request')!, dialect: options.dialect };
   }
+  if (options.model !== undefined) {
+    throw new CliError(
+      '--model only applies with --request (it decides the thought-signature rule)',
+    );
+  }
   if (options.kind === 'auto') return undefined;
   const kind = findKind(options.kind);
   if (kind === undefined) {

@@ -474,6 +474,9 @@ describe('validate --request', () => {
     const run = await runCli(['validate', '--request', '--kind', 'content', RECORDED]);
     expect(run.code).toBe(2);
     expect(expectOneLine(run.stderr)).toContain('--request checks a generate-content-request');
+    const model = await runCli(['validate', '--model', 'gemini-3-pro-preview', RECORDED]);
+    expect(model.code).toBe(2);
+    expect(expectOneLine(model.stderr)).toContain('--model only applies with --request');
   });
 });
 
