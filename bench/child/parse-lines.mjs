@@ -1,4 +1,4 @@
-// P4's anchor: the least a JSONL checker must do. Streams the file in 1 MiB chunks, splits
+// P4's anchor: the least a JSONL checker must do. Streams the file in 64 KiB chunks, splits
 // lines with Buffer.indexOf as src/cli/lines.ts does, JSON.parses each line, prints the count.
 import { createReadStream } from 'node:fs';
 
@@ -14,7 +14,7 @@ const parse = () => {
   pieces = [];
   pending = 0;
 };
-for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
+for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
   let from = 0;
   for (;;) {
     const at = chunk.indexOf(0x0a, from);
