@@ -41,7 +41,15 @@ const PROFILES: Readonly<Record<string, readonly string[]>> = {
 async function withFindings(ctx: BenchContext, figure: Figure): Promise<Figure> {
   const missed = figure.checks.some((check) => check.met === false);
   if (!missed) return figure;
-  const findings = [...(FINDINGS[figure.id] ?? [])];
+  const notes = FINDINGS[figure.id] ?? [];
+  const findings =
+    notes.length === 0
+      ? []
+      : [
+          '_Notes from profiles and experiments of 2026-11-29 (bench/findings.ts, the commits they name); the profile tables after them are from this run._',
+          '',
+          ...notes,
+        ];
   if (!ctx.quick) {
     for (const which of PROFILES[figure.id] ?? []) {
       try {
