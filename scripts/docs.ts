@@ -15,6 +15,8 @@ const app = await Application.bootstrapWithPlugins({
   out: OUT,
   name: 'gemini-mcp',
   readme: 'none',
+  // Source links need a hosted repository; a clone of a local path has none to link to.
+  disableSources: true,
   excludePrivate: true,
   excludeInternal: true,
   sort: ['source-order'],

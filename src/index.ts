@@ -39,6 +39,8 @@ export {
   checkTool,
   SCHEMAS,
 } from './generated/guards.js';
+/** Every vendored schema's generated type (Gemini, its Vertex AI twins, MCP), by schema name. */
+export type * as schemas from './generated/types.js';
 export type {
   Candidate,
   Content,
@@ -59,7 +61,6 @@ export type {
 } from './generated/types.js';
 export type { MediaMode } from './render.js';
 export type { Dialect, FunctionResponseOptions, StructuredMode } from './responses.js';
-
 export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './responses.js';
 export type { AnswerOptions, ModelTurn } from './runtime/answer.js';
 export { answerCalls } from './runtime/answer.js';

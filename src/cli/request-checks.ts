@@ -195,6 +195,25 @@ function checkResponses(turns: Turn[], out: RequestFinding[]): void {
   });
 }
 
+/**
+ * A content with no parts: the API answers "contents.parts must not be empty" (reported in
+ * vercel/ai#3775; the Vertex AI Content reference: a Content has at least one Part). The
+ * schemas cannot say it, since a response candidate may carry a content without parts.
+ */
+function checkEmptyContents(request: Json, out: RequestFinding[]): void {
+  list(request.contents).forEach((content, index) => {
+    if (isRecord(content) && list(content.parts).length === 0) {
+      out.push({
+        severity: 'error',
+        path: `/contents/${index}/parts`,
+        keyword: 'request/empty-parts',
+        message:
+          'a content must hold at least one part (the API refuses "contents.parts must not be empty")',
+      });
+    }
+  });
+}
+
 function checkSignatures(
   request: Json,
   turns: Turn[],
@@ -236,6 +255,7 @@ function checkSignatures(
  * The cross-field findings for one GenerateContentRequest (already parsed; shape errors are
  * the schema's job, so anything unexpected here is skipped, never thrown on):
  * - `request/function-name-collision`: two declarations with one name, across or within tools;
+ * - `request/empty-parts`: a content without parts;
  * - `request/both-schema-forms`: `parameters` with `parametersJsonSchema` (or `response` with
  *   `responseJsonSchema`) on one declaration;
  * - `request/response-count`, `request/response-id`, `request/response-name`,
@@ -251,6 +271,7 @@ export function checkRequest(
   if (!isRecord(request)) return [];
   const out: RequestFinding[] = [];
   checkDeclarations(request, out);
+  checkEmptyContents(request, out);
   const turns = turnsOf(request);
   checkResponses(turns, out);
   checkSignatures(request, turns, options, out);

@@ -11,7 +11,10 @@ export const EXPOSED_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 /** The longest exposed name. */
 const MAX_EXPOSED_NAME_LENGTH = 64;
 
-/** How colliding names are told apart; see {@link assignExposedNames}. */
+/**
+ * How colliding names are told apart: `'on-collision'` prefixes every tool of a colliding group
+ * with its server (`server__tool`), `'always'` prefixes every tool, `'never'` refuses collisions.
+ */
 export type PrefixMode = 'on-collision' | 'always' | 'never';
 
 /** A tool's identity: the server that owns it and its name there. */
