@@ -29,7 +29,10 @@ describe('architecture', () => {
     for (const [file, imports] of graph) {
       if (!file.startsWith('src/generated/')) continue;
       for (const target of imports) {
-        expect(target.startsWith('src/generated/') || target === 'src/errors.ts', `${file} -> ${target}`).toBe(true);
+        expect(
+          target.startsWith('src/generated/') || target === 'src/errors.ts',
+          `${file} -> ${target}`,
+        ).toBe(true);
       }
     }
     expect(graph.get('src/errors.ts')).toEqual([]);

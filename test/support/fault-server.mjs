@@ -164,7 +164,7 @@ export function createFaultHandler({
         if (!raw || !pending.delete(id)) return reply(id, text(String(args.text)));
         const line = `${JSON.stringify({ jsonrpc: '2.0', id, result: text(String(args.text)) })}\n`;
         const chunks = line.match(/[\s\S]{1,7}/g) ?? [];
-        chunks.forEach((chunk, i) => setTimeout(() => raw(chunk), i * 3));
+        for (const [i, chunk] of chunks.entries()) setTimeout(() => raw(chunk), i * 3);
         return;
       }
       case 'garbage':
