@@ -1,5 +1,6 @@
 /** MCP tools as Gemini function declarations. */
 
+import { cloneJson } from './clone-json.js';
 import { proveContract } from './contract.js';
 import { GeminiMcpError } from './errors.js';
 import { checkFunctionDeclaration, checkTool } from './generated/guards.js';
@@ -114,9 +115,9 @@ function describe(entry: ToolSetEntry, options: FunctionDeclarationsOptions): st
 function jsonSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOptions) {
   const { outputSchema } = entry.tool;
   return {
-    parametersJsonSchema: structuredClone(entry.tool.inputSchema),
+    parametersJsonSchema: convertFor(entry, 'inputSchema', () => cloneJson(entry.tool.inputSchema)),
     ...(options.responseSchema === true && outputSchema !== undefined
-      ? { responseJsonSchema: structuredClone(outputSchema) }
+      ? { responseJsonSchema: convertFor(entry, 'outputSchema', () => cloneJson(outputSchema)) }
       : {}),
   };
 }

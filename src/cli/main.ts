@@ -2,7 +2,7 @@
 /**
  * The `gemini-mcp` executable: `validate`, `tools`, `answer`, `chat`. See `gemini-mcp --help`.
  */
-import { main } from './program.js';
+import { packageVersion } from './version.js';
 
 // `gemini-mcp validate big.jsonl | head`: a closed pipe ends the run quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -10,8 +10,15 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-process.exitCode = await main(process.argv, {
-  stdin: process.stdin,
-  stdout: process.stdout,
-  stderr: process.stderr,
-});
+const [, , first, ...rest] = process.argv;
+if ((first === '--version' || first === '-V') && rest.length === 0) {
+  // Answered before loading the parser and the commands: `--version` starts as fast as node.
+  process.stdout.write(`${packageVersion()}\n`);
+} else {
+  const { main } = await import('./program.js');
+  process.exitCode = await main(process.argv, {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
+}

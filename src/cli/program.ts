@@ -2,7 +2,6 @@
  * The `gemini-mcp` command line: `validate`, `tools`, `answer` and `chat`, parsed with
  * commander. {@link main} returns the exit code instead of exiting, so stdout is flushed.
  */
-import { createRequire } from 'node:module';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { GeminiMcpError } from '../errors.js';
 import { CliError, EXIT } from './cli-error.js';
@@ -11,12 +10,7 @@ import type { Kind } from './kinds.js';
 import { DEFAULT_MAX_LINE_BYTES } from './lines.js';
 import { SERVER_COMMANDS } from './server-commands.js';
 import type { ValidateOptions } from './validate.js';
-
-/** The package's version, read from its package.json. */
-export function packageVersion(): string {
-  const manifest = createRequire(import.meta.url)('../../package.json') as { version: string };
-  return manifest.version;
-}
+import { packageVersion } from './version.js';
 
 function positiveInteger(value: string): number {
   const n = Number(value);

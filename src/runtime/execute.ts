@@ -107,17 +107,19 @@ async function runCall(
       message: `no server "${call.serverId}" is connected; ${describeCall(call)} was not run`,
     };
   }
-  // A signal of our own per call: the SDK never removes its abort listener, so handing it the
-  // caller's signal would pile up one listener per call.
-  const controller = new AbortController();
+  // A signal of our own per call, only when the caller gave one: the SDK never removes its
+  // abort listener, so handing it the caller's signal would pile up one listener per call.
+  const controller = signal === undefined ? undefined : new AbortController();
   const started = performance.now();
-  const forward = (): void => controller.abort(signal?.reason);
+  const forward = (): void => controller?.abort(signal?.reason);
   signal?.addEventListener('abort', forward, { once: true });
   try {
     const raw: unknown = await client.request(
       { method: 'tools/call', params: { name: call.name, arguments: call.arguments } },
       ResultSchema,
-      { signal: controller.signal, timeout: timeoutMs },
+      controller === undefined
+        ? { timeout: timeoutMs }
+        : { signal: controller.signal, timeout: timeoutMs },
     );
     return checkResult(call, raw, outputSchemaOf(toolset, call));
   } catch (error) {

@@ -16,6 +16,7 @@ export async function mapConcurrent<T, R>(
   concurrency: number,
   work: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
+  if (items.length <= concurrency) return Promise.all(items.map(work));
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -177,3 +177,16 @@ describe('hostile tool results', () => {
     expect(result.items).toHaveLength(1);
   });
 });
+
+describe('hostile schemas in json mode', () => {
+  it('a 10,000-deep inputSchema is INVALID_INPUT naming the tool, not a stack overflow', () => {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 10_000; i++) schema = { type: 'object', properties: { next: schema } };
+    const { toolset } = buildToolSet([
+      { serverId: 'a', tools: [{ name: 'deep', inputSchema: schema as never }] },
+    ]);
+    expect(() => functionDeclarations(toolset)).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
+  });
+});
