@@ -46,7 +46,9 @@ function walk(schema: unknown, pointer: string, depth: number, found: UnsafeProp
     }
   }
   for (const key of SUBSCHEMA_KEYS) {
-    walk(ownValue(schema, key), appendPointer(pointer, key), depth + 1, found);
+    const subschema = ownValue(schema, key);
+    // The pointer is built only for a keyword that is there: most schemas hold few of them.
+    if (isObject(subschema)) walk(subschema, appendPointer(pointer, key), depth + 1, found);
   }
   for (const key of SUBSCHEMA_LIST_KEYS) {
     const list = ownValue(schema, key);
