@@ -89,8 +89,8 @@ describe('EX-5: connectServers over stdio', () => {
         const names = connections.toolset.entries.map((e) => `${e.serverId}/${e.tool.name}`);
         expect(names).toContain('bitcoin/hello');
         expect(names).toContain('bitcoin/bitcoin_price');
-        // The fault server lists 3 tools per page: all 12 arrive only by following nextCursor.
-        expect(names.filter((n) => n.startsWith('faults/'))).toHaveLength(12);
+        // The fault server lists 3 tools per page: all 15 arrive only by following nextCursor.
+        expect(names.filter((n) => n.startsWith('faults/'))).toHaveLength(15);
         expect(names).toContain('everything/trigger-long-running-operation');
         expect(connections.toolset.resolve('bitcoin_price')?.serverId).toBe('bitcoin');
       } finally {
