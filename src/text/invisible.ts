@@ -7,6 +7,8 @@
 const INVISIBLE =
   /(?![\t\n])[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cs}\u{E0000}-\u{E007F}]/gu;
 
+const PLAIN_ASCII = /^[\x20-\x7e\t\n]*$/;
+
 /** The result of {@link stripInvisible}. */
 export interface StrippedText {
   /** The text without its invisible characters. */
@@ -24,6 +26,8 @@ export interface StrippedText {
  * ```
  */
 export function stripInvisible(text: string): StrippedText {
+  // Printable ASCII, tab and newline (most descriptions) hold nothing to strip: skip the scan.
+  if (PLAIN_ASCII.test(text)) return { text, removed: 0 };
   let removed = 0;
   const stripped = text.replace(INVISIBLE, () => {
     removed += 1;
