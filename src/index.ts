@@ -60,6 +60,8 @@ export type {
   VertexPart,
 } from './generated/types.js';
 export type { MediaMode } from './render.js';
+export type { RequestCheckOptions, RequestFinding } from './request-checks.js';
+export { checkRequest } from './request-checks.js';
 export type { Dialect, FunctionResponseOptions, StructuredMode } from './responses.js';
 export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './responses.js';
 export type { AnswerOptions, ModelTurn } from './runtime/answer.js';

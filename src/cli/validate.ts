@@ -21,8 +21,8 @@ import { readLines, type TextLine } from './lines.js';
 
 export { DEFAULT_MAX_LINE_BYTES } from './lines.js';
 
+import { checkRequest } from '../request-checks.js';
 import { locatePointer, parseErrorOffset, positionAt } from './locate.js';
-import { checkRequest } from './request-checks.js';
 import { createReporter, type Finding, type Reporter, type Summary } from './validate-report.js';
 
 /** Options of {@link runValidate}, as the command line gives them. */

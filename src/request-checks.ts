@@ -13,7 +13,7 @@
  * error when the model is known to be Gemini 3 or later (`--model`, or the request's `model`
  * field), a warning when the model is unknown, and nothing for a known earlier model.
  */
-import type { ViolationDetail } from '../errors.js';
+import type { ViolationDetail } from './errors.js';
 
 /** A finding of {@link checkRequest}: an error fails the payload, a warning does not. */
 export interface RequestFinding extends ViolationDetail {
@@ -263,6 +263,12 @@ function checkSignatures(
  *   `request/missing-function-responses`: functionResponse turns that do not answer the
  *   preceding model turn's functionCalls one for one (by id when the calls have ids);
  * - `request/thought-signature`: see the module comment.
+ *
+ * @example
+ * ```ts
+ * const errors = checkRequest(request, { model: 'gemini-3-pro-preview' }).filter((f) => f.severity === 'error');
+ * // e.g. [{ keyword: 'request/response-count', path: '/contents/2', message: '1 functionResponse part(s) answer 2 ...' }]
+ * ```
  */
 export function checkRequest(
   request: unknown,
