@@ -4,31 +4,18 @@
  * once, in order, and no child process outlives `close()`. (The runtime's own fault tests cover
  * hangs, malformed results, 50 MB results and closed clients: test/runtime/faults.test.ts.)
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkContent } from '../../src/generated/guards.js';
 import type { Content } from '../../src/generated/types.js';
 import { answerCalls } from '../../src/runtime/answer.js';
-import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
-import { exited, FAULT_SERVER, pidOf } from '../support/runtime-servers.js';
+import type { ServerConnections } from '../../src/runtime/connect.js';
+import { connectReapedAfterEach, FAULT_SERVER } from '../support/runtime-servers.js';
 
-let connections: ServerConnections | undefined;
-let pids: number[] = [];
+const connectServers = connectReapedAfterEach();
 
-async function connect(env: Record<string, string> = {}): Promise<ServerConnections> {
-  connections = await connectServers(
-    { mcpServers: { fault: { ...FAULT_SERVER, env } } },
-    { stderr: 'ignore', timeoutMs: 60_000 },
-  );
-  pids = [...connections.clients.values()].map((client) => pidOf(client) as number);
-  return connections;
+function connect(env: Record<string, string> = {}): Promise<ServerConnections> {
+  return connectServers({ mcpServers: { fault: { ...FAULT_SERVER, env } } }, { timeoutMs: 60_000 });
 }
-
-afterEach(async () => {
-  await connections?.close();
-  connections = undefined;
-  for (const pid of pids) expect(await exited(pid), `pid ${pid} still running`).toBe(true);
-  pids = [];
-});
 
 function turn(...calls: [string, Record<string, unknown>?][]): Content {
   return {

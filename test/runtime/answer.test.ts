@@ -5,31 +5,17 @@ import { GeminiMcpError } from '../../src/errors.js';
 import { checkContent, checkVertexContent } from '../../src/generated/guards.js';
 import type { Content, GenerateContentResponse } from '../../src/generated/types.js';
 import { answerCalls } from '../../src/runtime/answer.js';
-import { listAllTools } from '../../src/runtime/list-tools.js';
-import { buildToolSet } from '../../src/toolset/build.js';
 import type { ToolSet } from '../../src/toolset/types.js';
-import { inMemoryBitcoinClient, inMemoryFaultClient } from '../support/runtime-servers.js';
+import { inMemoryServers } from '../support/runtime-servers.js';
 
-let bitcoin: Client;
-let faults: Client;
 let toolset: ToolSet;
 let clients: Map<string, Client>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  bitcoin = await inMemoryBitcoinClient();
-  faults = await inMemoryFaultClient();
-  clients = new Map([
-    ['bitcoin', bitcoin],
-    ['faults', faults],
-  ]);
-  ({ toolset } = buildToolSet([
-    { serverId: 'bitcoin', tools: await listAllTools(bitcoin) },
-    { serverId: 'faults', tools: await listAllTools(faults) },
-  ]));
+  ({ toolset, clients, close } = await inMemoryServers());
 });
-afterAll(async () => {
-  await Promise.all([bitcoin.close(), faults.close()]);
-});
+afterAll(() => close());
 
 const PARALLEL: Content = {
   role: 'model',

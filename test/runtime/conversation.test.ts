@@ -16,28 +16,16 @@ import {
 import { listAllTools } from '../../src/runtime/list-tools.js';
 import { buildToolSet } from '../../src/toolset/build.js';
 import type { ToolSet } from '../../src/toolset/types.js';
-import { inMemoryBitcoinClient, inMemoryFaultClient } from '../support/runtime-servers.js';
+import { inMemoryServers } from '../support/runtime-servers.js';
 
-let bitcoin: Client;
-let faults: Client;
 let toolset: ToolSet;
 let clients: Map<string, Client>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  bitcoin = await inMemoryBitcoinClient();
-  faults = await inMemoryFaultClient();
-  clients = new Map([
-    ['bitcoin', bitcoin],
-    ['faults', faults],
-  ]);
-  ({ toolset } = buildToolSet([
-    { serverId: 'bitcoin', tools: await listAllTools(bitcoin) },
-    { serverId: 'faults', tools: await listAllTools(faults) },
-  ]));
+  ({ toolset, clients, close } = await inMemoryServers());
 });
-afterAll(async () => {
-  await Promise.all([bitcoin.close(), faults.close()]);
-});
+afterAll(() => close());
 
 const USER: Content = { role: 'user', parts: [{ text: 'hi' }] };
 const respond = (parts: Part[], extra: object = {}): GenerateContentResponse => ({
@@ -85,7 +73,7 @@ describe('EX-4: runConversation', () => {
 
   it('EX-5/EX-4: a toolset function is asked before each turn, so a rebuilt set is offered', async () => {
     const { toolset: smaller } = buildToolSet([
-      { serverId: 'bitcoin', tools: await listAllTools(bitcoin) },
+      { serverId: 'bitcoin', tools: await listAllTools(clients.get('bitcoin')!) },
     ]);
     const sets = [toolset, smaller];
     const { generate, asked } = scripted([respond([helloCall('t1')]), respond([{ text: 'ok' }])]);

@@ -10,9 +10,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, expect } from 'vitest';
 import { createBitcoinServer } from '../../examples/bitcoin-server.js';
 import type { PriceSource } from '../../examples/price-source.js';
-import type { StdioServerConfig } from '../../src/runtime/config.js';
+import type { McpServersConfig, StdioServerConfig } from '../../src/runtime/config.js';
+import {
+  type ConnectOptions,
+  connectServers,
+  type ServerConnections,
+} from '../../src/runtime/connect.js';
+import { listAllTools } from '../../src/runtime/list-tools.js';
+import { buildToolSet } from '../../src/toolset/build.js';
+import type { ToolSet } from '../../src/toolset/types.js';
 import { createFaultHandler } from './fault-server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -92,4 +101,54 @@ export async function exited(pid: number, ms = 10_000): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return true;
+}
+
+/** The bitcoin and fault servers in memory: their clients by id, one tool set over both. */
+export interface InMemoryServers {
+  clients: Map<string, Client>;
+  toolset: ToolSet;
+  close(): Promise<void>;
+}
+
+/** Connects {@link InMemoryServers}. */
+export async function inMemoryServers(): Promise<InMemoryServers> {
+  const bitcoin = await inMemoryBitcoinClient();
+  const faults = await inMemoryFaultClient();
+  const { toolset } = buildToolSet([
+    { serverId: 'bitcoin', tools: await listAllTools(bitcoin) },
+    { serverId: 'faults', tools: await listAllTools(faults) },
+  ]);
+  return {
+    clients: new Map([
+      ['bitcoin', bitcoin],
+      ['faults', faults],
+    ]),
+    toolset,
+    close: async () => {
+      await Promise.all([bitcoin.close(), faults.close()]);
+    },
+  };
+}
+
+/**
+ * For test files that connect real servers: returns `connect`, and registers an `afterEach`
+ * that closes what the test connected and checks, by pid, that every child process exited.
+ */
+export function connectReapedAfterEach(): (
+  config: McpServersConfig,
+  options?: ConnectOptions,
+) => Promise<ServerConnections> {
+  let connections: ServerConnections | undefined;
+  let pids: number[] = [];
+  afterEach(async () => {
+    await connections?.close();
+    connections = undefined;
+    for (const pid of pids) expect(await exited(pid), `pid ${pid} still running`).toBe(true);
+    pids = [];
+  });
+  return async (config, options = {}) => {
+    connections = await connectServers(config, { stderr: 'ignore', ...options });
+    pids = [...connections.clients.values()].map((client) => pidOf(client) as number);
+    return connections;
+  };
 }
