@@ -68,9 +68,9 @@ const INT_BOUNDS: Record<string, [number, number]> = {
 };
 
 /** Proto3 JSON accepts standard and URL-safe base64, padded or not. */
-export const BASE64_PATTERN = '^[A-Za-z0-9+/_-]*={0,2}$';
+const BASE64_PATTERN = '^[A-Za-z0-9+/_-]*={0,2}$';
 /** int64 and uint64 travel as decimal strings in proto3 JSON. */
-export const INT64_PATTERN = '^-?[0-9]+$';
+const INT64_PATTERN = '^-?[0-9]+$';
 
 /** How a converted schema refers to another named schema. */
 export type RefWriter = (name: string) => string;

@@ -46,7 +46,7 @@ const NOT_REQUIRED_IN_A_BODY = new Set([
 ]);
 
 /** Parts of `Part.data`, the proto oneof of which a Part holds exactly one. */
-export const PART_DATA_FIELDS = [
+const PART_DATA_FIELDS = [
   'text',
   'inlineData',
   'functionCall',

@@ -17,12 +17,12 @@ export interface SchemaFile {
 }
 
 /** Path below `schemas/` of a named schema in a family. */
-export function schemaFile(family: Family, name: string): string {
+function schemaFile(family: Family, name: string): string {
   return `${family}/${name}.schema.json`;
 }
 
 /** The `$id` of a schema file. */
-export function schemaId(file: string): string {
+function schemaId(file: string): string {
   return `${SCHEMA_ID_BASE}${file}`;
 }
 
@@ -30,22 +30,13 @@ export function schemaId(file: string): string {
  * The type name a schema gets: Gemini names as they are, the others prefixed by family; a letter
  * after a digit is upper-cased (`V1alpha` -> `V1Alpha`), as json-schema-to-typescript would.
  */
-export function typeNameOf(family: Family, name: string): string {
+function typeNameOf(family: Family, name: string): string {
   const safe = name.replace(
     /(\d)([a-z])/g,
     (_, digit: string, letter: string) => digit + letter.toUpperCase(),
   );
   if (family === 'gemini') return safe;
   return family === 'mcp' ? `Mcp${safe}` : `Vertex${safe}`;
-}
-
-/** A relative `$ref` from a file of one family to a schema of another (or the same). */
-export function relativeRef(from: Family, toFamily: Family, name: string): string {
-  const target = `${name}.schema.json`;
-  if (from === toFamily) return target;
-  if (from === 'gemini/vertex' && toFamily === 'gemini') return `../${target}`;
-  if (from === 'gemini' && toFamily === 'gemini/vertex') return `vertex/${target}`;
-  return `../${toFamily}/${target}`;
 }
 
 /** A schema file: the schema with its `$schema`, `$id`, `title` and (our own) description. */
