@@ -7,16 +7,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { geminiTools } from '../src/declarations.js';
+import { geminiTools } from '../src/adapter/declarations.js';
 import { assertGenerateContentRequest } from '../src/generated/guards.js';
 import type { GenerateContentResponse } from '../src/generated/types.js';
 import { connectServers } from '../src/runtime/connect.js';
 import { type AnsweredTurn, runConversation } from '../src/runtime/conversation.js';
-import {
-  type Generate,
-  genaiGenerate,
-  readGenerateContentResponse,
-} from '../src/runtime/generate.js';
+import { type Generate, genaiGenerate, readGenerateContentResponse } from '../src/runtime/genai.js';
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./bitcoin-server.ts', import.meta.url));
 const RECORDED_TURN = new URL('./recorded-turn.json', import.meta.url);

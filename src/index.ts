@@ -13,10 +13,30 @@ export type {
   FunctionCallsResult,
   RejectedCall,
   RejectionReason,
-} from './calls.js';
-export { CALL_FINISH_REASONS, functionCalls } from './calls.js';
-export type { DeclarationWarning, FunctionDeclarationsOptions } from './declarations.js';
-export { functionDeclarations, geminiTools } from './declarations.js';
+} from './adapter/calls.js';
+export { CALL_FINISH_REASONS, functionCalls } from './adapter/calls.js';
+export type { DeclarationWarning, FunctionDeclarationsOptions } from './adapter/declarations.js';
+export { functionDeclarations, geminiTools } from './adapter/declarations.js';
+export type { PrefixMode } from './adapter/names.js';
+export { EXPOSED_NAME_PATTERN } from './adapter/names.js';
+export type { MediaMode } from './adapter/render.js';
+export type { RequestCheckOptions, RequestFinding } from './adapter/request-checks.js';
+export { checkRequest } from './adapter/request-checks.js';
+export type { Dialect, FunctionResponseOptions, StructuredMode } from './adapter/responses.js';
+export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './adapter/responses.js';
+export { buildToolSet } from './adapter/toolset.js';
+export type {
+  BuildToolSetOptions,
+  BuildToolSetResult,
+  ServerTools,
+  ToolFilter,
+  ToolSet,
+  ToolSetEntry,
+  ToolSetWarning,
+  ToolSetWarningCode,
+} from './adapter/toolset-types.js';
+export type { ToolCall, ToolError, ToolErrorCode, ToolResult } from './adapter/types.js';
+export { isToolError } from './adapter/types.js';
 export type { GeminiMcpErrorCode, GeminiMcpErrorOptions, ViolationDetail } from './errors.js';
 export { GeminiMcpError } from './errors.js';
 export type { SchemaName } from './generated/guards.js';
@@ -59,11 +79,6 @@ export type {
   VertexContent,
   VertexPart,
 } from './generated/types.js';
-export type { MediaMode } from './render.js';
-export type { RequestCheckOptions, RequestFinding } from './request-checks.js';
-export { checkRequest } from './request-checks.js';
-export type { Dialect, FunctionResponseOptions, StructuredMode } from './responses.js';
-export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './responses.js';
 export type { AnswerOptions, ModelTurn } from './runtime/answer.js';
 export { answerCalls } from './runtime/answer.js';
 export type {
@@ -92,12 +107,12 @@ export type {
   GenAiParameters,
   Generate,
   GenerateRequest,
-} from './runtime/generate.js';
+} from './runtime/genai.js';
 export {
   genaiGenerate,
   genaiGenerateStream,
   readGenerateContentResponse,
-} from './runtime/generate.js';
+} from './runtime/genai.js';
 export type { ListToolsOptions } from './runtime/list-tools.js';
 export { listAllTools } from './runtime/list-tools.js';
 export type { TransportOptions } from './runtime/transport.js';
@@ -108,18 +123,3 @@ export type {
   ToGeminiSchemaOptions,
 } from './schema/to-gemini-schema.js';
 export { toGeminiParameters, toGeminiSchema } from './schema/to-gemini-schema.js';
-export { buildToolSet } from './toolset/build.js';
-export type { PrefixMode } from './toolset/names.js';
-export { EXPOSED_NAME_PATTERN } from './toolset/names.js';
-export type {
-  BuildToolSetOptions,
-  BuildToolSetResult,
-  ServerTools,
-  ToolFilter,
-  ToolSet,
-  ToolSetEntry,
-  ToolSetWarning,
-  ToolSetWarningCode,
-} from './toolset/types.js';
-export type { ToolCall, ToolError, ToolErrorCode, ToolResult } from './types.js';
-export { isToolError } from './types.js';

@@ -1,9 +1,32 @@
-/** The house rules of DESIGN.md section 1: imports run one way and never in a cycle. */
+/**
+ * The house rules of DESIGN.md section 1: src/ is layered as folders, each importing only from
+ * the layers below it, and nothing imports in a cycle.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..');
+
+/**
+ * The layers, bottom up. `errors.ts` is the one module below them all (the generated guards
+ * throw its error class); `index.ts` is the package's entry above the library layers.
+ */
+const LAYERS = ['generated', 'json', 'schema', 'adapter', 'runtime', 'cli'] as const;
+type Layer = (typeof LAYERS)[number] | 'errors' | 'index';
+
+/** What each layer may import, besides itself. */
+const ALLOWED: Record<Layer, readonly Layer[]> = {
+  errors: [],
+  generated: ['errors'],
+  json: ['errors', 'generated'],
+  schema: ['errors', 'generated', 'json'],
+  adapter: ['errors', 'generated', 'json', 'schema'],
+  runtime: ['errors', 'generated', 'json', 'schema', 'adapter'],
+  // The library never imports the CLI; the CLI may import the whole library.
+  cli: ['errors', 'generated', 'json', 'schema', 'adapter', 'runtime'],
+  index: ['errors', 'generated', 'json', 'schema', 'adapter', 'runtime'],
+};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
@@ -20,28 +43,57 @@ function localImports(file: string): string[] {
   });
 }
 
+/** The layer a src/ file belongs to, or `undefined` for a file outside every layer. */
+function layerOf(file: string): Layer | undefined {
+  if (file === 'src/errors.ts') return 'errors';
+  if (file === 'src/index.ts') return 'index';
+  const folder = file.split('/')[1];
+  return LAYERS.find((layer) => layer === folder);
+}
+
 const srcFiles = sourceFiles('src');
 const graph = new Map(srcFiles.map((file) => [file, localImports(file)]));
 
 describe('architecture', () => {
-  it('src/generated imports only itself and the leaf module src/errors.ts', () => {
-    expect(graph.get('src/generated/guards.ts')).toContain('src/errors.ts');
-    for (const [file, imports] of graph) {
-      if (!file.startsWith('src/generated/')) continue;
-      for (const target of imports) {
-        expect(
-          target.startsWith('src/generated/') || target === 'src/errors.ts',
-          `${file} -> ${target}`,
-        ).toBe(true);
-      }
-    }
-    expect(graph.get('src/errors.ts')).toEqual([]);
+  it('every src/ file belongs to a layer: ls src shows generated, json, schema, adapter, runtime, cli', () => {
+    const loose = srcFiles.filter((file) => layerOf(file) === undefined);
+    expect(loose).toEqual([]);
+    const folders = readdirSync(join(root, 'src'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    expect(folders).toEqual([...LAYERS].sort());
   });
 
-  it('nothing in src/ imports scripts/, test/ or bench/', () => {
+  it('test/ has a folder for every layer of src/', () => {
+    const folders = new Set(
+      readdirSync(join(root, 'test'), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name),
+    );
+    for (const layer of LAYERS) expect(folders.has(layer), `test/${layer}`).toBe(true);
+  });
+
+  it('each layer imports only from the layers below it (the library never imports the CLI)', () => {
+    const wrong: string[] = [];
     for (const [file, imports] of graph) {
-      for (const target of imports) expect(target, file).toMatch(/^src\//);
+      const from = layerOf(file);
+      if (from === undefined) continue;
+      for (const target of imports) {
+        const to = layerOf(target);
+        if (to === undefined || (to !== from && !ALLOWED[from].includes(to))) {
+          wrong.push(`${file} (${from}) -> ${target} (${to ?? 'outside src'})`);
+        }
+      }
     }
+    expect(wrong).toEqual([]);
+  });
+
+  it('the rule catches an upward import (the checker itself is checked)', () => {
+    expect(ALLOWED.adapter.includes('runtime')).toBe(false);
+    expect(ALLOWED.runtime.includes('cli')).toBe(false);
+    expect(layerOf('src/runtime/connect.ts')).toBe('runtime');
+    expect(layerOf('src/loose.ts')).toBeUndefined();
   });
 
   it('src/ has no import cycles', () => {

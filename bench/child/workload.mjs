@@ -10,8 +10,8 @@ if (dist === undefined || which === undefined || corpusPath === undefined) {
   throw new Error('usage: workload.mjs DIST <P1|P2|P2set|P3|P5> CORPUS.json [SECONDS]');
 }
 const load = (path) => import(pathToFileURL(join(dist, path)).href);
-const { functionDeclarations } = await load('declarations.js');
-const { buildToolSet } = await load('toolset/build.js');
+const { functionDeclarations } = await load('adapter/declarations.js');
+const { buildToolSet } = await load('adapter/toolset.js');
 const { toGeminiSchema } = await load('schema/to-gemini-schema.js');
 const { executeToolCalls } = await load('runtime/execute.js');
 

@@ -1,7 +1,7 @@
 /** P5: executeToolCalls' own cost per call, and what its concurrency buys. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCall } from '../../src/types.js';
+import type { ToolCall } from '../../src/adapter/types.js';
 import { compare, measured, ratioOf } from '../lib/compare.js';
 import type { BenchContext } from '../lib/context.js';
 import { everythingOverStdio, linkedServer } from '../lib/mcp-servers.js';

@@ -10,7 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 
@@ -20,6 +20,12 @@ export interface BuiltCli {
   readonly dist: string;
   /** `dist/cli/main.js`. */
   readonly main: string;
+  /**
+   * The same build with the contract proofs compiled out (`adapter/contract.js` replaced by an
+   * identity `proveContract`), for P1 and P3's checks-off rows: the switch lives in the
+   * benchmark's own build, never in src/.
+   */
+  readonly unchecked: string;
   readonly how: string;
 }
 
@@ -98,9 +104,16 @@ export async function builtCli(root: string, tmp: string): Promise<BuiltCli> {
   await copyFile(join(src, 'generated', 'validators.js'), join(out, 'generated', 'validators.js'));
   await copyFile(join(base, 'package.json'), join(pkg, 'package.json'));
   await symlink(join(root, 'node_modules'), join(pkg, 'node_modules'), 'dir');
+  const unchecked = join(pkg, 'dist-unchecked');
+  await cp(out, unchecked, { recursive: true });
+  await writeFile(
+    join(unchecked, 'json', 'contract.js'),
+    '/** Benchmark build only: every proof skipped. */\nexport function proveContract(value) {\n  return value;\n}\n',
+  );
   return {
     dist: out,
     main: join(out, 'cli', 'main.js'),
+    unchecked,
     how: `a private build of ${what} in the temp dir (TypeScript \`transpileModule\` per file with the tsconfig.build.json options: the JavaScript \`npm run build\` emits)`,
   };
 }

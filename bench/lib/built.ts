@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BuiltCli } from './build-cli.js';
 
-type Contract = typeof import('../../src/contract.js');
-type Declarations = typeof import('../../src/declarations.js');
-type Build = typeof import('../../src/toolset/build.js');
+type Declarations = typeof import('../../src/adapter/declarations.js');
+type Build = typeof import('../../src/adapter/toolset.js');
 type ToGeminiSchema = typeof import('../../src/schema/to-gemini-schema.js');
 type Execute = typeof import('../../src/runtime/execute.js');
 
@@ -18,11 +17,15 @@ type Execute = typeof import('../../src/runtime/execute.js');
 export interface Built {
   /** The built package's `dist` directory. */
   readonly dist: string;
-  readonly contractChecks: Contract['contractChecks'];
   readonly functionDeclarations: Declarations['functionDeclarations'];
   readonly buildToolSet: Build['buildToolSet'];
   readonly toGeminiSchema: ToGeminiSchema['toGeminiSchema'];
   readonly executeToolCalls: Execute['executeToolCalls'];
+  /** The same functions from the build with the contract proofs compiled out. */
+  readonly unchecked: {
+    readonly functionDeclarations: Declarations['functionDeclarations'];
+    readonly toGeminiSchema: ToGeminiSchema['toGeminiSchema'];
+  };
 }
 
 async function load<T>(dist: string, path: string): Promise<T> {
@@ -32,19 +35,24 @@ async function load<T>(dist: string, path: string): Promise<T> {
 /** Imports the built modules of `cli`'s package. */
 export async function loadBuilt(cli: BuiltCli): Promise<Built> {
   const dist = cli.dist;
-  const [contract, declarations, build, schema, execute] = await Promise.all([
-    load<Contract>(dist, 'contract.js'),
-    load<Declarations>(dist, 'declarations.js'),
-    load<Build>(dist, 'toolset/build.js'),
-    load<ToGeminiSchema>(dist, 'schema/to-gemini-schema.js'),
-    load<Execute>(dist, 'runtime/execute.js'),
-  ]);
+  const [declarations, build, schema, execute, uncheckedDeclarations, uncheckedSchema] =
+    await Promise.all([
+      load<Declarations>(dist, 'adapter/declarations.js'),
+      load<Build>(dist, 'adapter/toolset.js'),
+      load<ToGeminiSchema>(dist, 'schema/to-gemini-schema.js'),
+      load<Execute>(dist, 'runtime/execute.js'),
+      load<Declarations>(cli.unchecked, 'adapter/declarations.js'),
+      load<ToGeminiSchema>(cli.unchecked, 'schema/to-gemini-schema.js'),
+    ]);
   return {
     dist,
-    contractChecks: contract.contractChecks,
     functionDeclarations: declarations.functionDeclarations,
     buildToolSet: build.buildToolSet,
     toGeminiSchema: schema.toGeminiSchema,
     executeToolCalls: execute.executeToolCalls,
+    unchecked: {
+      functionDeclarations: uncheckedDeclarations.functionDeclarations,
+      toGeminiSchema: uncheckedSchema.toGeminiSchema,
+    },
   };
 }

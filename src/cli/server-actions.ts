@@ -3,15 +3,15 @@
  * `validate` and `--help` never load the MCP SDK or the runtime).
  */
 import { readFile, stat } from 'node:fs/promises';
-import { type DeclarationWarning, geminiTools } from '../declarations.js';
+import { type DeclarationWarning, geminiTools } from '../adapter/declarations.js';
+import { EXPOSED_NAME_PATTERN, type PrefixMode } from '../adapter/names.js';
+import type { ToolSet, ToolSetWarning } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
 import { checkContent, checkGenerateContentResponse } from '../generated/guards.js';
 import type { Content, GenerateContentResponse } from '../generated/types.js';
 import { answerCalls } from '../runtime/answer.js';
 import { runConversation } from '../runtime/conversation.js';
-import { type GenAiClient, genaiGenerate } from '../runtime/generate.js';
-import { EXPOSED_NAME_PATTERN, type PrefixMode } from '../toolset/names.js';
-import type { ToolSet, ToolSetWarning } from '../toolset/types.js';
+import { type GenAiClient, genaiGenerate } from '../runtime/genai.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { connect, type ServerFlags } from './servers.js';

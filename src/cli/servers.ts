@@ -5,10 +5,10 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import type { BuildToolSetOptions } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
 import type { McpServersConfig, ServerConfig } from '../runtime/config.js';
 import { connectServers, type ServerConnections } from '../runtime/connect.js';
-import type { BuildToolSetOptions } from '../toolset/types.js';
 import { CliError, describeFileError } from './cli-error.js';
 
 /** The server options every server-using command takes. */

@@ -21,7 +21,7 @@ import { readLines, type TextLine } from './lines.js';
 
 export { DEFAULT_MAX_LINE_BYTES } from './lines.js';
 
-import { checkRequest } from '../request-checks.js';
+import { checkRequest } from '../adapter/request-checks.js';
 import { locatePointer, parseErrorOffset, positionAt } from './locate.js';
 import { createReporter, type Finding, type Reporter, type Summary } from './validate-report.js';
 

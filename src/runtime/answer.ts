@@ -2,13 +2,13 @@
  * Answers a model turn: runs its function calls and returns the user Content holding exactly
  * one functionResponse per functionCall, in call order.
  */
-import { type FunctionCallsOptions, functionCalls } from '../calls.js';
-import { proveContract } from '../contract.js';
+import { type FunctionCallsOptions, functionCalls } from '../adapter/calls.js';
+import { type FunctionResponseOptions, functionResponse } from '../adapter/responses.js';
+import type { ToolSet } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
 import { checkContent, checkVertexContent } from '../generated/guards.js';
 import type { Content, GenerateContentResponse, Part } from '../generated/types.js';
-import { type FunctionResponseOptions, functionResponse } from '../responses.js';
-import type { ToolSet } from '../toolset/types.js';
+import { proveContract } from '../json/contract.js';
 import { type ClientMap, type ExecuteOptions, executeToolCalls, type Outcome } from './execute.js';
 
 /** Options of {@link answerCalls}. */

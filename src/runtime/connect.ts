@@ -5,8 +5,8 @@
 import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { BuildToolSetOptions, ToolSet, ToolSetWarning } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
-import type { BuildToolSetOptions, ToolSet, ToolSetWarning } from '../toolset/types.js';
 import { closeClient, watchClient } from './client-state.js';
 import {
   type McpServersConfig,

@@ -2,15 +2,15 @@
  * The conversation loop: ask the model, keep its turn exactly as returned, answer its calls,
  * and go on until it answers without calls or the turn limit is reached.
  */
-import type { CallFinish } from '../calls.js';
-import { functionCalls } from '../calls.js';
-import { type FunctionDeclarationsOptions, geminiTools } from '../declarations.js';
+import type { CallFinish } from '../adapter/calls.js';
+import { functionCalls } from '../adapter/calls.js';
+import { type FunctionDeclarationsOptions, geminiTools } from '../adapter/declarations.js';
+import type { ToolSet } from '../adapter/toolset-types.js';
 import type { Content, GenerateContentResponse, PromptFeedback } from '../generated/types.js';
-import type { ToolSet } from '../toolset/types.js';
 import { type AnswerOptions, answerCalls } from './answer.js';
 import type { ClientMap } from './execute.js';
 import { gatherTurn } from './gather.js';
-import type { Generate } from './generate.js';
+import type { Generate } from './genai.js';
 
 /** Options of {@link runConversation}. */
 export interface ConversationOptions extends AnswerOptions {

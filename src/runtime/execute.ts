@@ -4,11 +4,11 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { checkOutputSchema } from '../adapter/output-schema.js';
+import type { ToolSet } from '../adapter/toolset-types.js';
+import type { ToolCall, ToolError, ToolResult } from '../adapter/types.js';
 import { checkMcpCallToolResult } from '../generated/guards.js';
-import type { ToolSet } from '../toolset/types.js';
-import type { ToolCall, ToolError, ToolResult } from '../types.js';
 import { transportErrorSince, wasClosed } from './client-state.js';
-import { checkOutputSchema } from './output-schema.js';
 import { mapConcurrent } from './pool.js';
 import { describeCall, toolErrorFrom } from './tool-errors.js';
 

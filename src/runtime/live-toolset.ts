@@ -2,13 +2,13 @@
  * One tool set over several servers' tool lists, rebuilt whenever one list is replaced.
  * Replacements of the same server run one at a time, in the order they were asked for.
  */
-import { buildToolSet } from '../toolset/build.js';
+import { buildToolSet } from '../adapter/toolset.js';
 import type {
   BuildToolSetOptions,
   BuildToolSetResult,
   ToolSet,
   ToolSetWarning,
-} from '../toolset/types.js';
+} from '../adapter/toolset-types.js';
 
 /** What listeners hear after a server's tool list was replaced (or failed to be). */
 export type ToolsChange =

@@ -2,7 +2,7 @@
  * Turns whatever a failed MCP `tools/call` threw into a {@link ToolError} the model can act on.
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCall, ToolError } from '../types.js';
+import type { ToolCall, ToolError } from '../adapter/types.js';
 
 /** What was known about the call when it failed. */
 export interface FailureContext {

@@ -2,7 +2,7 @@
  * JSON pointers (RFC 6901) into the source schema: building them, and reading the fragment of a
  * local `$ref` (`#/$defs/Foo`, percent-encoded or not).
  */
-import { appendPointer } from '../json-pointer.js';
+import { appendPointer } from '../json/pointer.js';
 
 /** `pointer` extended by `tokens`, each escaped (most need no escaping: that path is kept cheap). */
 export function childPointer(pointer: string, ...tokens: readonly (string | number)[]): string {

@@ -3,10 +3,11 @@
  * and `response`), with a report of every loss. Every schema returned passes the vendored
  * Gemini `Schema` validator.
  */
-import { proveContract } from '../contract.js';
+
 import { GeminiMcpError } from '../errors.js';
 import { checkSchema } from '../generated/guards.js';
 import type { Schema } from '../generated/types.js';
+import { proveContract } from '../json/contract.js';
 import type { Context } from './context.js';
 import { convertNode } from './convert.js';
 import { ExpansionBudget, resolveLimits, surveySchema } from './limits.js';

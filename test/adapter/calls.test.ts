@@ -2,14 +2,14 @@ import { FinishReason, GenerateContentResponse } from '@google/genai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { functionCalls } from '../../src/calls.js';
+import { functionCalls } from '../../src/adapter/calls.js';
+import { buildToolSet } from '../../src/adapter/toolset.js';
 import {
   checkMcpCallToolRequestParams,
   checkPart,
   checkVertexPart,
 } from '../../src/generated/guards.js';
 import type { McpTool, Part } from '../../src/generated/types.js';
-import { buildToolSet } from '../../src/toolset/build.js';
 import { PROPERTY_RUNS, tool } from './helpers.js';
 
 const weather = tool('get_weather', {

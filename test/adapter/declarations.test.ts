@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { proveContract } from '../../src/contract.js';
-import type { DeclarationWarning } from '../../src/declarations.js';
-import { functionDeclarations, geminiTools } from '../../src/declarations.js';
+import type { DeclarationWarning } from '../../src/adapter/declarations.js';
+import { functionDeclarations, geminiTools } from '../../src/adapter/declarations.js';
+import { sanitizeDescription } from '../../src/adapter/description.js';
+import { buildToolSet } from '../../src/adapter/toolset.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import { checkFunctionDeclaration, checkTool } from '../../src/generated/guards.js';
 import type { McpTool } from '../../src/generated/types.js';
-import { sanitizeDescription } from '../../src/text/description.js';
-import { truncateUtf8, utf8ByteLength } from '../../src/text/utf8.js';
-import { buildToolSet } from '../../src/toolset/build.js';
+import { proveContract } from '../../src/json/contract.js';
+import { truncateUtf8, utf8ByteLength } from '../../src/json/utf8.js';
 import { PROPERTY_RUNS, server, tool } from './helpers.js';
 
 const weatherInput = {

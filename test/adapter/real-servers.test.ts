@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { functionDeclarations, geminiTools } from '../../src/declarations.js';
+import { functionDeclarations, geminiTools } from '../../src/adapter/declarations.js';
+import { EXPOSED_NAME_PATTERN } from '../../src/adapter/names.js';
+import { buildToolSet } from '../../src/adapter/toolset.js';
 import { checkFunctionDeclaration, checkTool } from '../../src/generated/guards.js';
-import { buildToolSet } from '../../src/toolset/build.js';
-import { EXPOSED_NAME_PATTERN } from '../../src/toolset/names.js';
 import type { RealServerTools } from '../support/real-servers.js';
 import { listRealServerTools } from '../support/real-servers.js';
 

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { decodedSize } from '../../src/adapter/render.js';
+import type { FunctionResponseOptions } from '../../src/adapter/responses.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from '../../src/adapter/responses.js';
+import type { ToolError } from '../../src/adapter/types.js';
 import { checkMcpCallToolResult, checkPart, checkVertexPart } from '../../src/generated/guards.js';
 import type { McpCallToolResult, McpContentBlock, Part } from '../../src/generated/types.js';
-import { decodedSize } from '../../src/render.js';
-import type { FunctionResponseOptions } from '../../src/responses.js';
-import { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from '../../src/responses.js';
-import { utf8ByteLength } from '../../src/text/utf8.js';
-import type { ToolError } from '../../src/types.js';
+import { utf8ByteLength } from '../../src/json/utf8.js';
 import { PROPERTY_RUNS } from './helpers.js';
 
 const text = (value: string): McpContentBlock => ({ type: 'text', text: value });

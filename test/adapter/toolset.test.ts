@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { EXPOSED_NAME_PATTERN } from '../../src/adapter/names.js';
+import { buildToolSet } from '../../src/adapter/toolset.js';
 import { GeminiMcpError } from '../../src/errors.js';
-import { buildToolSet } from '../../src/toolset/build.js';
-import { EXPOSED_NAME_PATTERN } from '../../src/toolset/names.js';
 import { nameMap, PROPERTY_RUNS, server, tool } from './helpers.js';
 
 const exposed = (servers: Parameters<typeof buildToolSet>[0], options = {}) =>

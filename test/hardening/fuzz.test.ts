@@ -9,8 +9,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { functionCalls } from '../../src/calls.js';
-import { functionDeclarations, geminiTools } from '../../src/declarations.js';
+import { functionCalls } from '../../src/adapter/calls.js';
+import { functionDeclarations, geminiTools } from '../../src/adapter/declarations.js';
+import { EXPOSED_NAME_PATTERN } from '../../src/adapter/names.js';
+import { functionResponse } from '../../src/adapter/responses.js';
+import { buildToolSet } from '../../src/adapter/toolset.js';
+import type { ToolSet } from '../../src/adapter/toolset-types.js';
 import { GeminiMcpError, type GeminiMcpErrorCode } from '../../src/errors.js';
 import {
   checkContent,
@@ -19,12 +23,8 @@ import {
   checkTool,
   checkVertexPart,
 } from '../../src/generated/guards.js';
-import { functionResponse } from '../../src/responses.js';
 import { answerCalls } from '../../src/runtime/answer.js';
 import { toGeminiSchema } from '../../src/schema/to-gemini-schema.js';
-import { buildToolSet } from '../../src/toolset/build.js';
-import { EXPOSED_NAME_PATTERN } from '../../src/toolset/names.js';
-import type { ToolSet } from '../../src/toolset/types.js';
 import { deepFreeze } from '../schema/support.js';
 import { inMemoryBitcoinClient } from '../support/runtime-servers.js';
 import {

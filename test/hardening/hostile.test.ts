@@ -3,14 +3,14 @@
  * crash the toolkit nor reach Gemini in a form it would refuse or a human could not see.
  */
 import { describe, expect, it } from 'vitest';
-import { functionCalls } from '../../src/calls.js';
-import { functionDeclarations } from '../../src/declarations.js';
+import { functionCalls } from '../../src/adapter/calls.js';
+import { functionDeclarations } from '../../src/adapter/declarations.js';
+import { EXPOSED_NAME_PATTERN } from '../../src/adapter/names.js';
+import { functionResponse } from '../../src/adapter/responses.js';
+import { buildToolSet } from '../../src/adapter/toolset.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import { checkFunctionDeclaration, checkPart } from '../../src/generated/guards.js';
-import { functionResponse } from '../../src/responses.js';
 import { toGeminiSchema } from '../../src/schema/to-gemini-schema.js';
-import { buildToolSet } from '../../src/toolset/build.js';
-import { EXPOSED_NAME_PATTERN } from '../../src/toolset/names.js';
 
 /** Text hidden in Unicode tag characters (U+E0000 + ASCII): invisible, but models read it. */
 const hidden = (text: string) =>

@@ -1,8 +1,8 @@
 /** Bugs the fuzzers found, each pinned by a test named after what it caught. */
 import { describe, expect, it } from 'vitest';
+import { functionResponse } from '../../src/adapter/responses.js';
+import { isToolError } from '../../src/adapter/types.js';
 import { GeminiMcpError } from '../../src/errors.js';
-import { functionResponse } from '../../src/responses.js';
-import { isToolError } from '../../src/types.js';
 
 describe('fuzzer regressions', () => {
   it.each([null, undefined, 0, 'text', []])(

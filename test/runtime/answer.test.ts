@@ -1,11 +1,11 @@
 /** answerCalls in memory: order, dialects, rejections, size caps, and what it refuses. */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ToolSet } from '../../src/adapter/toolset-types.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import { checkContent, checkVertexContent } from '../../src/generated/guards.js';
 import type { Content, GenerateContentResponse } from '../../src/generated/types.js';
 import { answerCalls } from '../../src/runtime/answer.js';
-import type { ToolSet } from '../../src/toolset/types.js';
 import { inMemoryServers } from '../support/runtime-servers.js';
 
 let toolset: ToolSet;

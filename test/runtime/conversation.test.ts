@@ -1,6 +1,8 @@
 /** runConversation, gatherTurn and the @google/genai adapters, with scripted models in memory. */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildToolSet } from '../../src/adapter/toolset.js';
+import type { ToolSet } from '../../src/adapter/toolset-types.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import type { Content, GenerateContentResponse, Part } from '../../src/generated/types.js';
 import { type AnsweredTurn, runConversation } from '../../src/runtime/conversation.js';
@@ -12,10 +14,8 @@ import {
   type GenerateRequest,
   genaiGenerate,
   genaiGenerateStream,
-} from '../../src/runtime/generate.js';
+} from '../../src/runtime/genai.js';
 import { listAllTools } from '../../src/runtime/list-tools.js';
-import { buildToolSet } from '../../src/toolset/build.js';
-import type { ToolSet } from '../../src/toolset/types.js';
 import { inMemoryServers } from '../support/runtime-servers.js';
 
 let toolset: ToolSet;

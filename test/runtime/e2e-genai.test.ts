@@ -5,7 +5,7 @@
  */
 import { GoogleGenAI } from '@google/genai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { geminiTools } from '../../src/declarations.js';
+import { geminiTools } from '../../src/adapter/declarations.js';
 import {
   checkGenerateContentRequest,
   checkVertexGenerateContentRequest,
@@ -13,7 +13,7 @@ import {
 import type { Content, Part } from '../../src/generated/types.js';
 import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
 import { runConversation } from '../../src/runtime/conversation.js';
-import { genaiGenerate, genaiGenerateStream } from '../../src/runtime/generate.js';
+import { genaiGenerate, genaiGenerateStream } from '../../src/runtime/genai.js';
 import { type FakeGemini, type ScriptedReply, startFakeGemini } from '../support/fake-gemini.js';
 import { BITCOIN_SERVER } from '../support/runtime-servers.js';
 

@@ -3,13 +3,13 @@ import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildToolSet } from '../../src/adapter/toolset.js';
+import type { ToolSet } from '../../src/adapter/toolset-types.js';
+import type { ToolCall, ToolError, ToolResult } from '../../src/adapter/types.js';
+import { isToolError } from '../../src/adapter/types.js';
 import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
 import { executeToolCalls, type Outcome } from '../../src/runtime/execute.js';
 import { listAllTools } from '../../src/runtime/list-tools.js';
-import { buildToolSet } from '../../src/toolset/build.js';
-import type { ToolSet } from '../../src/toolset/types.js';
-import type { ToolCall, ToolError, ToolResult } from '../../src/types.js';
-import { isToolError } from '../../src/types.js';
 import { createFaultHandler } from '../support/fault-server.mjs';
 import {
   EVERYTHING_SERVER,

@@ -13,6 +13,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, expect } from 'vitest';
 import { createBitcoinServer } from '../../examples/bitcoin-server.js';
 import type { PriceSource } from '../../examples/price-source.js';
+import { buildToolSet } from '../../src/adapter/toolset.js';
+import type { ToolSet } from '../../src/adapter/toolset-types.js';
 import type { McpServersConfig, StdioServerConfig } from '../../src/runtime/config.js';
 import {
   type ConnectOptions,
@@ -20,8 +22,6 @@ import {
   type ServerConnections,
 } from '../../src/runtime/connect.js';
 import { listAllTools } from '../../src/runtime/list-tools.js';
-import { buildToolSet } from '../../src/toolset/build.js';
-import type { ToolSet } from '../../src/toolset/types.js';
 import { createFaultHandler } from './fault-server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,7 +1,7 @@
 /** Checks a call's arguments against its tool's inputSchema with ajv, compiled once per tool. */
-import type { ViolationDetail } from './errors.js';
-import type { McpTool } from './generated/types.js';
-import { compileServerSchema, violationsOf } from './json-schema-validator.js';
+import type { ViolationDetail } from '../errors.js';
+import type { McpTool } from '../generated/types.js';
+import { compileServerSchema, violationsOf } from './tool-schemas.js';
 
 /** Most violations reported for one call. */
 const MAX_VIOLATIONS = 10;

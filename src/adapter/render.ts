@@ -4,7 +4,7 @@ import type {
   McpContentBlock,
   McpEmbeddedResource,
   McpResourceLink,
-} from './generated/types.js';
+} from '../generated/types.js';
 
 /** How image and audio blocks travel: as text placeholders, or as function response parts. */
 export type MediaMode = 'placeholder' | 'parts';

@@ -1,5 +1,5 @@
 /** Finds input property names that Gemini may refuse or misread. */
-import { appendPointer } from '../json-pointer.js';
+import { appendPointer } from '../json/pointer.js';
 import { GEMINI_PROPERTY_NAME } from '../schema/keywords.js';
 
 /** Nesting deeper than this is not searched (schemas are JSON; this bounds the walk). */

@@ -13,7 +13,7 @@
  * error when the model is known to be Gemini 3 or later (`--model`, or the request's `model`
  * field), a warning when the model is unknown, and nothing for a known earlier model.
  */
-import type { ViolationDetail } from './errors.js';
+import type { ViolationDetail } from '../errors.js';
 
 /** A finding of {@link checkRequest}: an error fails the payload, a warning does not. */
 export interface RequestFinding extends ViolationDetail {

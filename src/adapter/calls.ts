@@ -1,10 +1,11 @@
 /** The model's function calls, resolved against a tool set. */
+
+import { GeminiMcpError } from '../errors.js';
+import type { Part } from '../generated/types.js';
 import { argumentViolations } from './arguments.js';
-import { GeminiMcpError } from './errors.js';
-import type { Part } from './generated/types.js';
 import { type Dialect, functionResponse } from './responses.js';
-import { closestNames } from './text/similar.js';
-import type { ToolSet } from './toolset/types.js';
+import { closestNames } from './similar-names.js';
+import type { ToolSet } from './toolset-types.js';
 import type { ToolCall } from './types.js';
 
 /** Finish reasons that mean the model's function calling went wrong (FC-6). */

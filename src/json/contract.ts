@@ -1,12 +1,6 @@
 /** Proves what the adapter returns against the generated validators. */
-import type { ViolationDetail } from './errors.js';
-import { GeminiMcpError } from './errors.js';
-
-/**
- * For the benchmarks only (P1 measures what the checks cost): never exported from the package,
- * never switched off in production code.
- */
-export const contractChecks = { enabled: true };
+import type { ViolationDetail } from '../errors.js';
+import { GeminiMcpError } from '../errors.js';
 
 /** What a contract check is about, for the error message. */
 export interface ContractContext {
@@ -34,7 +28,6 @@ export function proveContract<T>(
   check: (candidate: unknown) => ViolationDetail[],
   context: ContractContext,
 ): T {
-  if (!contractChecks.enabled) return value;
   const violations = check(value);
   const first = violations[0];
   if (first === undefined) return value;

@@ -1,14 +1,14 @@
 /** MCP tools as Gemini function declarations. */
 
-import { cloneJson } from './clone-json.js';
-import { proveContract } from './contract.js';
-import { GeminiMcpError } from './errors.js';
-import { checkFunctionDeclaration, checkTool } from './generated/guards.js';
-import type { FunctionDeclaration, Tool } from './generated/types.js';
-import type { SchemaWarning } from './schema/to-gemini-schema.js';
-import { toGeminiParameters, toGeminiSchema } from './schema/to-gemini-schema.js';
-import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './text/description.js';
-import type { ToolSet, ToolSetEntry } from './toolset/types.js';
+import { GeminiMcpError } from '../errors.js';
+import { checkFunctionDeclaration, checkTool } from '../generated/guards.js';
+import type { FunctionDeclaration, Tool } from '../generated/types.js';
+import { cloneJson } from '../json/clone.js';
+import { proveContract } from '../json/contract.js';
+import type { SchemaWarning } from '../schema/to-gemini-schema.js';
+import { toGeminiParameters, toGeminiSchema } from '../schema/to-gemini-schema.js';
+import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './description.js';
+import type { ToolSet, ToolSetEntry } from './toolset-types.js';
 
 /** Something {@link functionDeclarations} changed on the way, reported through `onWarning`. */
 export type DeclarationWarning =

@@ -1,6 +1,6 @@
 /** Tool descriptions as Gemini will see them: visible characters only, bounded in size. */
-import { stripInvisible } from './invisible.js';
-import { truncateUtf8, utf8ByteLength } from './utf8.js';
+import { stripInvisible } from '../json/invisible.js';
+import { truncateUtf8, utf8ByteLength } from '../json/utf8.js';
 
 /** The largest description emitted, in bytes of UTF-8. */
 export const MAX_DESCRIPTION_BYTES = 4096;

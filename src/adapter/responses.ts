@@ -1,16 +1,17 @@
 /** A tool's result (or the error standing in for one) as a Gemini functionResponse part. */
-import { proveContract } from './contract.js';
-import { GeminiMcpError } from './errors.js';
+
+import { GeminiMcpError } from '../errors.js';
 import {
   checkFunctionResponse,
   checkMcpCallToolResult,
   checkPart,
   checkVertexPart,
-} from './generated/guards.js';
-import type { FunctionResponse, McpCallToolResult, Part } from './generated/types.js';
-import { toPlainJson } from './plain-json.js';
+} from '../generated/guards.js';
+import type { FunctionResponse, McpCallToolResult, Part } from '../generated/types.js';
+import { proveContract } from '../json/contract.js';
+import { toPlainJson } from '../json/plain.js';
+import { truncateUtf8, utf8ByteLength } from '../json/utf8.js';
 import { type MediaMode, renderContent } from './render.js';
-import { truncateUtf8, utf8ByteLength } from './text/utf8.js';
 import type { ToolError, ToolResult } from './types.js';
 import { isToolError } from './types.js';
 

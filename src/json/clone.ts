@@ -1,5 +1,5 @@
 /** A fast deep copy of JSON data (what MCP servers send): objects, arrays and scalars. */
-import { GeminiMcpError } from './errors.js';
+import { GeminiMcpError } from '../errors.js';
 
 /** Deepest nesting copied; deeper data (hostile: no real schema nests so) is refused, typed. */
 export const MAX_CLONE_DEPTH = 1000;

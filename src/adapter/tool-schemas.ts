@@ -5,8 +5,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ViolationDetail } from './errors.js';
-import { appendPointer } from './json-pointer.js';
+import type { ViolationDetail } from '../errors.js';
+import { appendPointer } from '../json/pointer.js';
 
 const OPTIONS = {
   strict: false,

@@ -2,7 +2,7 @@
 import { GeminiMcpError } from '../errors.js';
 import { checkMcpTool } from '../generated/guards.js';
 import type { McpTool } from '../generated/types.js';
-import { nameSkeleton } from '../text/skeleton.js';
+import { nameSkeleton } from './name-skeleton.js';
 import { assignExposedNames } from './names.js';
 import { unsafePropertyNames } from './parameter-names.js';
 import type {
@@ -13,7 +13,7 @@ import type {
   ToolSet,
   ToolSetEntry,
   ToolSetWarning,
-} from './types.js';
+} from './toolset-types.js';
 
 interface Candidate {
   serverId: string;

@@ -3,7 +3,7 @@
  * the JSON Schema dialect the schema names (draft-07 for SDK servers, 2020-12 by default).
  */
 import type { ViolationDetail } from '../errors.js';
-import { compileServerSchema, violationsOf } from '../json-schema-validator.js';
+import { compileServerSchema, violationsOf } from './tool-schemas.js';
 
 /**
  * The violations of `value` against `outputSchema` (empty when it conforms). Validators are

@@ -2,7 +2,7 @@
  * The shared vocabulary of the adapter and the runtime: a call the model made, the result an
  * MCP server returned, and the error that stands in for a result that could not be had.
  */
-import type { McpCallToolResult } from './generated/types.js';
+import type { McpCallToolResult } from '../generated/types.js';
 
 /** A model's function call, resolved to the MCP tool it names. */
 export interface ToolCall {

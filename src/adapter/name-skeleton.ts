@@ -3,7 +3,7 @@
  * (and often to a model) although they differ in code points: case, accents, Cyrillic or Greek
  * letters standing in for Latin ones, invisible characters, `-` for `_`.
  */
-import { stripInvisible } from './invisible.js';
+import { stripInvisible } from '../json/invisible.js';
 
 /** Non-Latin letters that render like a Latin letter, mapped to it (lower case). */
 const CONFUSABLES = new Map<string, string>([
