@@ -2,9 +2,10 @@
 
 import { GeminiMcpError } from '../errors.js';
 import type { Part } from '../generated/types.js';
-import { argumentViolations } from './arguments.js';
+import { isJsonObject, isPlainObject, ownValue } from '../json/object.js';
 import { type Dialect, functionResponse } from './responses.js';
 import { closestNames } from './similar-names.js';
+import { toolSchemaViolations } from './tool-schemas.js';
 import type { ToolSet } from './toolset-types.js';
 import type { ToolCall } from './types.js';
 
@@ -79,20 +80,6 @@ export interface FunctionCallsOptions {
 /** Stands in for a call name that cannot name a function response. */
 const UNNAMED_FUNCTION = 'unnamed_function';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function own(object: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(object, key) ? object[key] : undefined;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (!isRecord(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
 function notRecognised(): GeminiMcpError {
   return new GeminiMcpError(
     'INVALID_INPUT',
@@ -103,16 +90,17 @@ function notRecognised(): GeminiMcpError {
 /** The parts to read, and how the first candidate finished, whatever shape `input` has. */
 function readInput(input: unknown): { parts: readonly unknown[]; finish?: CallFinish } {
   if (Array.isArray(input)) return { parts: input };
-  if (!isRecord(input)) throw notRecognised();
-  const parts = own(input, 'parts');
+  if (!isJsonObject(input)) throw notRecognised();
+  const parts = ownValue(input, 'parts');
   if (Array.isArray(parts)) return { parts };
-  const candidates = own(input, 'candidates');
-  if (candidates === undefined && own(input, 'promptFeedback') === undefined) throw notRecognised();
+  const candidates = ownValue(input, 'candidates');
+  if (candidates === undefined && ownValue(input, 'promptFeedback') === undefined)
+    throw notRecognised();
   if (candidates !== undefined && !Array.isArray(candidates)) throw notRecognised();
   const candidate: unknown = candidates?.[0];
-  if (!isRecord(candidate)) return { parts: [] };
-  const content = own(candidate, 'content');
-  const contentParts = isRecord(content) ? own(content, 'parts') : undefined;
+  if (!isJsonObject(candidate)) return { parts: [] };
+  const content = ownValue(candidate, 'content');
+  const contentParts = isJsonObject(content) ? ownValue(content, 'parts') : undefined;
   const finish = finishOf(candidate);
   return {
     parts: Array.isArray(contentParts) ? contentParts : [],
@@ -121,10 +109,10 @@ function readInput(input: unknown): { parts: readonly unknown[]; finish?: CallFi
 }
 
 function finishOf(candidate: Record<string, unknown>): CallFinish | undefined {
-  const reason = own(candidate, 'finishReason');
+  const reason = ownValue(candidate, 'finishReason');
   const known = CALL_FINISH_REASONS.find((callReason) => callReason === reason);
   if (known === undefined) return undefined;
-  const message = own(candidate, 'finishMessage');
+  const message = ownValue(candidate, 'finishMessage');
   return typeof message === 'string' ? { reason: known, message } : { reason: known };
 }
 
@@ -181,25 +169,25 @@ function unknownFunction(name: string, callId: string | null, context: Context):
 }
 
 function outcomeOf(functionCall: unknown, context: Context): CallOutcome {
-  if (!isRecord(functionCall) || typeof own(functionCall, 'name') !== 'string') {
-    const id = isRecord(functionCall) ? own(functionCall, 'id') : undefined;
+  if (!isJsonObject(functionCall) || typeof ownValue(functionCall, 'name') !== 'string') {
+    const id = isJsonObject(functionCall) ? ownValue(functionCall, 'id') : undefined;
     const callId = typeof id === 'string' ? id : null;
-    const name = isRecord(functionCall) ? own(functionCall, 'name') : undefined;
+    const name = isJsonObject(functionCall) ? ownValue(functionCall, 'name') : undefined;
     return reject('MALFORMED_CALL', name, callId, 'The function call has no name.', context);
   }
-  const name = own(functionCall, 'name') as string;
-  const id = own(functionCall, 'id');
+  const name = ownValue(functionCall, 'name') as string;
+  const id = ownValue(functionCall, 'id');
   const callId = typeof id === 'string' ? id : null;
   const entry = context.toolset.resolve(name);
   if (entry === undefined) return unknownFunction(name, callId, context);
-  const rawArgs = own(functionCall, 'args');
+  const rawArgs = ownValue(functionCall, 'args');
   const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
   if (!isPlainObject(args)) {
     const message = `The arguments of "${name}" must be a JSON object, not ${jsonType(args)}.`;
     return reject('ARGUMENTS_NOT_OBJECT', name, callId, message, context);
   }
   if (context.options.validateArgs === true) {
-    const violations = argumentViolations(entry.tool, args) ?? [];
+    const violations = toolSchemaViolations(entry.tool.inputSchema, args) ?? [];
     if (violations.length > 0) {
       const listed = violations.map(
         (violation) => `${violation.path === '' ? '(root)' : violation.path}: ${violation.message}`,
@@ -256,8 +244,8 @@ export function functionCalls(
   const context: Context = { toolset, options };
   const items: CallOutcome[] = [];
   for (const part of parts) {
-    if (!isRecord(part)) continue;
-    const functionCall = own(part, 'functionCall');
+    if (!isJsonObject(part)) continue;
+    const functionCall = ownValue(part, 'functionCall');
     if (functionCall === undefined) continue;
     items.push(outcomeOf(functionCall, context));
   }

@@ -1,4 +1,5 @@
 /** Finds input property names that Gemini may refuse or misread. */
+import { isJsonObject, ownValue } from '../json/object.js';
 import { appendPointer } from '../json/pointer.js';
 import { GEMINI_PROPERTY_NAME } from '../schema/keywords.js';
 
@@ -27,18 +28,10 @@ export interface UnsafePropertyName {
   pointer: string;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function ownValue(object: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(object, key) ? object[key] : undefined;
-}
-
 function walk(schema: unknown, pointer: string, depth: number, found: UnsafePropertyName[]): void {
-  if (!isObject(schema) || depth > MAX_DEPTH) return;
+  if (!isJsonObject(schema) || depth > MAX_DEPTH) return;
   const properties = ownValue(schema, 'properties');
-  if (isObject(properties)) {
+  if (isJsonObject(properties)) {
     for (const [name, subschema] of Object.entries(properties)) {
       const at = appendPointer(appendPointer(pointer, 'properties'), name);
       if (!GEMINI_PROPERTY_NAME.test(name)) found.push({ name, pointer: at });
@@ -48,7 +41,7 @@ function walk(schema: unknown, pointer: string, depth: number, found: UnsafeProp
   for (const key of SUBSCHEMA_KEYS) {
     const subschema = ownValue(schema, key);
     // The pointer is built only for a keyword that is there: most schemas hold few of them.
-    if (isObject(subschema)) walk(subschema, appendPointer(pointer, key), depth + 1, found);
+    if (isJsonObject(subschema)) walk(subschema, appendPointer(pointer, key), depth + 1, found);
   }
   for (const key of SUBSCHEMA_LIST_KEYS) {
     const list = ownValue(schema, key);
@@ -59,7 +52,7 @@ function walk(schema: unknown, pointer: string, depth: number, found: UnsafeProp
   }
   for (const key of SUBSCHEMA_MAP_KEYS) {
     const map = ownValue(schema, key);
-    if (!isObject(map)) continue;
+    if (!isJsonObject(map)) continue;
     for (const [name, subschema] of Object.entries(map)) {
       walk(subschema, appendPointer(appendPointer(pointer, key), name), depth + 1, found);
     }

@@ -13,7 +13,9 @@
  * error when the model is known to be Gemini 3 or later (`--model`, or the request's `model`
  * field), a warning when the model is unknown, and nothing for a known earlier model.
  */
+
 import type { ViolationDetail } from '../errors.js';
+import { isJsonObject } from '../json/object.js';
 
 /** A finding of {@link checkRequest}: an error fails the payload, a warning does not. */
 export interface RequestFinding extends ViolationDetail {
@@ -28,8 +30,7 @@ export interface RequestCheckOptions {
 
 type Json = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Json => isJsonObject(value);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** Gemini's major version in a model name (`models/gemini-3-pro-preview` -> 3), if it has one. */

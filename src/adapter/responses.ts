@@ -9,6 +9,7 @@ import {
 } from '../generated/guards.js';
 import type { FunctionResponse, McpCallToolResult, Part } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
+import { isJsonObject } from '../json/object.js';
 import { toPlainJson } from '../json/plain.js';
 import { truncateUtf8, utf8ByteLength } from '../json/utf8.js';
 import { type MediaMode, renderContent } from './render.js';
@@ -47,17 +48,13 @@ const NO_ERROR_DETAILS = 'The tool reported an error without details.';
 
 type Payload = string | Record<string, unknown>;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Whether any object inside `value` has a `$ref` key (which the API reads as a part reference). */
 function hasRefKey(value: unknown): boolean {
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const current = pending.pop();
     if (Array.isArray(current)) pending.push(...current);
-    else if (isRecord(current)) {
+    else if (isJsonObject(current)) {
       if (Object.hasOwn(current, '$ref')) return true;
       pending.push(...Object.values(current));
     }
@@ -76,7 +73,7 @@ function jsonEqual(a: unknown, b: unknown): boolean {
       a.every((item, index) => jsonEqual(item, b[index]))
     );
   }
-  if (!isRecord(a) || !isRecord(b)) return false;
+  if (!isJsonObject(a) || !isJsonObject(b)) return false;
   const keys = Object.keys(a);
   return (
     keys.length === Object.keys(b).length &&
@@ -97,7 +94,7 @@ function parsesTo(text: string, value: Record<string, unknown>): boolean {
 /** The text (or, for `prefer`, the structured object) a result's content and mode make up. */
 function payloadOf(result: McpCallToolResult, mode: StructuredMode, media: MediaMode) {
   const rendered = renderContent(result.content, media);
-  const structured = isRecord(result.structuredContent)
+  const structured = isJsonObject(result.structuredContent)
     ? (toPlainJson(result.structuredContent) as Record<string, unknown>)
     : undefined;
   const appended = () =>

@@ -1,12 +1,16 @@
 /**
- * Validators for the JSON Schemas MCP servers publish (tool inputSchema and outputSchema),
- * compiled with ajv once per schema object, in the dialect the schema names.
+ * The JSON Schemas MCP servers publish with their tools (`inputSchema`, `outputSchema`):
+ * compiled with ajv once per schema object, in the dialect the schema names, and the one place
+ * where a value is checked against them and the violations are worded.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ViolationDetail } from '../errors.js';
 import { appendPointer } from '../json/pointer.js';
+
+/** Most violations reported for one value. */
+const MAX_VIOLATIONS = 10;
 
 const OPTIONS = {
   strict: false,
@@ -34,17 +38,8 @@ function engineFor($schema: unknown): Ajv | Ajv2019 | Ajv2020 {
 /** Compiled validators by schema object; `null` marks a schema ajv cannot compile. */
 const compiled = new WeakMap<object, ValidateFunction | null>();
 
-/**
- * The validator of a server's JSON Schema, compiled on first use and cached per schema object;
- * `null` when ajv cannot compile it (a remote `$ref`, an unknown feature). Formats are not checked.
- *
- * @example
- * ```ts
- * const validate = compileServerSchema(tool.inputSchema);
- * if (validate && !validate(args)) console.log(violationsOf(validate.errors));
- * ```
- */
-export function compileServerSchema(schema: object): ValidateFunction | null {
+/** The schema's validator, compiled on first use and cached; `null` when ajv cannot compile it. */
+function validatorOf(schema: object): ValidateFunction | null {
   let validate = compiled.get(schema);
   if (validate === undefined) {
     const { $schema, ...body } = schema as Record<string, unknown>;
@@ -58,14 +53,14 @@ export function compileServerSchema(schema: object): ValidateFunction | null {
   return validate;
 }
 
-/** ajv errors as violations; a missing property is reported at its own path. */
-export function violationsOf(errors: readonly ErrorObject[] | null | undefined): ViolationDetail[] {
-  return (errors ?? []).map((error) => {
+/** ajv errors as violations, worded as the generated guards word them. */
+function violationsOf(errors: readonly ErrorObject[] | null | undefined): ViolationDetail[] {
+  return (errors ?? []).slice(0, MAX_VIOLATIONS).map((error) => {
     const missing = error.keyword === 'required' ? error.params.missingProperty : undefined;
     if (typeof missing === 'string') {
       return {
         path: appendPointer(error.instancePath, missing),
-        message: 'is required but missing',
+        message: `required field "${missing}" is missing`,
         keyword: 'required',
       };
     }
@@ -75,4 +70,26 @@ export function violationsOf(errors: readonly ErrorObject[] | null | undefined):
       keyword: error.keyword,
     };
   });
+}
+
+/**
+ * The violations of `value` against a server's JSON Schema (empty when it conforms), at most
+ * ten, each with the JSON pointer into `value`. Draft 2020-12 by default, draft-07 when the
+ * schema's `$schema` says so (04 and 06 are read as 07); formats are not checked. A schema ajv
+ * cannot compile (a remote `$ref`, an unknown feature) checks nothing: `undefined`, and the
+ * server stays the judge of its own data.
+ *
+ * @example
+ * ```ts
+ * toolSchemaViolations(tool.inputSchema, { city: 42 });
+ * // [{ path: '/city', message: 'must be string', keyword: 'type' }]
+ * ```
+ */
+export function toolSchemaViolations(
+  schema: object,
+  value: unknown,
+): ViolationDetail[] | undefined {
+  const validate = validatorOf(schema);
+  if (validate === null) return undefined;
+  return validate(value) ? [] : violationsOf(validate.errors);
 }

@@ -1,7 +1,9 @@
 /** Builds a {@link ToolSet} from the tool lists of several MCP servers. */
+
 import { GeminiMcpError } from '../errors.js';
 import { checkMcpTool } from '../generated/guards.js';
 import type { McpTool } from '../generated/types.js';
+import { isJsonObject } from '../json/object.js';
 import { nameSkeleton } from './name-skeleton.js';
 import { assignExposedNames } from './names.js';
 import { unsafePropertyNames } from './parameter-names.js';
@@ -46,10 +48,6 @@ class MapToolSet implements ToolSet {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Throws INVALID_INPUT unless `servers` is a list of `{serverId: string, tools: unknown[]}` with distinct ids. */
 function checkServers(servers: unknown): asserts servers is readonly ServerTools[] {
   if (!Array.isArray(servers)) {
@@ -57,7 +55,11 @@ function checkServers(servers: unknown): asserts servers is readonly ServerTools
   }
   const seen = new Set<string>();
   servers.forEach((server: unknown, index) => {
-    if (!isRecord(server) || typeof server.serverId !== 'string' || !Array.isArray(server.tools)) {
+    if (
+      !isJsonObject(server) ||
+      typeof server.serverId !== 'string' ||
+      !Array.isArray(server.tools)
+    ) {
       throw new GeminiMcpError(
         'INVALID_INPUT',
         `servers[${index}] is not {serverId: string, tools: unknown[]}`,
@@ -82,7 +84,7 @@ function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] 
       valid.push(tool as McpTool);
       return;
     }
-    const name = isRecord(tool) && typeof tool.name === 'string' ? tool.name : undefined;
+    const name = isJsonObject(tool) && typeof tool.name === 'string' ? tool.name : undefined;
     const first = violations[0]!;
     warnings.push({
       code: 'TOOL_INVALID',

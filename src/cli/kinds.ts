@@ -2,11 +2,13 @@
  * The payload kinds `gemini-mcp validate` knows: one per vendored schema, in kebab case, taken
  * from the generated `SCHEMAS` table, plus the guess `--kind auto` makes from a payload's shape.
  */
+
+import type { Dialect } from '../adapter/responses.js';
 import type { ViolationDetail } from '../errors.js';
 import { SCHEMAS, type SchemaName } from '../generated/guards.js';
+import { isJsonObject } from '../json/object.js';
 
 /** Which API's variant of a schema to use where the two differ. */
-export type Dialect = 'gemini' | 'vertex';
 
 /** One kind: its kebab-case name and the schema behind it in each dialect. */
 export interface Kind {
@@ -115,10 +117,6 @@ export function similarKinds(name: string): string[] {
     .map(({ candidate }) => candidate);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const has = (value: Record<string, unknown>, ...keys: string[]): boolean =>
   keys.some((key) => Object.hasOwn(value, key));
 
@@ -177,7 +175,7 @@ const GEMINI_TYPES = new Set([
  * | `type` a Gemini type (STRING, OBJECT, ...) | schema |
  */
 export function guessKind(value: unknown): Kind | undefined {
-  if (!isRecord(value)) return undefined;
+  if (!isJsonObject(value)) return undefined;
   const pick = (name: string): Kind | undefined => findKind(name);
   if (has(value, 'candidates', 'promptFeedback')) return pick('generate-content-response');
   if (has(value, 'contents')) return pick('generate-content-request');

@@ -2,6 +2,7 @@
  * Finds where a JSON pointer's value starts in a JSON text, so errors in a pretty-printed file
  * name the line to look at. Used only for payloads already found invalid.
  */
+import { decodePointer } from '../json/pointer.js';
 
 /** A 1-based line and column. */
 export interface Position {
@@ -18,15 +19,6 @@ export function positionAt(text: string, offset: number): Position {
     lineStart = i + 1;
   }
   return { line, column: offset - lineStart + 1 };
-}
-
-/** The pointer's reference tokens, unescaped (`/a~1b/0` -> `['a/b', '0']`). */
-export function pointerTokens(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 class Scanner {
@@ -124,7 +116,7 @@ class Scanner {
 export function locatePointer(text: string, pointer: string): Position {
   let offset = 0;
   try {
-    offset = new Scanner(text).find(pointerTokens(pointer));
+    offset = new Scanner(text).find(decodePointer(pointer) ?? []);
   } catch {
     offset = 0;
   }

@@ -2,7 +2,7 @@
 /**
  * The `gemini-mcp` executable: `validate`, `tools`, `answer`, `chat`. See `gemini-mcp --help`.
  */
-import { packageVersion } from './version.js';
+import { packageVersion } from '../runtime/version.js';
 
 // `gemini-mcp validate big.jsonl | head`: a closed pipe ends the run quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

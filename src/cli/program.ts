@@ -4,20 +4,14 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { GeminiMcpError } from '../errors.js';
+import { packageVersion } from '../runtime/version.js';
+import { positiveInteger } from './arguments.js';
 import { CliError, EXIT } from './cli-error.js';
 import type { CliIo } from './io.js';
 import type { Kind } from './kinds.js';
 import { DEFAULT_MAX_LINE_BYTES } from './lines.js';
 import { SERVER_COMMANDS } from './server-commands.js';
 import type { ValidateOptions } from './validate.js';
-import { packageVersion } from './version.js';
-
-function positiveInteger(value: string): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0)
-    throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
 
 function byteCount(value: string): number {
   const match = /^(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?$/i.exec(value.trim());

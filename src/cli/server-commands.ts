@@ -3,17 +3,11 @@
  * runtime's `connectServers`) and show or play what Gemini sees of them.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { positiveInteger } from './arguments.js';
 import type { CliIo } from './io.js';
 import type { AnswerOpts, ChatOpts, ToolsOpts } from './server-actions.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-function positiveInteger(value: string): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0)
-    throw new InvalidArgumentError('expected a whole number > 0');
-  return n;
-}
 
 function milliseconds(value: string): number {
   const n = Number(value);

@@ -5,11 +5,11 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import type { Dialect } from '../adapter/responses.js';
 import type { SchemaName } from '../generated/guards.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
 import {
   checkSchema,
-  type Dialect,
   findKind,
   guessKind,
   type Kind,

@@ -11,3 +11,23 @@
 export function appendPointer(pointer: string, token: string | number): string {
   return `${pointer}/${String(token).replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
+
+/**
+ * The reference tokens of a JSON pointer, unescaped (`/a~1b/0` gives `['a/b', '0']`), or
+ * `undefined` when it is not a pointer (no leading `/`, or a `~` not followed by 0 or 1).
+ *
+ * @example
+ * ```ts
+ * decodePointer('/properties/a~1b'); // ['properties', 'a/b']
+ * ```
+ */
+export function decodePointer(pointer: string): string[] | undefined {
+  if (pointer === '') return [];
+  if (!pointer.startsWith('/')) return undefined;
+  const tokens: string[] = [];
+  for (const raw of pointer.slice(1).split('/')) {
+    if (/~[^01]|~$/.test(raw)) return undefined;
+    tokens.push(raw.replaceAll('~1', '/').replaceAll('~0', '~'));
+  }
+  return tokens;
+}

@@ -2,8 +2,10 @@
  * The `mcpServers` configuration other MCP clients keep (Claude Desktop, Cursor, VS Code, the
  * Gemini CLI): read from an object or a JSON file, checked, and turned into typed entries.
  */
+
 import { readFile } from 'node:fs/promises';
 import { GeminiMcpError } from '../errors.js';
+import { isJsonObject } from '../json/object.js';
 
 /** A server started as a child process and spoken to over stdio. */
 export interface StdioServerConfig {
@@ -43,20 +45,16 @@ function fail(message: string, data: Record<string, unknown> = {}): never {
   throw new GeminiMcpError('CONFIG_INVALID', message, { data });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function checkStringRecord(value: unknown, where: string): void {
   if (value === undefined) return;
-  if (!isRecord(value) || !Object.values(value).every((v) => typeof v === 'string')) {
+  if (!isJsonObject(value) || !Object.values(value).every((v) => typeof v === 'string')) {
     fail(`${where} must be an object of strings`);
   }
 }
 
 function checkEntry(serverId: string, value: unknown): ServerEntry | undefined {
   const where = `mcpServers.${serverId}`;
-  if (!isRecord(value)) fail(`${where} must be an object`, { serverId });
+  if (!isJsonObject(value)) fail(`${where} must be an object`, { serverId });
   if (value.disabled === true) return undefined;
   const { type } = value;
   if (typeof value.command === 'string' && value.url === undefined) {
@@ -96,7 +94,7 @@ function checkEntry(serverId: string, value: unknown): ServerEntry | undefined {
  * ```
  */
 export function parseServersConfig(config: unknown): ServerEntry[] {
-  if (!isRecord(config) || !isRecord(config.mcpServers)) {
+  if (!isJsonObject(config) || !isJsonObject(config.mcpServers)) {
     fail('expected an object {"mcpServers": {"name": {...}}}');
   }
   return Object.entries(config.mcpServers).flatMap(([serverId, value]) => {

@@ -2,7 +2,7 @@
  * Connects the servers of an `mcpServers` configuration, lists their tools and keeps one tool
  * set over all of them, rebuilt whenever a server says its tools changed.
  */
-import { createRequire } from 'node:module';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { BuildToolSetOptions, ToolSet, ToolSetWarning } from '../adapter/toolset-types.js';
@@ -17,6 +17,7 @@ import {
 import { listAllTools } from './list-tools.js';
 import { LiveToolSet, type ToolsChange } from './live-toolset.js';
 import { createTransport, type TransportOptions } from './transport.js';
+import { packageVersion } from './version.js';
 
 export type { ToolsChange } from './live-toolset.js';
 
@@ -49,8 +50,7 @@ export interface ServerConnections {
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 function defaultClientInfo(): { name: string; version: string } {
-  const manifest = createRequire(import.meta.url)('../../package.json') as { version: string };
-  return { name: 'gemini-mcp', version: manifest.version };
+  return { name: 'gemini-mcp', version: packageVersion() };
 }
 
 interface OpenServer {

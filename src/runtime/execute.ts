@@ -4,7 +4,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { checkOutputSchema } from '../adapter/output-schema.js';
+import { toolSchemaViolations } from '../adapter/tool-schemas.js';
 import type { ToolSet } from '../adapter/toolset-types.js';
 import type { ToolCall, ToolError, ToolResult } from '../adapter/types.js';
 import { checkMcpCallToolResult } from '../generated/guards.js';
@@ -80,7 +80,7 @@ function checkResult(
       message: `${describeCall(call)} declares an output schema but returned no structuredContent`,
     };
   }
-  const mismatches = checkOutputSchema(outputSchema, result.structuredContent);
+  const mismatches = toolSchemaViolations(outputSchema, result.structuredContent) ?? [];
   const firstMismatch = mismatches[0];
   if (firstMismatch === undefined) return result;
   return {

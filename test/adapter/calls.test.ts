@@ -211,7 +211,7 @@ describe('model calls (FC)', () => {
   });
 
   it.each([
-    ['a missing required property', { days: 2 }, '/city: is required but missing'],
+    ['a missing required property', { days: 2 }, '/city: required field "city" is missing'],
     ['a wrong type', { city: 5 }, '/city: must be string'],
     ['a value below minimum', { city: 'x', days: 0 }, '/days: must be >= 1'],
   ])('FC-5: validateArgs rejects %s with the path', (_label, args, words) => {
