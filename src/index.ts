@@ -8,10 +8,12 @@
 export type {
   CallFinish,
   CallFinishReason,
-  CallOutcome,
+  CallItem,
+  CallToRun,
   FunctionCallsOptions,
   FunctionCallsResult,
   RejectedCall,
+  RejectedItem,
   RejectionReason,
 } from './adapter/calls.js';
 export { CALL_FINISH_REASONS, functionCalls } from './adapter/calls.js';
@@ -35,7 +37,7 @@ export type {
   ToolSetWarning,
   ToolSetWarningCode,
 } from './adapter/toolset-types.js';
-export type { ToolCall, ToolError, ToolErrorCode, ToolResult } from './adapter/types.js';
+export type { ResolvedCall, ToolError, ToolErrorCode, ToolResult } from './adapter/types.js';
 export { isToolError } from './adapter/types.js';
 export type { GeminiMcpErrorCode, GeminiMcpErrorOptions, ViolationDetail } from './errors.js';
 export { GeminiMcpError } from './errors.js';
@@ -98,7 +100,7 @@ export type {
   ConversationStop,
 } from './runtime/conversation.js';
 export { runConversation } from './runtime/conversation.js';
-export type { ClientMap, ExecuteOptions, Outcome } from './runtime/execute.js';
+export type { ClientMap, ExecutedCall, ExecuteOptions, Outcome } from './runtime/execute.js';
 export { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, executeToolCalls } from './runtime/execute.js';
 export { gatherTurn } from './runtime/gather.js';
 export type {

@@ -1,14 +1,15 @@
 /** P5: executeToolCalls' own cost per call, and what its concurrency buys. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCall } from '../../src/adapter/types.js';
+import type { ResolvedCall } from '../../src/adapter/types.js';
+import type { McpTool } from '../../src/generated/types.js';
 import { compare, measured, ratioOf } from '../lib/compare.js';
 import type { BenchContext } from '../lib/context.js';
 import { everythingOverStdio, linkedServer } from '../lib/mcp-servers.js';
 import { type Check, type Figure, ratioCheck, rowOf } from '../lib/report.js';
 import { formatRatio } from '../lib/stats.js';
 
-const TOOLS = [
+const TOOLS: McpTool[] = [
   {
     name: 'echo',
     description: 'Echoes its text.',
@@ -21,8 +22,9 @@ const TOOLS = [
   },
 ];
 
-function call(name: string, args: Record<string, unknown>): ToolCall {
-  return { serverId: 'bench', name, exposedName: name, callId: null, arguments: args };
+function call(name: string, args: Record<string, unknown>): ResolvedCall {
+  const tool = TOOLS.find((candidate) => candidate.name === name) ?? TOOLS[0]!;
+  return { serverId: 'bench', name, exposedName: name, callId: null, arguments: args, tool };
 }
 
 export async function p5(ctx: BenchContext): Promise<Figure> {
@@ -123,12 +125,13 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
     let overStdio: Awaited<ReturnType<typeof compare>>;
     try {
       const stdioClients = new Map([['everything', stdio.client]]);
-      const stdioCall: ToolCall = {
+      const stdioCall: ResolvedCall = {
         serverId: 'everything',
         name: 'echo',
         exposedName: 'echo',
         callId: null,
         arguments: { message: 'hello' },
+        tool: { name: 'echo', inputSchema: { type: 'object' } },
       };
       overStdio = await compare(
         [
@@ -189,7 +192,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
         ),
       ],
       method: [
-        'One SDK `Client` linked by `InMemoryTransport` to an SDK `Server` whose `echo` tool answers at once: the round trip is all JSON-RPC plumbing, no I/O, so the adapter\'s share is as large as it can be. The anchor is the request executeToolCalls itself makes, `client.request({method: "tools/call", ...}, ResultSchema)`, awaited alone; executeToolCalls adds the pool, a per-call AbortController, the CallToolResult validator, output-schema lookup and the outcome record. Overhead is the per-round ratio minus one. The stdio rows repeat the single call against server-everything spawned over stdio (a real server process, its `echo` tool), the round trip a deployment pays; the server is a separate process competing for this machine\'s two cores, so its rows carry the most noise (many short rounds, see the spread).',
+        'One SDK `Client` linked by `InMemoryTransport` to an SDK `Server` whose `echo` tool answers at once: the round trip is all JSON-RPC plumbing, no I/O, so the adapter\'s share is as large as it can be. The anchor is the request executeToolCalls itself makes, `client.request({method: "tools/call", ...}, ResultSchema)`, awaited alone; executeToolCalls adds the pool (not for a single call), a per-call AbortController when the caller passes a signal, the CallToolResult validator and the outcome record. Overhead is the per-round ratio minus one. The stdio rows repeat the single call against server-everything spawned over stdio (a real server process, its `echo` tool), the round trip a deployment pays; the server is a separate process competing for this machine\'s two cores, so its rows carry the most noise (many short rounds, see the spread).',
         `Concurrency: a \`sleep\` tool that answers after ${sleepMs} ms (a timer in the server), ${calls} calls, \`concurrency: ${calls}\` vs \`concurrency: 1\`, interleaved; the ideal speed-up is ${calls}x.${ctx.quick ? ' (--quick sleeps 20 ms instead of 100 ms.)' : ''}`,
       ],
     };

@@ -7,7 +7,7 @@ import { type Dialect, functionResponse } from './responses.js';
 import { closestNames } from './similar-names.js';
 import { toolSchemaViolations } from './tool-schemas.js';
 import type { ToolSet } from './toolset-types.js';
-import type { ToolCall } from './types.js';
+import type { ResolvedCall } from './types.js';
 
 /** Finish reasons that mean the model's function calling went wrong (FC-6). */
 export const CALL_FINISH_REASONS = [
@@ -27,7 +27,7 @@ export interface CallFinish {
   readonly message?: string;
 }
 
-/** Why a function call was not turned into a {@link ToolCall}. */
+/** Why a function call was not turned into a {@link ResolvedCall}. */
 export type RejectionReason =
   /** The part's `functionCall` is not an object with a string `name`. */
   | 'MALFORMED_CALL'
@@ -49,22 +49,33 @@ export interface RejectedCall {
   readonly part: Part;
 }
 
+/** A function call that was answered at once, as an item of {@link FunctionCallsResult.items}. */
+export interface RejectedItem {
+  readonly kind: 'rejected';
+  readonly rejected: RejectedCall;
+}
+
+/** A function call to run, as an item of {@link FunctionCallsResult.items}. */
+export interface CallToRun {
+  readonly kind: 'call';
+  readonly call: ResolvedCall;
+}
+
 /** One function call of the model, in call order: run it, or send its ready answer. */
-export type CallOutcome =
-  | { readonly kind: 'call'; readonly call: ToolCall }
-  | { readonly kind: 'rejected'; readonly rejected: RejectedCall };
+export type CallItem = CallToRun | RejectedItem;
 
 /** The result of {@link functionCalls}. */
 export interface FunctionCallsResult {
   /** The calls to run, in call order. */
-  readonly calls: ToolCall[];
+  readonly calls: ResolvedCall[];
   /** The functionResponse parts answering the calls that cannot run, in call order. */
   readonly rejected: Part[];
   /**
    * Every function call in call order, run or rejected: `items[i]` is the model's i-th
-   * functionCall. Answer in this order to keep one response per call, in place.
+   * functionCall. `executeToolCalls` takes them as they are and returns one outcome per item,
+   * and `answerCalls` takes this whole result, so a turn is read once.
    */
-  readonly items: CallOutcome[];
+  readonly items: CallItem[];
   /** Present when the candidate ended in one of {@link CALL_FINISH_REASONS}. */
   readonly finish?: CallFinish;
 }
@@ -75,6 +86,19 @@ export interface FunctionCallsOptions {
   readonly validateArgs?: boolean;
   /** The dialect of the rejection parts: `'vertex'` leaves out call ids (default `'gemini'`). */
   readonly dialect?: Dialect;
+}
+
+/** The tool set each result of {@link functionCalls} was read against. */
+const readAgainst = new WeakMap<FunctionCallsResult, ToolSet>();
+
+/**
+ * The tool set `value` was read against, when it is a result of {@link functionCalls} (so a
+ * turn read once is not read again); `undefined` for anything else.
+ */
+export function toolsetOfRead(value: unknown): ToolSet | undefined {
+  return typeof value === 'object' && value !== null
+    ? readAgainst.get(value as FunctionCallsResult)
+    : undefined;
 }
 
 /** Stands in for a call name that cannot name a function response. */
@@ -139,7 +163,7 @@ function reject(
   callId: string | null,
   message: string,
   context: Context,
-): CallOutcome {
+): CallItem {
   const part = functionResponse(
     responseName(name),
     { code: reason, message },
@@ -148,7 +172,7 @@ function reject(
   return { kind: 'rejected', rejected: { reason, callId, message, part } };
 }
 
-function unknownFunction(name: string, callId: string | null, context: Context): CallOutcome {
+function unknownFunction(name: string, callId: string | null, context: Context): CallItem {
   const known = context.toolset.entries.map((entry) => ({
     name: entry.exposedName,
     aliases: [entry.tool.name],
@@ -168,7 +192,7 @@ function unknownFunction(name: string, callId: string | null, context: Context):
   );
 }
 
-function outcomeOf(functionCall: unknown, context: Context): CallOutcome {
+function outcomeOf(functionCall: unknown, context: Context): CallItem {
   if (!isJsonObject(functionCall) || typeof ownValue(functionCall, 'name') !== 'string') {
     const id = isJsonObject(functionCall) ? ownValue(functionCall, 'id') : undefined;
     const callId = typeof id === 'string' ? id : null;
@@ -204,6 +228,7 @@ function outcomeOf(functionCall: unknown, context: Context): CallOutcome {
       exposedName: entry.exposedName,
       callId,
       arguments: args,
+      tool: entry.tool,
     },
   };
 }
@@ -213,8 +238,8 @@ function outcomeOf(functionCall: unknown, context: Context): CallOutcome {
  * Content, or a list of Parts, and resolves each against `toolset`. Parts without a
  * `functionCall` are ignored; call order is kept.
  *
- * - A call whose name resolves becomes a {@link ToolCall}: `callId` is its `id` or `null`,
- *   absent `args` are `{}`; `args` is passed on as the model sent it.
+ * - A call whose name resolves becomes a {@link ResolvedCall} carrying its tool: `callId` is its
+ *   `id` or `null`, absent `args` are `{}`; `args` is passed on as the model sent it.
  * - An unknown name, `args` that are not a plain object, a call without a name, or (with
  *   `validateArgs`) arguments failing the inputSchema are not run: each becomes a
  *   functionResponse part whose `response.error` says why (naming close matches, or the
@@ -242,17 +267,19 @@ export function functionCalls(
 ): FunctionCallsResult {
   const { parts, finish } = readInput(input);
   const context: Context = { toolset, options };
-  const items: CallOutcome[] = [];
+  const items: CallItem[] = [];
   for (const part of parts) {
     if (!isJsonObject(part)) continue;
     const functionCall = ownValue(part, 'functionCall');
     if (functionCall === undefined) continue;
     items.push(outcomeOf(functionCall, context));
   }
-  return {
+  const result: FunctionCallsResult = {
     calls: items.flatMap((item) => (item.kind === 'call' ? [item.call] : [])),
     rejected: items.flatMap((item) => (item.kind === 'rejected' ? [item.rejected.part] : [])),
     items,
     ...(finish === undefined ? {} : { finish }),
   };
+  readAgainst.set(result, toolset);
+  return result;
 }

@@ -189,12 +189,7 @@ export function functionResponse(
   result: ToolResult | ToolError,
   options: FunctionResponseOptions = {},
 ): Part {
-  const maxBytes = checkOptions(exposedName, options);
-  let response: FunctionResponse['response'];
-  let parts: FunctionResponse['parts'] = [];
-  if (isToolError(result)) {
-    response = { error: capped(toolErrorText(result), maxBytes) };
-  } else {
+  if (!isToolError(result)) {
     const violations = checkMcpCallToolResult(result);
     if (violations.length > 0) {
       throw new GeminiMcpError(
@@ -203,6 +198,34 @@ export function functionResponse(
         { path: violations[0]!.path, details: violations },
       );
     }
+  }
+  const vertex = options.dialect === 'vertex';
+  return proveContract(
+    unprovenResponsePart(exposedName, result, options),
+    vertex ? checkVertexPart : checkPart,
+    {
+      schema: vertex ? 'VertexPart' : 'Part',
+      tool: exposedName,
+    },
+  );
+}
+
+/**
+ * {@link functionResponse} for a result already proven against CallToolResult (a ToolError, or
+ * what `executeToolCalls` checked), leaving the proof of the part to the caller's proof of the
+ * whole Content: each result and part is validated once on the way from a call to its answer.
+ */
+export function unprovenResponsePart(
+  exposedName: string,
+  result: ToolResult | ToolError,
+  options: FunctionResponseOptions,
+): Part {
+  const maxBytes = checkOptions(exposedName, options);
+  let response: FunctionResponse['response'];
+  let parts: FunctionResponse['parts'] = [];
+  if (isToolError(result)) {
+    response = { error: capped(toolErrorText(result), maxBytes) };
+  } else {
     const made = payloadOf(result, options.structured ?? 'prefer', options.media ?? 'placeholder');
     parts = made.parts;
     const payload = safePayload(made.payload, maxBytes);
@@ -213,7 +236,7 @@ export function functionResponse(
   }
   const vertex = options.dialect === 'vertex';
   const id = !vertex && typeof options.id === 'string' ? { id: options.id } : {};
-  const part: Part = {
+  return {
     functionResponse: {
       ...id,
       name: exposedName,
@@ -221,8 +244,4 @@ export function functionResponse(
       ...(parts.length > 0 ? { parts } : {}),
     },
   };
-  return proveContract(part, vertex ? checkVertexPart : checkPart, {
-    schema: vertex ? 'VertexPart' : 'Part',
-    tool: exposedName,
-  });
 }

@@ -2,10 +2,13 @@
  * The shared vocabulary of the adapter and the runtime: a call the model made, the result an
  * MCP server returned, and the error that stands in for a result that could not be had.
  */
-import type { McpCallToolResult } from '../generated/types.js';
+import type { McpCallToolResult, McpTool } from '../generated/types.js';
 
-/** A model's function call, resolved to the MCP tool it names. */
-export interface ToolCall {
+/**
+ * A model's function call, resolved to the MCP tool it names. (Named apart from Gemini's own
+ * `ToolCall`, a server-side tool call of the API.)
+ */
+export interface ResolvedCall {
   /** The id of the MCP server that owns the tool. */
   serverId: string;
   /** The tool's original MCP name, as the server knows it. */
@@ -16,6 +19,8 @@ export interface ToolCall {
   callId: string | null;
   /** The call's arguments: always a plain object (`{}` when the model sent none). */
   arguments: Record<string, unknown>;
+  /** The MCP tool the call resolved to, as the tool set holds it (its `outputSchema` checks results). */
+  tool: McpTool;
 }
 
 /** A tool's result: an MCP `CallToolResult`. */

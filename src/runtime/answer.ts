@@ -2,27 +2,37 @@
  * Answers a model turn: runs its function calls and returns the user Content holding exactly
  * one functionResponse per functionCall, in call order.
  */
-import { type FunctionCallsOptions, functionCalls } from '../adapter/calls.js';
-import { type FunctionResponseOptions, functionResponse } from '../adapter/responses.js';
+import {
+  type FunctionCallsOptions,
+  type FunctionCallsResult,
+  functionCalls,
+  toolsetOfRead,
+} from '../adapter/calls.js';
+import { type FunctionResponseOptions, unprovenResponsePart } from '../adapter/responses.js';
 import type { ToolSet } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
 import { checkContent, checkVertexContent } from '../generated/guards.js';
 import type { Content, GenerateContentResponse, Part } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
-import { type ClientMap, type ExecuteOptions, executeToolCalls, type Outcome } from './execute.js';
+import {
+  type ClientMap,
+  type ExecutedCall,
+  type ExecuteOptions,
+  executeToolCalls,
+} from './execute.js';
 
 /** Options of {@link answerCalls}. */
 export interface AnswerOptions
-  extends Omit<ExecuteOptions, 'toolset'>,
+  extends ExecuteOptions,
     Omit<FunctionResponseOptions, 'id'>,
     Pick<FunctionCallsOptions, 'validateArgs'> {}
 
 /** A model turn, as {@link answerCalls} and `functionCalls` read it. */
 export type ModelTurn = GenerateContentResponse | Content | readonly Part[];
 
-function responsePart(outcome: Outcome, options: AnswerOptions): Part {
+function responsePart(outcome: ExecutedCall, options: AnswerOptions): Part {
   const { structured, media, maxOutputBytes, dialect } = options;
-  return functionResponse(outcome.call.exposedName, outcome.result, {
+  return unprovenResponsePart(outcome.call.exposedName, outcome.result, {
     id: outcome.call.callId,
     ...(structured === undefined ? {} : { structured }),
     ...(media === undefined ? {} : { media }),
@@ -31,14 +41,40 @@ function responsePart(outcome: Outcome, options: AnswerOptions): Part {
   });
 }
 
+/** The turn's calls: read now, or as `functionCalls` already read them against `toolset`. */
+function callsOf(
+  turn: ModelTurn | FunctionCallsResult,
+  toolset: ToolSet,
+  options: AnswerOptions,
+): FunctionCallsResult {
+  const readWith = toolsetOfRead(turn);
+  if (readWith === undefined) {
+    return functionCalls(turn, toolset, {
+      dialect: options.dialect ?? 'gemini',
+      ...(options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs }),
+    });
+  }
+  if (readWith !== toolset) {
+    throw new GeminiMcpError(
+      'INVALID_INPUT',
+      'the calls were read against another tool set than the one given to answerCalls',
+    );
+  }
+  return turn as FunctionCallsResult;
+}
+
 /**
- * Runs the function calls of a model turn (a GenerateContentResponse's first candidate, a
- * Content or its parts) on `clients` and returns the next user Content: exactly one
- * functionResponse per functionCall, in call order, whether the call ran, was rejected (unknown
- * name, bad arguments), failed, timed out or was cancelled. Call ids are echoed for the Gemini
- * dialect and left out for Vertex AI; the Content is proven against that dialect's schema.
- * Throws `INVALID_INPUT` when the turn holds no function call (the candidate's FC-6 finish
- * reason, if any, is named), so the API never sees a count mismatch.
+ * Runs the function calls of a model turn on `clients` and returns the next user Content:
+ * exactly one functionResponse per functionCall, in call order, whether the call ran, was
+ * rejected (unknown name, bad arguments), failed, timed out or was cancelled. The turn is a
+ * GenerateContentResponse (its first candidate), a Content or its parts, or what
+ * `functionCalls(turn, toolset)` already read of it (then it is not read again, and
+ * `validateArgs` and `dialect` are those it was read with). Each answer is the outcome of its
+ * own item, so none can shift to another call. Call ids are echoed for the Gemini dialect and
+ * left out for Vertex AI; each result is proven once (CallToolResult and outputSchema when run)
+ * and the Content once, against that dialect's schema. Throws `INVALID_INPUT` when the turn
+ * holds no function call (the candidate's FC-6 finish reason, if any, is named), so the API
+ * never sees a count mismatch.
  *
  * @example
  * ```ts
@@ -48,16 +84,13 @@ function responsePart(outcome: Outcome, options: AnswerOptions): Part {
  * ```
  */
 export async function answerCalls(
-  turn: ModelTurn,
+  turn: ModelTurn | FunctionCallsResult,
   toolset: ToolSet,
   clients: ClientMap,
   options: AnswerOptions = {},
 ): Promise<Content> {
   const dialect = options.dialect ?? 'gemini';
-  const { items, calls, finish } = functionCalls(turn, toolset, {
-    dialect,
-    ...(options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs }),
-  });
+  const { items, finish } = callsOf(turn, toolset, options);
   if (items.length === 0) {
     const why = finish === undefined ? '' : ` (the candidate finished with ${finish.reason})`;
     throw new GeminiMcpError(
@@ -65,11 +98,9 @@ export async function answerCalls(
       `the model turn has no function call to answer${why}`,
     );
   }
-  // One outcome per call, in call order: the i-th 'call' item takes the i-th outcome.
-  const outcomes = await executeToolCalls(calls, clients, { ...options, toolset });
-  let next = 0;
-  const parts = items.map((item) =>
-    item.kind === 'rejected' ? item.rejected.part : responsePart(outcomes[next++]!, options),
+  const outcomes = await executeToolCalls(items, clients, options);
+  const parts = outcomes.map((outcome) =>
+    outcome.kind === 'rejected' ? outcome.rejected.part : responsePart(outcome, options),
   );
   const vertex = dialect === 'vertex';
   return proveContract<Content>(

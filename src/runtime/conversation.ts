@@ -126,7 +126,11 @@ export async function runConversation(options: ConversationOptions): Promise<Con
     }
     lastResponse = response;
     const candidate = response.candidates?.[0];
-    const { items, finish } = functionCalls(response, toolset);
+    const read = functionCalls(response, toolset, {
+      dialect: options.dialect ?? 'gemini',
+      ...(options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs }),
+    });
+    const { items, finish } = read;
     if (finish !== undefined) return result({ reason: 'call-failure', finish }, turn);
     const model = candidate?.content;
     if (model === undefined || (model.parts ?? []).length === 0) {
@@ -156,7 +160,7 @@ export async function runConversation(options: ConversationOptions): Promise<Con
         turn,
       );
     }
-    const answer = await answerCalls(response, toolset, clients, options);
+    const answer = await answerCalls(read, toolset, clients, options);
     contents.push(answer);
     onTurn?.({ turn, response, model, answer, contents: [...contents] });
   }

@@ -4,9 +4,9 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallItem, RejectedItem } from '../adapter/calls.js';
 import { toolSchemaViolations } from '../adapter/tool-schemas.js';
-import type { ToolSet } from '../adapter/toolset-types.js';
-import type { ToolCall, ToolError, ToolResult } from '../adapter/types.js';
+import type { ResolvedCall, ToolError, ToolResult } from '../adapter/types.js';
 import { checkMcpCallToolResult } from '../generated/guards.js';
 import { transportErrorSince, wasClosed } from './client-state.js';
 import { mapConcurrent } from './pool.js';
@@ -15,14 +15,21 @@ import { describeCall, toolErrorFrom } from './tool-errors.js';
 /** The MCP clients calls run on, by server id. */
 export type ClientMap = ReadonlyMap<string, Client> | Readonly<Record<string, Client>>;
 
-/** One call and what came of it. */
-export interface Outcome {
-  call: ToolCall;
-  /** The server's result (possibly `isError: true`), or the error that stands in for one. */
-  result: ToolResult | ToolError;
+/** A call that was run, and what came of it. */
+export interface ExecutedCall {
+  readonly kind: 'call';
+  readonly call: ResolvedCall;
+  /**
+   * The server's result (possibly `isError: true`), proven against the MCP CallToolResult
+   * schema and the tool's outputSchema, or the error that stands in for one.
+   */
+  readonly result: ToolResult | ToolError;
   /** Wall time of the call, from its start (not its time queued) to its outcome. */
-  durationMs: number;
+  readonly durationMs: number;
 }
+
+/** What came of one item of a model turn: the call run, or the rejection passed through. */
+export type Outcome = ExecutedCall | RejectedItem;
 
 /** Options of {@link executeToolCalls}. */
 export interface ExecuteOptions {
@@ -32,8 +39,6 @@ export interface ExecuteOptions {
   concurrency?: number;
   /** Cancels every call not yet answered (the servers are told) and every call not yet started. */
   signal?: AbortSignal;
-  /** The tool set the calls came from: a tool's `outputSchema` there is checked against its results. */
-  toolset?: ToolSet;
 }
 
 /** Default per-call timeout. */
@@ -51,18 +56,8 @@ function clientOf(clients: ClientMap, serverId: string): Client | undefined {
   return Object.hasOwn(record, serverId) ? record[serverId] : undefined;
 }
 
-function outputSchemaOf(toolset: ToolSet | undefined, call: ToolCall): object | undefined {
-  const exposed = toolset?.exposedName(call.serverId, call.name);
-  const schema = exposed === undefined ? undefined : toolset?.resolve(exposed)?.tool.outputSchema;
-  return typeof schema === 'object' && schema !== null ? schema : undefined;
-}
-
 /** The result itself when it is a valid CallToolResult meeting the output schema, else a ToolError. */
-function checkResult(
-  call: ToolCall,
-  raw: unknown,
-  outputSchema: object | undefined,
-): ToolResult | ToolError {
+function checkResult(call: ResolvedCall, raw: unknown): ToolResult | ToolError {
   const violations = checkMcpCallToolResult(raw);
   const first = violations[0];
   if (first !== undefined) {
@@ -73,6 +68,7 @@ function checkResult(
     };
   }
   const result = raw as ToolResult;
+  const { outputSchema } = call.tool;
   if (outputSchema === undefined || result.isError === true) return result;
   if (result.structuredContent === undefined) {
     return {
@@ -91,11 +87,11 @@ function checkResult(
 }
 
 async function runCall(
-  call: ToolCall,
+  call: ResolvedCall,
   clients: ClientMap,
   options: ExecuteOptions,
 ): Promise<ToolResult | ToolError> {
-  const { signal, toolset } = options;
+  const { signal } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (signal?.aborted) {
     return { code: 'CANCELLED', message: `${describeCall(call)} was cancelled before it started` };
@@ -121,7 +117,7 @@ async function runCall(
         ? { timeout: timeoutMs }
         : { signal: controller.signal, timeout: timeoutMs },
     );
-    return checkResult(call, raw, outputSchemaOf(toolset, call));
+    return checkResult(call, raw);
   } catch (error) {
     return toolErrorFrom(error, {
       call,
@@ -135,32 +131,60 @@ async function runCall(
   }
 }
 
+async function executed(
+  call: ResolvedCall,
+  clients: ClientMap,
+  options: ExecuteOptions,
+): Promise<ExecutedCall> {
+  const started = performance.now();
+  const result = await runCall(call, clients, options);
+  return { kind: 'call', call, result, durationMs: performance.now() - started };
+}
+
 /**
- * Runs `calls` on their servers' clients, at most `concurrency` at a time, and returns one
- * {@link Outcome} per call, in call order. Every failure (timeout, cancellation, transport,
- * closed client, unknown server, a result that fails the MCP CallToolResult schema or the
- * tool's output schema) becomes a `ToolError` with its code; a single call never throws.
- * Timeouts and `signal` cancel the MCP request itself, so the server gets
- * `notifications/cancelled`.
+ * Runs the calls of a model turn on their servers' clients, at most `concurrency` at a time,
+ * and returns one {@link Outcome} per item, in order: pass `functionCalls(...).items` and a
+ * rejected item comes back as it is, a call as an {@link ExecutedCall}; pass calls alone
+ * (`functionCalls(...).calls`) and each comes back executed. Every failure (timeout,
+ * cancellation, transport, closed client, unknown server, a result that fails the MCP
+ * CallToolResult schema or the tool's outputSchema) becomes a `ToolError` with its code; a
+ * single call never throws. Timeouts and `signal` cancel the MCP request itself, so the server
+ * gets `notifications/cancelled`.
  *
  * @example
  * ```ts
- * const { calls } = functionCalls(response, connections.toolset);
- * const outcomes = await executeToolCalls(calls, connections.clients, {
- *   toolset: connections.toolset,
- *   timeoutMs: 10_000,
- * });
- * for (const { call, result } of outcomes) console.log(call.exposedName, isToolError(result) ? result.code : 'ok');
+ * const { items } = functionCalls(response, connections.toolset);
+ * const outcomes = await executeToolCalls(items, connections.clients, { timeoutMs: 10_000 });
+ * for (const outcome of outcomes) {
+ *   if (outcome.kind === 'call') console.log(outcome.call.exposedName, isToolError(outcome.result) ? outcome.result.code : 'ok');
+ * }
  * ```
  */
 export async function executeToolCalls(
-  calls: readonly ToolCall[],
+  calls: readonly ResolvedCall[],
+  clients: ClientMap,
+  options?: ExecuteOptions,
+): Promise<ExecutedCall[]>;
+export async function executeToolCalls(
+  items: readonly CallItem[],
+  clients: ClientMap,
+  options?: ExecuteOptions,
+): Promise<Outcome[]>;
+export async function executeToolCalls(
+  items: readonly (CallItem | ResolvedCall)[],
   clients: ClientMap,
   options: ExecuteOptions = {},
 ): Promise<Outcome[]> {
-  return mapConcurrent(calls, options.concurrency ?? DEFAULT_CONCURRENCY, async (call) => {
-    const started = performance.now();
-    const result = await runCall(call, clients, options);
-    return { call, result, durationMs: performance.now() - started };
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const toRun = (item: CallItem | ResolvedCall): ResolvedCall | undefined =>
+    !('kind' in item) ? item : item.kind === 'call' ? item.call : undefined;
+  if (items.length === 1) {
+    const only = items[0]!;
+    const call = toRun(only);
+    return [call === undefined ? (only as RejectedItem) : await executed(call, clients, options)];
+  }
+  return mapConcurrent(items, concurrency, async (item) => {
+    const call = toRun(item);
+    return call === undefined ? (item as RejectedItem) : executed(call, clients, options);
   });
 }

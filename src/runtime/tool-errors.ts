@@ -2,11 +2,11 @@
  * Turns whatever a failed MCP `tools/call` threw into a {@link ToolError} the model can act on.
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCall, ToolError } from '../adapter/types.js';
+import type { ResolvedCall, ToolError } from '../adapter/types.js';
 
 /** What was known about the call when it failed. */
 export interface FailureContext {
-  call: ToolCall;
+  call: ResolvedCall;
   /** The caller's signal had fired: the call was cancelled, whatever the SDK reported. */
   cancelled: boolean;
   /** The client was closed on purpose (see `closeClient`) while or before the call ran. */
@@ -24,7 +24,7 @@ export interface FailureContext {
  * describeCall(call); // 'tool "hello" on server "bitcoin"'
  * ```
  */
-export function describeCall(call: ToolCall): string {
+export function describeCall(call: ResolvedCall): string {
   return `tool "${call.name}" on server "${call.serverId}"`;
 }
 

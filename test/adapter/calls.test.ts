@@ -89,7 +89,7 @@ describe('model calls (FC)', () => {
     );
   });
 
-  it('FC-2: a resolved call becomes a ToolCall; id becomes callId (or null); absent args are {}', () => {
+  it('FC-2: a resolved call becomes a ResolvedCall carrying its tool; id becomes callId (or null); absent args are {}', () => {
     const { calls } = functionCalls(
       [
         call('get_weather', { id: 'c1', args: { city: 'Paris', days: 2 } }),
@@ -98,6 +98,7 @@ describe('model calls (FC)', () => {
       ],
       toolset,
     );
+    const toolOf = (exposed: string) => toolset.resolve(exposed)?.tool;
     expect(calls).toEqual([
       {
         serverId: 'wx',
@@ -105,10 +106,26 @@ describe('model calls (FC)', () => {
         exposedName: 'get_weather',
         callId: 'c1',
         arguments: { city: 'Paris', days: 2 },
+        tool: toolOf('get_weather'),
       },
-      { serverId: 'wx', name: 'search', exposedName: 'wx__search', callId: null, arguments: {} },
-      { serverId: 'web', name: 'search', exposedName: 'web__search', callId: null, arguments: {} },
+      {
+        serverId: 'wx',
+        name: 'search',
+        exposedName: 'wx__search',
+        callId: null,
+        arguments: {},
+        tool: toolOf('wx__search'),
+      },
+      {
+        serverId: 'web',
+        name: 'search',
+        exposedName: 'web__search',
+        callId: null,
+        arguments: {},
+        tool: toolOf('web__search'),
+      },
     ]);
+    expect(calls[0]?.tool).toBe(toolOf('get_weather'));
   });
 
   it('FC-2: __proto__ and constructor are ordinary tool names and argument keys', () => {

@@ -5,10 +5,10 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildToolSet } from '../../src/adapter/toolset.js';
 import type { ToolSet } from '../../src/adapter/toolset-types.js';
-import type { ToolCall, ToolError, ToolResult } from '../../src/adapter/types.js';
+import type { ResolvedCall, ToolError, ToolResult } from '../../src/adapter/types.js';
 import { isToolError } from '../../src/adapter/types.js';
 import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
-import { executeToolCalls, type Outcome } from '../../src/runtime/execute.js';
+import { type ExecutedCall, executeToolCalls } from '../../src/runtime/execute.js';
 import { listAllTools } from '../../src/runtime/list-tools.js';
 import { createFaultHandler } from '../support/fault-server.mjs';
 import {
@@ -22,13 +22,25 @@ const call = (
   name: string,
   args: Record<string, unknown> = {},
   callId: string | null = null,
-): ToolCall => ({
+): ResolvedCall => ({
   serverId,
   name,
   exposedName: name,
   callId,
   arguments: args,
+  tool: { name, inputSchema: { type: 'object' } },
 });
+
+/** A call of `name` carrying the tool as `toolset` holds it (its outputSchema included). */
+const callIn = (
+  toolset: ToolSet,
+  name: string,
+  args: Record<string, unknown> = {},
+): ResolvedCall => {
+  const entry = toolset.resolve(name);
+  if (entry === undefined) throw new Error(`no tool ${name}`);
+  return { ...call(entry.serverId, entry.tool.name, args), exposedName: name, tool: entry.tool };
+};
 
 const textOf = (result: ToolResult | ToolError | undefined): string => {
   if (result === undefined || isToolError(result))
@@ -37,12 +49,12 @@ const textOf = (result: ToolResult | ToolError | undefined): string => {
   return block?.type === 'text' ? block.text : '';
 };
 
-const resultOf = (outcome: Outcome | undefined): ToolResult => {
+const resultOf = (outcome: ExecutedCall | undefined): ToolResult => {
   if (outcome === undefined || isToolError(outcome.result)) throw new Error('expected a result');
   return outcome.result;
 };
 
-const errorOf = (outcome: Outcome | undefined): ToolError => {
+const errorOf = (outcome: ExecutedCall | undefined): ToolError => {
   if (outcome === undefined || !isToolError(outcome.result)) throw new Error('expected an error');
   return outcome.result;
 };
@@ -127,7 +139,7 @@ describe('EX-1: executeToolCalls in memory', () => {
   it('EX-1: an AbortSignal cancels calls in flight (server told) and calls not yet started', async () => {
     const controller = new AbortController();
     const [before] = await executeToolCalls([call('faults', 'cancellations')], { faults });
-    const cancelledIds = (outcome: Outcome | undefined): unknown[] =>
+    const cancelledIds = (outcome: ExecutedCall | undefined): unknown[] =>
       (resultOf(outcome).structuredContent as { cancelled: unknown[] }).cancelled;
     const already = cancelledIds(before).length;
     setTimeout(() => controller.abort(new Error('user pressed stop')), 100);
@@ -165,9 +177,8 @@ describe('EX-1: executeToolCalls in memory', () => {
   it("EX-2: structuredContent is checked against the tool's outputSchema", async () => {
     const toolset = await toolsetOf('faults', faults);
     const [bad, good] = await executeToolCalls(
-      [call('faults', 'bad_structured'), call('faults', 'good_structured')],
+      [callIn(toolset, 'bad_structured'), callIn(toolset, 'good_structured')],
       { faults },
-      { toolset },
     );
     expect(codeOf(bad?.result)).toBe('OUTPUT_SCHEMA_MISMATCH');
     expect(errorOf(bad).message).toContain('/n');
@@ -245,13 +256,16 @@ describe('EX-1: server-everything over stdio', () => {
     const started = performance.now();
     const [long, echo, structured, invalid] = await executeToolCalls(
       [
-        call('everything', 'trigger-long-running-operation', { duration: 30, steps: 30 }),
-        call('everything', 'echo', { message: 'hi' }),
-        call('everything', 'get-structured-content', { location: 'New York' }),
-        call('everything', 'get-sum', { a: 'one', b: 2 }),
+        callIn(connections.toolset, 'trigger-long-running-operation', {
+          duration: 30,
+          steps: 30,
+        }),
+        callIn(connections.toolset, 'echo', { message: 'hi' }),
+        callIn(connections.toolset, 'get-structured-content', { location: 'New York' }),
+        callIn(connections.toolset, 'get-sum', { a: 'one', b: 2 }),
       ],
       connections.clients,
-      { timeoutMs: 500, toolset: connections.toolset },
+      { timeoutMs: 500 },
     );
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(codeOf(long?.result)).toBe('TIMEOUT');

@@ -116,6 +116,7 @@ describe('faults: every call still gets exactly one functionResponse', () => {
             exposedName: 'a__cancellations',
             callId: null,
             arguments: {},
+            tool: { name: 'cancellations', inputSchema: { type: 'object' } },
           },
         ],
         clients,
