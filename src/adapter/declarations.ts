@@ -3,8 +3,8 @@
 import { GeminiMcpError } from '../errors.js';
 import { checkFunctionDeclaration, checkTool } from '../generated/guards.js';
 import type { FunctionDeclaration, Tool } from '../generated/types.js';
-import { cloneJson } from '../json/clone.js';
 import { proveContract } from '../json/contract.js';
+import { cloneJson } from '../json/copy.js';
 import type { SchemaWarning } from '../schema/to-gemini-schema.js';
 import { toGeminiParameters, toGeminiSchema } from '../schema/to-gemini-schema.js';
 import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './description.js';

@@ -9,8 +9,8 @@ import {
 } from '../generated/guards.js';
 import type { FunctionResponse, McpCallToolResult, Part } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
+import { toPlainJson } from '../json/copy.js';
 import { isJsonObject } from '../json/object.js';
-import { toPlainJson } from '../json/plain.js';
 import { truncateUtf8, utf8ByteLength } from '../json/utf8.js';
 import { type MediaMode, renderContent } from './render.js';
 import type { ToolError, ToolResult } from './types.js';

@@ -4,23 +4,17 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateAll } from '../../scripts/lib/generate.js';
 import { readTree } from '../../scripts/lib/schema-dir.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import { assertFunctionDeclaration, isPart } from '../../src/generated/guards.js';
 import { projectRoot, runScript } from './run-script.js';
 
 const generatedDir = join(projectRoot, 'src', 'generated');
-const schemasDir = join(projectRoot, 'schemas');
 
+// That a fresh generation equals the committed src/generated/ byte for byte (and so that two
+// generations agree) is what `npm run check:generated` proves as the first step of `npm test`;
+// these tests do not generate again but for the one run that shows the check can fail.
 describe('generation', () => {
-  it('gives identical bytes twice, equal to the committed src/generated/', async () => {
-    const first = await generateAll(schemasDir);
-    const second = await generateAll(schemasDir);
-    expect(second).toEqual(first);
-    expect(await readTree(generatedDir)).toEqual(first);
-  });
-
   it('puts a banner on every file: generated, DO NOT EDIT, source sha256, the command; no timestamp', async () => {
     for (const [name, text] of await readTree(generatedDir)) {
       const head = text.slice(0, 600);
@@ -76,24 +70,14 @@ describe('npm run check:generated', () => {
   });
   afterEach(() => rm(work, { recursive: true, force: true }));
 
-  it('passes on the committed files', () => {
-    const run = runScript('check-generated', ['--generated', join(work, 'generated')]);
-    expect(run.status, run.stderr).toBe(0);
-  });
-
-  it('fails, naming the file, when a generated file was edited by hand', async () => {
+  it('fails naming each file edited by hand, missing, or not generated', async () => {
     const edited = join(work, 'generated', 'guards.ts');
     await writeFile(edited, `${readFileSync(edited, 'utf8')}\nexport const handEdit = 1;\n`);
-    const run = runScript('check-generated', ['--generated', join(work, 'generated')]);
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain('guards.ts: differs');
-  });
-
-  it('fails when a generated file is missing or an extra one is present', async () => {
     await rm(join(work, 'generated', 'types.ts'));
     await writeFile(join(work, 'generated', 'stray.ts'), 'export {};\n');
     const run = runScript('check-generated', ['--generated', join(work, 'generated')]);
     expect(run.status).toBe(1);
+    expect(run.stderr).toContain('guards.ts: differs');
     expect(run.stderr).toContain('types.ts: missing');
     expect(run.stderr).toContain('stray.ts: not generated');
   });

@@ -1,11 +1,15 @@
 /**
- * Values made safe to send as JSON, in one iterative pass (no recursion, so no stack overflow on
- * deep input): non-finite numbers become their names, strings become well-formed UTF-16, and
- * whatever nests too deep or too wide is replaced by a visible marker instead of crashing.
+ * Copies of JSON values received from servers and the model, under one depth policy: at most
+ * {@link MAX_JSON_DEPTH} levels. {@link cloneJson} keeps data whole or refuses it (schemas: a
+ * cut schema would mean something else); {@link toPlainJson} makes data safe to send and marks
+ * what it cut (results: the model should see the rest). Neither recursion nor spread can
+ * overflow on a sender's input.
  */
+import { GeminiMcpError } from '../errors.js';
 
-/** Deepest nesting kept; deeper values are replaced by a marker. */
+/** Deepest nesting copied: deeper data is refused by `cloneJson` and cut by `toPlainJson`. */
 export const MAX_JSON_DEPTH = 512;
+
 /** Most values kept; the rest are replaced by a marker. */
 export const MAX_JSON_VALUES = 1_000_000;
 
@@ -78,6 +82,44 @@ export function toPlainJson(value: unknown): unknown {
         });
       }
     }
+  }
+  return result;
+}
+
+/**
+ * A deep copy of a JSON value. Plain recursion, several times faster than `structuredClone` on
+ * tool schemas; a `__proto__` key is copied as an ordinary key. Throws INVALID_INPUT for data
+ * nested deeper than {@link MAX_JSON_DEPTH} (hostile: no real schema nests so deep).
+ *
+ * @example
+ * ```ts
+ * const copy = cloneJson(tool.inputSchema); // deep-equal, shares nothing
+ * ```
+ */
+export function cloneJson<T>(value: T): T {
+  return copy(value, 0) as T;
+}
+
+function copy(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_JSON_DEPTH) {
+    throw new GeminiMcpError(
+      'INVALID_INPUT',
+      `JSON data nests deeper than ${MAX_JSON_DEPTH} levels`,
+    );
+  }
+  if (Array.isArray(value)) return value.map((item) => copy(item, depth + 1));
+  const result: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copy((value as Record<string, unknown>)[key], depth + 1);
+    if (key === '__proto__') {
+      Object.defineProperty(result, key, {
+        value: item,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else result[key] = item;
   }
   return result;
 }

@@ -1,0 +1,95 @@
+/** src/json/: the plain-JSON toolkit every layer above shares. */
+import { describe, expect, it } from 'vitest';
+import { GeminiMcpError } from '../../src/errors.js';
+import { checkPart } from '../../src/generated/guards.js';
+import { proveContract } from '../../src/json/contract.js';
+import { cloneJson, MAX_JSON_DEPTH, toPlainJson } from '../../src/json/copy.js';
+import { isJsonObject, isPlainObject, ownValue } from '../../src/json/object.js';
+import { appendPointer, decodePointer } from '../../src/json/pointer.js';
+
+function nested(depth: number): unknown {
+  let value: unknown = 'leaf';
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
+}
+
+describe('json: object checks', () => {
+  it.each([
+    ['a parsed object', JSON.parse('{"a":1}'), true, true],
+    ['a null-prototype object', Object.create(null), true, true],
+    ['an array', [], false, false],
+    ['null', null, false, false],
+    ['a class instance', new Date(0), true, false],
+    ['a Map', new Map(), true, false],
+  ])('%s: isJsonObject %s, isPlainObject %s', (_, value, json, plain) => {
+    expect(isJsonObject(value)).toBe(json);
+    expect(isPlainObject(value)).toBe(plain);
+  });
+
+  it('ownValue never reads the prototype', () => {
+    const object = JSON.parse('{"__proto__": 1, "a": 2}') as Record<string, unknown>;
+    expect(ownValue(object, '__proto__')).toBe(1);
+    expect(ownValue({}, 'toString')).toBeUndefined();
+    expect(ownValue({ a: 2 }, 'a')).toBe(2);
+  });
+});
+
+describe('json: pointers (RFC 6901)', () => {
+  it('encode and decode are inverses, ~ and / escaped', () => {
+    const tokens = ['properties', 'a/b', 'c~d', '', '0'];
+    const pointer = tokens.reduce(appendPointer, '');
+    expect(pointer).toBe('/properties/a~1b/c~0d//0');
+    expect(decodePointer(pointer)).toEqual(tokens);
+  });
+
+  it('the root and malformed pointers', () => {
+    expect(decodePointer('')).toEqual([]);
+    expect(decodePointer('a/b')).toBeUndefined();
+    expect(decodePointer('/a~2')).toBeUndefined();
+    expect(decodePointer('/a~')).toBeUndefined();
+  });
+});
+
+describe('json: one depth policy for copies', () => {
+  it('cloneJson copies whole, shares nothing, keeps __proto__ as a key', () => {
+    const source = JSON.parse('{"__proto__": {"x": 1}, "list": [{"y": 2}]}') as Record<
+      string,
+      unknown
+    >;
+    const copy = cloneJson(source);
+    expect(copy).toEqual(source);
+    expect(copy.list).not.toBe(source.list);
+    expect(Object.hasOwn(copy, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+  });
+
+  it(`cloneJson refuses data deeper than ${MAX_JSON_DEPTH} levels, typed; toPlainJson cuts it with a marker at the same depth`, () => {
+    expect(() => cloneJson(nested(MAX_JSON_DEPTH - 1))).not.toThrow();
+    const deep = nested(20_000);
+    expect(() => cloneJson(deep)).toThrow(GeminiMcpError);
+    const plain = JSON.stringify(toPlainJson(deep));
+    expect(plain).toContain(`[cut: nested deeper than ${MAX_JSON_DEPTH} levels]`);
+    expect(plain.split('{"a":').length - 1).toBe(MAX_JSON_DEPTH);
+  });
+
+  it('toPlainJson: non-finite numbers named, lone surrogates replaced, undefined left out', () => {
+    expect(
+      toPlainJson({ n: Number.NaN, i: -Infinity, s: 'a\ud800', u: undefined, list: [1n] }),
+    ).toEqual({ n: 'NaN', i: '-Infinity', s: 'a\ufffd', list: ['1'] });
+  });
+});
+
+describe('json: contract proof', () => {
+  it('returns a valid value as it is, and throws CONTRACT_VIOLATION naming schema, tool and pointer otherwise', () => {
+    const part = { text: 'hi' };
+    expect(proveContract(part, checkPart, { schema: 'Part' })).toBe(part);
+    try {
+      proveContract({ text: 1 }, checkPart, { schema: 'Part', tool: 'hello' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(GeminiMcpError);
+      expect((error as GeminiMcpError).code).toBe('CONTRACT_VIOLATION');
+      expect((error as GeminiMcpError).message).toContain('Part for tool "hello" at "/text"');
+    }
+  });
+});
