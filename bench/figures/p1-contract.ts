@@ -1,5 +1,4 @@
 /** P1: what proving every declaration against the contract costs. */
-import type { Built } from '../lib/built.js';
 import { compare, measured, ratioOf } from '../lib/compare.js';
 import type { BenchContext } from '../lib/context.js';
 import { type Figure, ratioCheck, rowOf } from '../lib/report.js';

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** The converter's signature, as the provider calls it. */
-export type ConvertJsonSchemaToOpenApi = (jsonSchema: unknown, isRoot?: boolean) => unknown;
+type ConvertJsonSchemaToOpenApi = (jsonSchema: unknown, isRoot?: boolean) => unknown;
 
 const SECTION = '// src/convert-json-schema-to-openapi-schema.ts';
 

@@ -94,7 +94,7 @@ function lineMaker(seed: number): () => Record<string, unknown> {
 }
 
 /** Distinct valid lines (throws if one fails the schema: the generator's bug). */
-export function responseLines(count: number, seed = 7): string[] {
+function responseLines(count: number, seed = 7): string[] {
   const make = lineMaker(seed);
   return Array.from({ length: count }, (_, index) => {
     const response = make();

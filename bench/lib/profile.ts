@@ -19,7 +19,7 @@ interface CpuProfile {
 }
 
 /** One function's share of the profile. */
-export interface HotSpot {
+interface HotSpot {
   /** `name (file:line)`. */
   readonly where: string;
   /** Share of all sampled time, 0..1. */

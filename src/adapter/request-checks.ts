@@ -34,7 +34,7 @@ const isRecord = (value: unknown): value is Json => isJsonObject(value);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** Gemini's major version in a model name (`models/gemini-3-pro-preview` -> 3), if it has one. */
-export function geminiMajorVersion(model: string): number | undefined {
+function geminiMajorVersion(model: string): number | undefined {
   const match = /(?:^|\/)gemini-(\d+)(?:[.-]|$)/.exec(model);
   return match === null ? undefined : Number(match[1]);
 }

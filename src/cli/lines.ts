@@ -14,7 +14,7 @@ export interface TextLine {
 }
 
 /** A line longer than the cap: its bytes were skipped, not kept. */
-export interface LongLine {
+interface LongLine {
   readonly kind: 'too-long';
   readonly number: number;
 }

@@ -112,7 +112,7 @@ function validateCommand(io: CliIo): Command {
 }
 
 /** Builds the program; each command's action sets `process.exitCode`. */
-export function buildProgram(io: CliIo, extra: ((io: CliIo) => Command)[] = []): Command {
+function buildProgram(io: CliIo, extra: ((io: CliIo) => Command)[] = []): Command {
   const program = new Command('gemini-mcp')
     .description(
       'Connect MCP servers to Gemini function calling; check payloads against the API schemas.',

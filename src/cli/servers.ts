@@ -19,7 +19,7 @@ export interface ServerFlags {
 }
 
 /** Splits a command line into words: whitespace separates, '...' and "..." quote, \ escapes. */
-export function splitCommand(line: string): string[] {
+function splitCommand(line: string): string[] {
   const words: string[] = [];
   let word = '';
   let started = false;
@@ -51,7 +51,7 @@ export function splitCommand(line: string): string[] {
 }
 
 /** `name=command arg...` as an `mcpServers` entry. */
-export function parseServerFlag(flag: string): [string, ServerConfig] {
+function parseServerFlag(flag: string): [string, ServerConfig] {
   const at = flag.indexOf('=');
   const name = at === -1 ? '' : flag.slice(0, at).trim();
   const words = at === -1 ? [] : splitCommand(flag.slice(at + 1));
@@ -64,7 +64,7 @@ export function parseServerFlag(flag: string): [string, ServerConfig] {
 }
 
 /** The bundled example server: dist/cli/example-server.js (or its .ts source under tsx). */
-export function exampleServer(): ServerConfig {
+function exampleServer(): ServerConfig {
   const fromSource = import.meta.url.endsWith('.ts');
   const script = fileURLToPath(
     new URL(`./example-server.${fromSource ? 'ts' : 'js'}`, import.meta.url),
@@ -103,7 +103,7 @@ async function readConfigFile(path: string): Promise<Record<string, ServerConfig
 }
 
 /** The `mcpServers` the flags name; the example server when they name none. */
-export async function serversConfig(
+async function serversConfig(
   flags: ServerFlags,
 ): Promise<{ config: McpServersConfig; example: boolean }> {
   const servers: Record<string, ServerConfig> = {};

@@ -20,7 +20,7 @@ export interface Finding {
 }
 
 /** An input that could not be read (missing, a directory, a line over the cap, ...). */
-export interface InputError {
+interface InputError {
   file: string;
   line?: number;
   message: string;

@@ -19,8 +19,6 @@ import {
 } from './kinds.js';
 import { readLines, type TextLine } from './lines.js';
 
-export { DEFAULT_MAX_LINE_BYTES } from './lines.js';
-
 import { checkRequest } from '../adapter/request-checks.js';
 import { locatePointer, parseErrorOffset, positionAt } from './locate.js';
 import { createReporter, type Finding, type Reporter, type Summary } from './validate-report.js';
@@ -59,7 +57,7 @@ interface Fixed {
 }
 
 /** The kind `--kind` and `--request` choose, or `undefined` for auto. Throws a usage error. */
-export function resolveKind(options: ValidateOptions): Fixed | undefined {
+function resolveKind(options: ValidateOptions): Fixed | undefined {
   if (options.request) {
     if (options.kind !== 'auto' && findKind(options.kind)?.name !== 'generate-content-request') {
       throw new CliError(

@@ -11,7 +11,7 @@ import { GeminiMcpError } from '../errors.js';
 export const MAX_JSON_DEPTH = 512;
 
 /** Most values kept; the rest are replaced by a marker. */
-export const MAX_JSON_VALUES = 1_000_000;
+const MAX_JSON_VALUES = 1_000_000;
 
 interface Frame {
   source: unknown;

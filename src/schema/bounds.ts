@@ -49,7 +49,7 @@ export function int64(count: number): string {
 }
 
 /** One numeric bound and where it came from. */
-export interface NumericBound {
+interface NumericBound {
   readonly value: number;
   readonly exclusive: boolean;
   readonly part: Part;

@@ -10,7 +10,7 @@ export type KeywordTarget = 'string' | 'number' | 'array' | 'object';
 export const ANNOTATIONS = ['title', 'description', 'default', 'examples', 'example'] as const;
 
 /** {@link ANNOTATIONS} as a set. */
-export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set(ANNOTATIONS);
+const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set(ANNOTATIONS);
 
 /** Keywords converted (or read) by the converter itself. */
 const HANDLED = new Set([

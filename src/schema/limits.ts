@@ -20,7 +20,7 @@ export interface Limits {
 }
 
 /** The defaults: generous for real tool schemas, small enough to refuse a schema bomb at once. */
-export const DEFAULT_LIMITS: Limits = {
+const DEFAULT_LIMITS: Limits = {
   maxRefDepth: 3,
   maxDepth: 64,
   maxNodes: 10_000,

@@ -27,7 +27,7 @@ function builtAt(): number {
 }
 
 /** Whether dist/ is newer than every source. */
-export function buildIsFresh(): boolean {
+function buildIsFresh(): boolean {
   return builtAt() > newestSource();
 }
 

@@ -6,13 +6,7 @@
 import fc from 'fast-check';
 
 /** Names that break code which looks things up in plain objects. */
-export const PROTOTYPE_KEYS = [
-  '__proto__',
-  'constructor',
-  'prototype',
-  'toString',
-  'hasOwnProperty',
-];
+const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'];
 
 /** Characters that hide text from a human reader. */
 const INVISIBLE = [
@@ -161,7 +155,7 @@ export const jsonSchema: fc.Arbitrary<unknown> = fc.letrec<{ schema: unknown }>(
 }).schema;
 
 /** An MCP tool: mostly valid shapes with hostile names, descriptions and schemas; sometimes junk. */
-export const mcpTool = fc.oneof(
+const mcpTool = fc.oneof(
   {
     weight: 5,
     arbitrary: fc.record(

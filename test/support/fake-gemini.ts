@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 export type ScriptedReply = { response: object } | { chunks: object[] };
 
 /** A request the client sent. */
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   /** Path without the query, e.g. `/v1beta/models/gemini-2.5-flash:generateContent`. */
   path: string;

@@ -84,7 +84,7 @@ export function pidOf(client: Client): number | null {
 }
 
 /** Whether a process with this pid still exists. */
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
