@@ -5,6 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { checkRequest } from '../adapter/request-checks.js';
 import type { Dialect } from '../adapter/responses.js';
 import type { SchemaName } from '../generated/guards.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
@@ -18,8 +19,6 @@ import {
   similarKinds,
 } from './kinds.js';
 import { readLines, type TextLine } from './lines.js';
-
-import { checkRequest } from '../adapter/request-checks.js';
 import { locatePointer, parseErrorOffset, positionAt } from './locate.js';
 import { createReporter, type Finding, type Reporter, type Summary } from './validate-report.js';
 
