@@ -4,7 +4,7 @@ import { GeminiMcpError } from '../errors.js';
 import { checkFunctionDeclaration, checkTool } from '../generated/guards.js';
 import type { FunctionDeclaration, Tool } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
-import { cloneJson } from '../json/copy.js';
+import { deepFreeze } from '../json/copy.js';
 import type { SchemaWarning } from '../schema/to-gemini-schema.js';
 import { toGeminiParameters, toGeminiSchema } from '../schema/to-gemini-schema.js';
 import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './description.js';
@@ -112,12 +112,13 @@ function describe(entry: ToolSetEntry, options: FunctionDeclarationsOptions): st
   return description.text;
 }
 
+/** The tool's own schemas: the tool set's frozen copies, shared by every declaration. */
 function jsonSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOptions) {
-  const { outputSchema } = entry.tool;
+  const { inputSchema, outputSchema } = entry.tool;
   return {
-    parametersJsonSchema: convertFor(entry, 'inputSchema', () => cloneJson(entry.tool.inputSchema)),
+    parametersJsonSchema: inputSchema,
     ...(options.responseSchema === true && outputSchema !== undefined
-      ? { responseJsonSchema: convertFor(entry, 'outputSchema', () => cloneJson(outputSchema)) }
+      ? { responseJsonSchema: outputSchema }
       : {}),
   };
 }
@@ -156,15 +157,52 @@ function declaration(
   });
 }
 
+/** Declarations built and proven once per tool set and options, with the warnings they gave. */
+interface Declared {
+  readonly declarations: readonly FunctionDeclaration[];
+  readonly warnings: readonly DeclarationWarning[];
+  /** Whether `{functionDeclarations: declarations}` was proven against the Tool schema. */
+  toolProven: boolean;
+}
+
+/** Per tool set (sets are immutable), per options key. */
+const declaredFor = new WeakMap<ToolSet, Map<string, Declared>>();
+
+function declared(toolset: ToolSet, options: FunctionDeclarationsOptions): Declared {
+  const key = `${options.schemaMode ?? 'json'}|${options.responseSchema === true}`;
+  let byOptions = declaredFor.get(toolset);
+  if (byOptions === undefined) {
+    byOptions = new Map();
+    declaredFor.set(toolset, byOptions);
+  }
+  let found = byOptions.get(key);
+  if (found === undefined) {
+    const warnings: DeclarationWarning[] = [];
+    const collecting = {
+      ...options,
+      onWarning: (warning: DeclarationWarning) => warnings.push(warning),
+    };
+    const declarations = toolset.entries.map((entry) => deepFreeze(declaration(entry, collecting)));
+    found = { declarations, warnings, toolProven: false };
+    byOptions.set(key, found);
+  }
+  for (const warning of found.warnings) options.onWarning?.(warning);
+  return found;
+}
+
 /**
  * One Gemini FunctionDeclaration per tool of the set, in set order, and nothing else. Each
  * has the exposed name, the sanitized description (`""` when the tool has none: invisible
  * characters removed, at most 4096 bytes of UTF-8) and the tool's schemas per `schemaMode`.
- * JSON Schemas are copied, never shared with or changed in the tool set.
  *
  * Every declaration is proven against the FunctionDeclaration schema (CONTRACT_VIOLATION
  * otherwise). In openapi mode the converter's SCHEMA_UNSUPPORTED / SCHEMA_TOO_LARGE errors
  * propagate, naming the tool; its losses go to `onWarning`.
+ *
+ * A tool set is immutable, so its declarations are built and proven once per set and options,
+ * and each call returns fresh declaration objects (their warnings reported again each call).
+ * The schemas inside are the tool set's own frozen copies, shared rather than copied again:
+ * replace them in a declaration, do not edit them.
  *
  * @example
  * ```ts
@@ -180,13 +218,14 @@ export function functionDeclarations(
   toolset: ToolSet,
   options: FunctionDeclarationsOptions = {},
 ): FunctionDeclaration[] {
-  return toolset.entries.map((entry) => declaration(entry, options));
+  return declared(toolset, options).declarations.map((proven) => ({ ...proven }));
 }
 
 /**
  * The tool set as the `tools` of a Gemini request: `[{functionDeclarations: [...]}]`, or `[]`
  * when the set is empty (the API refuses a Tool without declarations). Options as for
- * {@link functionDeclarations}; the result is proven against the Tool schema.
+ * {@link functionDeclarations}; the result is proven against the Tool schema (once per tool set
+ * and options, as the declarations are).
  *
  * @example
  * ```ts
@@ -198,7 +237,12 @@ export function functionDeclarations(
  * ```
  */
 export function geminiTools(toolset: ToolSet, options: FunctionDeclarationsOptions = {}): Tool[] {
-  const declarations = functionDeclarations(toolset, options);
-  if (declarations.length === 0) return [];
-  return [proveContract({ functionDeclarations: declarations }, checkTool, { schema: 'Tool' })];
+  const found = declared(toolset, options);
+  if (found.declarations.length === 0) return [];
+  const tool: Tool = { functionDeclarations: found.declarations.map((proven) => ({ ...proven })) };
+  if (!found.toolProven) {
+    proveContract(tool, checkTool, { schema: 'Tool' });
+    found.toolProven = true;
+  }
+  return [tool];
 }

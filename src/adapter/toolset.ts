@@ -3,6 +3,7 @@
 import { GeminiMcpError } from '../errors.js';
 import { checkMcpTool } from '../generated/guards.js';
 import type { McpTool } from '../generated/types.js';
+import { frozenCopy } from '../json/copy.js';
 import { isJsonObject } from '../json/object.js';
 import { nameSkeleton } from './name-skeleton.js';
 import { assignExposedNames } from './names.js';
@@ -75,24 +76,38 @@ function checkServers(servers: unknown): asserts servers is readonly ServerTools
   });
 }
 
-/** The server's tools that pass the MCP Tool schema; the others become warnings. */
+/**
+ * The server's tools that pass the MCP Tool schema, each as a frozen deep copy the tool set
+ * owns (so declarations can share it and nobody can change it under them); the others become
+ * warnings.
+ */
 function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] {
   const valid: McpTool[] = [];
   server.tools.forEach((tool, index) => {
-    const violations = checkMcpTool(tool);
-    if (violations.length === 0) {
-      valid.push(tool as McpTool);
+    const name = isJsonObject(tool) && typeof tool.name === 'string' ? tool.name : undefined;
+    const leftOut = (why: string, data: Record<string, unknown>): void => {
+      warnings.push({
+        code: 'TOOL_INVALID',
+        serverId: server.serverId,
+        ...(name === undefined ? {} : { toolName: name }),
+        message: `Tool ${name === undefined ? `#${index}` : `"${name}"`} of server "${server.serverId}" ${why}; left out`,
+        data: { index, ...data },
+      });
+    };
+    let snapshot: unknown;
+    try {
+      snapshot = frozenCopy(tool);
+    } catch (error) {
+      if (!(error instanceof GeminiMcpError)) throw error;
+      leftOut(`cannot be read (${error.message})`, {});
       return;
     }
-    const name = isJsonObject(tool) && typeof tool.name === 'string' ? tool.name : undefined;
-    const first = violations[0]!;
-    warnings.push({
-      code: 'TOOL_INVALID',
-      serverId: server.serverId,
-      ...(name === undefined ? {} : { toolName: name }),
-      message: `Tool ${name === undefined ? `#${index}` : `"${name}"`} of server "${server.serverId}" fails the MCP Tool schema at "${first.path}" (${first.message}); left out`,
-      data: { index, violations },
-    });
+    const violations = checkMcpTool(snapshot);
+    const first = violations[0];
+    if (first === undefined) valid.push(snapshot as McpTool);
+    else {
+      leftOut(`fails the MCP Tool schema at "${first.path}" (${first.message})`, { violations });
+    }
   });
   return valid;
 }

@@ -123,3 +123,40 @@ function copy(value: unknown, depth: number): unknown {
   }
   return result;
 }
+
+/**
+ * Freezes `value` and every object and array inside it, iteratively (no recursion over a
+ * sender's depth); returns `value`.
+ *
+ * @example
+ * ```ts
+ * const schema = deepFreeze({ properties: { a: { type: 'string' } } });
+ * Object.isFrozen(schema.properties.a); // true
+ * ```
+ */
+export function deepFreeze<T>(value: T): T {
+  const pending: unknown[] = [value];
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
+    if (typeof current !== 'object' || current === null || Object.isFrozen(current)) continue;
+    Object.freeze(current);
+    for (const child of Object.values(current)) {
+      if (typeof child === 'object' && child !== null) pending.push(child);
+    }
+  }
+  return value;
+}
+
+/**
+ * A deep copy of a JSON value that nobody can change: {@link cloneJson}, then
+ * {@link deepFreeze}. For data shared by every later reader, such as the tool schemas a tool
+ * set owns. Throws as {@link cloneJson} does.
+ *
+ * @example
+ * ```ts
+ * const schema = frozenCopy(tool.inputSchema);
+ * Object.isFrozen(schema); // true, and so is every object inside
+ * ```
+ */
+export function frozenCopy<T>(value: T): T {
+  return deepFreeze(cloneJson(value));
+}

@@ -304,3 +304,57 @@ describe('declaration properties (FD)', () => {
     );
   });
 });
+
+describe('FD-1: declarations reused (issue 14, item 3)', () => {
+  const noisy: McpTool = {
+    name: 'noisy',
+    description: 'Reads\u200b things',
+    inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+  };
+
+  it('FD-1: every call returns fresh, equal declarations; the schemas inside are the frozen copies the tool set owns', () => {
+    const toolset = toolsetOf(structuredClone(noisy));
+    const first = functionDeclarations(toolset);
+    const second = functionDeclarations(toolset);
+    expect(second).toEqual(first);
+    expect(second[0]).not.toBe(first[0]);
+    first[0]!.description = 'changed by the caller';
+    expect(functionDeclarations(toolset)[0]?.description).toBe('Reads things');
+    const schema = second[0]?.parametersJsonSchema as { properties: Record<string, unknown> };
+    expect(Object.isFrozen(schema.properties)).toBe(true);
+    expect(() => {
+      schema.properties.injected = { type: 'string' };
+    }).toThrow(TypeError);
+    expect(schema).toBe(toolset.entries[0]?.tool.inputSchema);
+  });
+
+  it('FD-1: the tool set snapshots the tools: editing the listed objects afterwards changes nothing declared', () => {
+    const listed = structuredClone(noisy);
+    const toolset = toolsetOf(listed);
+    (listed.inputSchema.properties as Record<string, unknown>).q = { type: 'number' };
+    listed.description = 'rewritten';
+    expect(functionDeclarations(toolset)[0]).toEqual({
+      name: 'noisy',
+      description: 'Reads things',
+      parametersJsonSchema: { type: 'object', properties: { q: { type: 'string' } } },
+    });
+  });
+
+  it('FD-2: warnings are reported on every call, not only the first', () => {
+    const toolset = toolsetOf(structuredClone(noisy));
+    for (let call = 0; call < 2; call++) {
+      const warnings: DeclarationWarning[] = [];
+      geminiTools(toolset, { onWarning: (warning) => warnings.push(warning) });
+      expect(warnings.map((warning) => warning.kind)).toEqual(['description']);
+    }
+  });
+
+  it('FD-6: openapi declarations are frozen too, and each mode has its own declarations', () => {
+    const toolset = toolsetOf(structuredClone(noisy));
+    const [openapi] = functionDeclarations(toolset, { schemaMode: 'openapi' });
+    const [json] = functionDeclarations(toolset);
+    expect(openapi).toHaveProperty('parameters');
+    expect(json).toHaveProperty('parametersJsonSchema');
+    expect(Object.isFrozen(openapi?.parameters)).toBe(true);
+  });
+});

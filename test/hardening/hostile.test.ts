@@ -179,14 +179,22 @@ describe('hostile tool results', () => {
 });
 
 describe('hostile schemas in json mode', () => {
-  it('a 10,000-deep inputSchema is INVALID_INPUT naming the tool, not a stack overflow', () => {
+  it('a 10,000-deep inputSchema leaves that tool out with a TOOL_INVALID warning naming it, never a stack overflow', () => {
     let schema: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 10_000; i++) schema = { type: 'object', properties: { next: schema } };
-    const { toolset } = buildToolSet([
-      { serverId: 'a', tools: [{ name: 'deep', inputSchema: schema as never }] },
+    const { toolset, warnings } = buildToolSet([
+      {
+        serverId: 'a',
+        tools: [
+          { name: 'deep', inputSchema: schema as never },
+          { name: 'flat', inputSchema: { type: 'object' } },
+        ],
+      },
     ]);
-    expect(() => functionDeclarations(toolset)).toThrow(
-      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    expect(toolset.entries.map((entry) => entry.exposedName)).toEqual(['flat']);
+    expect(warnings).toContainEqual(
+      expect.objectContaining({ code: 'TOOL_INVALID', toolName: 'deep' }),
     );
+    expect(functionDeclarations(toolset).map((declaration) => declaration.name)).toEqual(['flat']);
   });
 });
