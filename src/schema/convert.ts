@@ -1,20 +1,69 @@
 /**
- * The recursion: one output node from a conjunction of source parts. Expands `$ref`/`allOf`,
+ * The recursion: one output node from a conjunction of source schemas. Expands `$ref`/`allOf`,
  * reads the annotations, then converts the first union (its siblings distributed into the
- * branches) or, without one, the typed node; finally writes the annotations and loss notes.
+ * branches) or, without one, the typed node (ARRAY and OBJECT nodes converting their items and
+ * properties one level deeper); finally writes the annotations and loss notes.
  */
 import { GeminiMcpError } from '../errors.js';
 import type { Schema } from '../generated/types.js';
-import { applyAnnotations, collectAnnotations } from './annotations.js';
-import type { Context } from './context.js';
-import { Scope } from './context.js';
-import { expand } from './expand.js';
-import type { Part } from './parts.js';
-import { convertTyped } from './typed.js';
-import { convertUnion, findUnion } from './unions.js';
+import type { Conjunct, GeminiType, Kind } from './keywords.js';
+import {
+  ALL_KINDS,
+  ANNOTATIONS,
+  canonicalJson,
+  classifyKeyword,
+  describeKinds,
+  GEMINI_PROPERTY_NAME,
+  geminiTypes,
+  intersect,
+  isObject,
+  keywordsOf,
+  kindOf,
+  kindsOfTarget,
+  kindsOfType,
+  read,
+  skipMask,
+  Unsatisfiable,
+  without,
+} from './keywords.js';
+import type { ExpansionBudget, Limits } from './limits.js';
+import type { LossReport } from './losses.js';
+import { describeLosses, Scope } from './losses.js';
+import type { SchemaIndex } from './refs.js';
+import { childPointer, resolveRef } from './refs.js';
+import type { EnumIssues } from './scalars.js';
+import {
+  buildBoolean,
+  buildNumber,
+  buildString,
+  countBounds,
+  int64,
+  readFormat,
+} from './scalars.js';
+
+/** One conversion's shared state. */
+export interface Context {
+  readonly index: SchemaIndex;
+  /** The root's `$id`, so `$ref`s spelled with it count as local. */
+  readonly rootId: string | undefined;
+  readonly limits: Limits;
+  readonly budget: ExpansionBudget;
+  readonly report: LossReport;
+  readonly describeLosses: boolean;
+}
+
+/** The losses of the output node being built, and the conversion it belongs to. */
+class NodeScope extends Scope {
+  readonly ctx: Context;
+
+  constructor(ctx: Context) {
+    super(ctx.report);
+    this.ctx = ctx;
+  }
+}
 
 /** Converts the conjunction `input`, `depth` levels below the root. */
-export function convertNode(ctx: Context, input: readonly Part[], depth: number): Schema {
+export function convertNode(ctx: Context, input: readonly Conjunct[], depth: number): Schema {
   const at = input[0]?.pointer ?? '';
   if (depth > ctx.limits.maxDepth) {
     throw new GeminiMcpError(
@@ -23,17 +72,859 @@ export function convertNode(ctx: Context, input: readonly Part[], depth: number)
       { path: at, data: { maxDepth: ctx.limits.maxDepth } },
     );
   }
-  const scope = new Scope(ctx);
+  const scope = new NodeScope(ctx);
   const expanded = expand(scope, input);
   // A conjunction of `true`s constrains nothing; it still has a place in the source.
-  const parts = expanded.length > 0 ? expanded : [{ node: {}, pointer: at, refs: [] }];
+  const conjuncts = expanded.length > 0 ? expanded : [{ node: {}, pointer: at, refs: [] }];
   // The work of a node grows with the source nodes merged into it: that is what is counted.
-  ctx.budget.spend(at, parts.length);
-  const annotations = collectAnnotations(scope, parts);
-  const union = findUnion(scope, parts);
+  ctx.budget.spend(at, conjuncts.length);
+  const annotations = collectAnnotations(scope, conjuncts);
+  const union = findUnion(scope, conjuncts);
   const schema =
     union === undefined
-      ? convertTyped(scope, parts, depth)
-      : convertUnion(scope, parts, union, depth, annotations);
+      ? convertTyped(scope, conjuncts, depth)
+      : convertUnion(scope, conjuncts, union, depth, annotations);
   return applyAnnotations(schema, annotations, scope);
 }
+
+// Flattens a conjunction: `true` disappears, `false` makes it unsatisfiable, local `$ref`s are
+// inlined (their targets become conjuncts, wherever in the document they live), `allOf` branches
+// become conjuncts. A `$ref` already expanded `maxRefDepth` times on the current path is a cycle:
+// it is cut, keeping only the target's type and annotations, with a warning naming the cycle.
+
+const REF_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
+type RefKeyword = (typeof REF_KEYWORDS)[number];
+
+/** The keywords `expand` applies itself. */
+const EXPANDED = skipMask([...REF_KEYWORDS, 'allOf']);
+
+/** What a cut recursion keeps of its target. */
+const CUT_KEEPS: ReadonlySet<string> = new Set(['type', 'title', 'description']);
+
+/** The object conjuncts of the conjunction `input`, `$ref`s and `allOf`s expanded, in source order. */
+function expand(scope: NodeScope, input: readonly Conjunct[]): Conjunct[] {
+  const out: Conjunct[] = [];
+  const visit = (conjunct: Conjunct): void => {
+    if (conjunct.node === true) return;
+    if (conjunct.node === false) throw new Unsatisfiable(conjunct.pointer, 'the schema is false');
+    const refs = REF_KEYWORDS.map((keyword) => read(conjunct, keyword));
+    const allOf = read(conjunct, 'allOf');
+    const expands = allOf !== undefined || refs.some((ref) => ref !== undefined);
+    out.push(expands ? without(conjunct, EXPANDED) : conjunct);
+    refs.forEach((ref, i) => {
+      if (ref !== undefined) followRef(scope, conjunct, REF_KEYWORDS[i] as RefKeyword, ref, visit);
+    });
+    if (allOf === undefined) return;
+    if (!Array.isArray(allOf) || allOf.length === 0) {
+      scope.lose(conjunct, 'allOf', 'dropped', 'not a non-empty array of schemas');
+      return;
+    }
+    allOf.forEach((branch, i) => {
+      visit({
+        node: branch,
+        pointer: childPointer(conjunct.pointer, 'allOf', i),
+        refs: conjunct.refs,
+      });
+    });
+  };
+  for (const conjunct of input) visit(conjunct);
+  return out;
+}
+
+function followRef(
+  scope: NodeScope,
+  conjunct: Conjunct,
+  keyword: RefKeyword,
+  ref: unknown,
+  visit: (conjunct: Conjunct) => void,
+): void {
+  const { ctx } = scope;
+  ctx.budget.spend(conjunct.pointer);
+  const target = resolveRef(ctx.index, ctx.rootId, ref, childPointer(conjunct.pointer, keyword));
+  if (keyword !== '$ref') {
+    scope.lose(
+      conjunct,
+      keyword,
+      'rewritten',
+      'resolved as a plain $ref: dynamic scope is not supported',
+    );
+  }
+  if (conjunct.refs.length >= ctx.limits.maxDepth) {
+    throw new GeminiMcpError(
+      'SCHEMA_TOO_LARGE',
+      `$ref chain longer than maxDepth (${ctx.limits.maxDepth})`,
+      { path: conjunct.pointer, data: { maxDepth: ctx.limits.maxDepth } },
+    );
+  }
+  const seen = conjunct.refs.filter((pointer) => pointer === target.pointer).length;
+  if (seen < ctx.limits.maxRefDepth) {
+    visit({ node: target.node, pointer: target.pointer, refs: [...conjunct.refs, target.pointer] });
+    return;
+  }
+  const cycle = [...conjunct.refs.slice(conjunct.refs.lastIndexOf(target.pointer)), target.pointer];
+  scope.lose(
+    conjunct,
+    keyword,
+    'weakened',
+    `recursive $ref cycle ${cycle.map((pointer) => `#${pointer}`).join(' -> ')} cut after ` +
+      `${ctx.limits.maxRefDepth} expansions: deeper levels keep only the type`,
+  );
+  visit({ node: target.node, pointer: target.pointer, refs: conjunct.refs, only: CUT_KEEPS });
+}
+
+// Annotations (title, description, default, example) of a conjunction, and writing them onto
+// the output node together with the `describeLosses` note.
+
+/** The annotations one output node carries. */
+export interface Annotations {
+  title?: string;
+  description?: string;
+  default?: unknown;
+  example?: unknown;
+}
+
+/**
+ * Reads the annotations of `conjuncts`: distinct descriptions are joined (a `$ref`'s target and the
+ * place that uses it often both describe), the first title, default and example win, and
+ * `examples` gives its first entry.
+ */
+function collectAnnotations(scope: NodeScope, conjuncts: readonly Conjunct[]): Annotations {
+  const out: Annotations = {};
+  const descriptions: string[] = [];
+  for (const conjunct of conjuncts) {
+    for (const keyword of ['title', 'description'] as const) {
+      const value = read(conjunct, keyword);
+      if (value === undefined) continue;
+      if (typeof value !== 'string') {
+        scope.lose(conjunct, keyword, 'dropped', 'not a string');
+      } else if (keyword === 'description') {
+        if (!descriptions.includes(value)) descriptions.push(value);
+      } else if (out.title === undefined) {
+        out.title = value;
+      } else if (out.title !== value) {
+        scope.lose(conjunct, keyword, 'dropped', 'another title applies here; the first is kept');
+      }
+    }
+    const fallback = read(conjunct, 'default');
+    if (fallback !== undefined) {
+      if (!Object.hasOwn(out, 'default')) out.default = structuredClone(fallback);
+      else
+        scope.lose(
+          conjunct,
+          'default',
+          'dropped',
+          'another default applies here; the first is kept',
+        );
+    }
+    readExample(scope, conjunct, out);
+  }
+  if (descriptions.length > 0) out.description = descriptions.join('\n\n');
+  return out;
+}
+
+function readExample(scope: NodeScope, conjunct: Conjunct, out: Annotations): void {
+  const example = read(conjunct, 'example');
+  const examples = read(conjunct, 'examples');
+  if (examples !== undefined && !Array.isArray(examples)) {
+    scope.lose(conjunct, 'examples', 'dropped', 'not an array');
+  }
+  const first = example !== undefined ? example : Array.isArray(examples) ? examples[0] : undefined;
+  if (Array.isArray(examples) && examples.length > (example === undefined ? 1 : 0)) {
+    scope.lose(
+      conjunct,
+      'examples',
+      'weakened',
+      'Gemini takes one example; the others are not sent',
+    );
+  }
+  if (first === undefined) return;
+  if (!Object.hasOwn(out, 'example')) out.example = structuredClone(first);
+  else
+    scope.lose(
+      conjunct,
+      example === undefined ? 'examples' : 'example',
+      'dropped',
+      'another example applies here; the first is kept',
+    );
+}
+
+/**
+ * Writes `annotations` onto `schema` (they win over a single union branch's own, descriptions
+ * are joined), then the loss note when `describeLosses` is on.
+ */
+function applyAnnotations(schema: Schema, annotations: Annotations, scope: NodeScope): Schema {
+  if (annotations.title !== undefined) schema.title = annotations.title;
+  if (annotations.description !== undefined) {
+    schema.description =
+      schema.description === undefined || schema.description === annotations.description
+        ? annotations.description
+        : `${annotations.description}\n\n${schema.description}`;
+  }
+  if (Object.hasOwn(annotations, 'default')) schema.default = annotations.default;
+  if (Object.hasOwn(annotations, 'example')) schema.example = annotations.example;
+  if (scope.ctx.describeLosses) {
+    const description = describeLosses(schema.description, scope.notes);
+    if (description !== undefined) schema.description = description;
+  }
+  return schema;
+}
+
+// A conjunction without unions: its `type`s intersected (or inferred from its keywords), its
+// `enum`/`const` intersected, every keyword checked (unknown, unsupported or vacuous for the
+// declared type), then one node per Gemini type, joined by `anyOf` when there are several.
+
+/** The node (or `anyOf` of nodes) for `conjuncts`, before annotations. */
+function convertTyped(scope: NodeScope, conjuncts: readonly Conjunct[], depth: number): Schema {
+  const at = conjuncts[0]?.pointer ?? '';
+  const declared = new Map<Conjunct, Set<Kind>>();
+  let kinds: Set<Kind> | undefined;
+  for (const conjunct of conjuncts) {
+    const own = readType(scope, conjunct);
+    if (own === undefined) continue;
+    declared.set(conjunct, own);
+    kinds = kinds === undefined ? own : intersect(kinds, own);
+  }
+  const enumeration = readEnum(scope, conjuncts);
+  let values = enumeration?.values;
+  if (values !== undefined) {
+    const valueKinds = new Set(values.map(kindOf));
+    kinds = kinds === undefined ? valueKinds : intersect(kinds, valueKinds);
+    const allowed = kinds;
+    values = values.filter((value) => allowed.has(kindOf(value)));
+  }
+  kinds ??= inferKinds(conjuncts) ?? new Set(ALL_KINDS);
+  if (kinds.size === 0 || values?.length === 0) {
+    throw new Unsatisfiable(at, 'no value has the required type (and enum)');
+  }
+  checkKeywords(scope, conjuncts, declared, kinds);
+
+  const types = geminiTypes(kinds);
+  const format = readFormat(scope, conjuncts, types);
+  const issues: EnumIssues = { weakened: [], rewritten: [] };
+  const alternatives: Schema[] = [];
+  let unsatisfiable: Unsatisfiable | undefined;
+  for (const type of types) {
+    try {
+      alternatives.push(...buildType(scope, conjuncts, depth, type, values, format, issues));
+    } catch (error) {
+      if (!(error instanceof Unsatisfiable)) throw error;
+      unsatisfiable ??= error;
+    }
+  }
+  if (enumeration !== undefined)
+    reportEnum(scope, enumeration.conjunct, enumeration.keyword, issues);
+  if (alternatives.length === 0) {
+    if (!kinds.has('null'))
+      throw unsatisfiable ?? new Unsatisfiable(at, 'no value satisfies every constraint');
+    return { type: 'NULL' };
+  }
+  const schema = alternatives.length === 1 ? (alternatives[0] as Schema) : { anyOf: alternatives };
+  if (kinds.has('null')) markNullable(schema);
+  return schema;
+}
+
+function buildType(
+  scope: NodeScope,
+  conjuncts: readonly Conjunct[],
+  depth: number,
+  type: GeminiType,
+  values: readonly unknown[] | undefined,
+  format: string | undefined,
+  issues: EnumIssues,
+): Schema[] {
+  switch (type) {
+    case 'STRING':
+      return [buildString(scope, conjuncts, values, format)];
+    case 'NUMBER':
+    case 'INTEGER':
+      return buildNumber(scope, conjuncts, type, values, format, issues);
+    case 'BOOLEAN':
+      return [buildBoolean(values, issues)];
+    case 'ARRAY':
+      return [buildArray(scope, conjuncts, depth, values, issues)];
+    case 'OBJECT':
+      return [buildObject(scope, conjuncts, depth, values, issues)];
+  }
+}
+
+/** The kinds `type` (plus OpenAPI's `nullable: true`) allows in `conjunct`, if it says. */
+function readType(scope: NodeScope, conjunct: Conjunct): Set<Kind> | undefined {
+  const type = read(conjunct, 'type');
+  if (type === undefined) return undefined;
+  const kinds = kindsOfType(type);
+  if (kinds === undefined) {
+    scope.lose(conjunct, 'type', 'dropped', 'not a JSON Schema type (or array of types)');
+    return undefined;
+  }
+  if (read(conjunct, 'nullable') === true) kinds.add('null');
+  return kinds;
+}
+
+interface Enumeration {
+  readonly values: unknown[];
+  readonly conjunct: Conjunct;
+  readonly keyword: 'enum' | 'const';
+}
+
+/** The values every `enum`/`const` of the conjunction allows, with the first place that says. */
+function readEnum(scope: NodeScope, conjuncts: readonly Conjunct[]): Enumeration | undefined {
+  let out: Enumeration | undefined;
+  for (const conjunct of conjuncts) {
+    for (const keyword of ['enum', 'const'] as const) {
+      const value = read(conjunct, keyword);
+      if (value === undefined) continue;
+      if (keyword === 'enum' && !Array.isArray(value)) {
+        scope.lose(conjunct, keyword, 'dropped', 'not an array');
+        continue;
+      }
+      const list: unknown[] = keyword === 'enum' ? (value as unknown[]) : [value];
+      const texts = new Set(list.map(canonicalJson));
+      if (out === undefined) {
+        const unique = new Map(list.map((entry) => [canonicalJson(entry), entry]));
+        out = { values: [...unique.values()], conjunct, keyword };
+      } else {
+        out = { ...out, values: out.values.filter((entry) => texts.has(canonicalJson(entry))) };
+      }
+    }
+  }
+  return out;
+}
+
+/** The kinds the type-specific keywords of an untyped conjunction point at, if any. */
+function inferKinds(conjuncts: readonly Conjunct[]): Set<Kind> | undefined {
+  const kinds = new Set<Kind>();
+  for (const conjunct of conjuncts) {
+    for (const keyword of keywordsOf(conjunct)) {
+      const entry = classifyKeyword(keyword);
+      if (entry.kind !== 'unknown' && entry.target !== undefined) {
+        for (const kind of kindsOfTarget(entry.target)) kinds.add(kind);
+      }
+    }
+  }
+  return kinds.size === 0 ? undefined : kinds;
+}
+
+/** Keywords that constrain nothing when they hold `true` or `{}`. */
+const VACUOUS_WHEN_TRUE = new Set([
+  'additionalItems',
+  'additionalProperties',
+  'else',
+  'if',
+  'propertyNames',
+  'then',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
+/** Keywords that constrain nothing when they hold `false`. */
+const VACUOUS_WHEN_FALSE = new Set(['deprecated', 'readOnly', 'uniqueItems', 'writeOnly']);
+
+function isVacuous(keyword: string, value: unknown): boolean {
+  if (value === false) return VACUOUS_WHEN_FALSE.has(keyword);
+  const empty = value === true || (isObject(value) && Object.keys(value).length === 0);
+  return empty && VACUOUS_WHEN_TRUE.has(keyword);
+}
+
+/**
+ * Reports every keyword the output cannot carry: unknown ones, unsupported ones (when their
+ * type is still possible here), and type-specific ones the conjunct's own `type` makes vacuous.
+ */
+function checkKeywords(
+  scope: NodeScope,
+  conjuncts: readonly Conjunct[],
+  declared: ReadonlyMap<Conjunct, Set<Kind>>,
+  kinds: ReadonlySet<Kind>,
+): void {
+  for (const conjunct of conjuncts) {
+    const own = declared.get(conjunct);
+    for (const keyword of keywordsOf(conjunct)) {
+      const entry = classifyKeyword(keyword);
+      if (entry.kind === 'unknown') {
+        scope.lose(conjunct, keyword, 'dropped', "not a keyword Gemini's Schema has");
+        continue;
+      }
+      const targets = entry.target === undefined ? undefined : kindsOfTarget(entry.target);
+      if (targets !== undefined && own !== undefined && !targets.some((kind) => own.has(kind))) {
+        scope.lose(
+          conjunct,
+          keyword,
+          'dropped',
+          `applies to ${entry.target} values only, and this schema is ${describeKinds(own)}`,
+        );
+        continue;
+      }
+      if (entry.kind !== 'unsupported') continue;
+      if (targets !== undefined && !targets.some((kind) => kinds.has(kind))) continue;
+      const value = (conjunct.node as Record<string, unknown>)[keyword];
+      if (isVacuous(keyword, value)) continue;
+      const detail =
+        keyword === 'additionalProperties' && value === false
+          ? 'extra properties are not forbidden'
+          : entry.loss;
+      scope.lose(conjunct, keyword, 'dropped', `Gemini's Schema cannot say it: ${detail}`);
+    }
+  }
+}
+
+function reportEnum(
+  scope: NodeScope,
+  conjunct: Conjunct,
+  keyword: 'enum' | 'const',
+  issues: EnumIssues,
+): void {
+  if (issues.weakened.length > 0) {
+    scope.lose(conjunct, keyword, 'weakened', [...issues.weakened, ...issues.rewritten].join('; '));
+  } else if (issues.rewritten.length > 0) {
+    scope.lose(conjunct, keyword, 'rewritten', issues.rewritten.join('; '));
+  }
+}
+
+// `anyOf`/`oneOf`. The union's siblings are distributed into every branch (A ∧ (B ∨ C) is
+// (A ∧ B) ∨ (A ∧ C)), so each branch is a complete Gemini node; a null branch becomes
+// `nullable`; branches that accept nothing disappear; one remaining branch stands alone; string
+// enum branches merge into one enum. `oneOf` becomes `anyOf`, reported as weakened unless its
+// branches provably exclude each other (different types, disjoint enums or ranges, or a shared
+// required discriminator).
+
+/** The first union of a conjunction. */
+interface Union {
+  readonly conjunct: Conjunct;
+  readonly keyword: 'anyOf' | 'oneOf';
+  readonly branches: readonly unknown[];
+}
+
+/** What a union's owner no longer says once its branches are converted. */
+const WITHOUT_UNION: Readonly<Record<Union['keyword'], number>> = {
+  anyOf: skipMask(['anyOf', ...ANNOTATIONS]),
+  oneOf: skipMask(['oneOf', ...ANNOTATIONS]),
+};
+const WITHOUT_ANNOTATIONS = skipMask(ANNOTATIONS);
+
+/** Finds the first valid `anyOf`/`oneOf` among `conjuncts`; malformed ones are reported and skipped. */
+function findUnion(scope: NodeScope, conjuncts: readonly Conjunct[]): Union | undefined {
+  for (const conjunct of conjuncts) {
+    for (const keyword of ['anyOf', 'oneOf'] as const) {
+      const branches = read(conjunct, keyword);
+      if (branches === undefined) continue;
+      if (Array.isArray(branches) && branches.length > 0) return { conjunct, keyword, branches };
+      scope.lose(conjunct, keyword, 'dropped', 'not a non-empty array of schemas');
+    }
+  }
+  return undefined;
+}
+
+/** Converts the conjunction `conjuncts` whose first union is `union`; `annotations` stay on the outside. */
+function convertUnion(
+  scope: NodeScope,
+  conjuncts: readonly Conjunct[],
+  union: Union,
+  depth: number,
+  annotations: Annotations,
+): Schema {
+  const { conjunct: owner, keyword, branches } = union;
+  const rest = conjuncts.map((conjunct) =>
+    without(conjunct, conjunct === owner ? WITHOUT_UNION[keyword] : WITHOUT_ANNOTATIONS),
+  );
+  let nullable = false;
+  const alternatives: Schema[] = [];
+  branches.forEach((node, i) => {
+    const pointer = owner.branchPointers?.[i] ?? childPointer(owner.pointer, keyword, i);
+    const branch: Conjunct = { node, pointer, refs: owner.refs };
+    let schema: Schema;
+    try {
+      schema = convertNode(scope.ctx, [...rest, branch], depth + 1);
+    } catch (error) {
+      if (error instanceof Unsatisfiable) return;
+      throw error;
+    }
+    if (schema.type === 'NULL') {
+      nullable = true;
+      if (schema.description !== undefined && schema.description !== annotations.description) {
+        scope.lose(
+          branch,
+          'description',
+          'dropped',
+          'the null branch became nullable; its description is not sent',
+        );
+      }
+      return;
+    }
+    alternatives.push(...(isBareUnion(schema) ? (schema.anyOf ?? []) : [schema]));
+  });
+  if (keyword === 'oneOf' && !pairwiseDisjoint(alternatives, nullable)) {
+    scope.lose(owner, keyword, 'weakened', 'written as anyOf: a value may match several branches');
+  }
+  if (alternatives.length === 0) {
+    if (!nullable)
+      throw new Unsatisfiable(owner.pointer, `no branch of ${keyword} accepts a value`);
+    return { type: 'NULL' };
+  }
+  const merged = mergeAlternatives(alternatives);
+  const schema = merged.length === 1 ? (merged[0] as Schema) : { anyOf: merged };
+  if (nullable) markNullable(schema);
+  return schema;
+}
+
+/** Makes `schema` accept null: on itself, or on every branch of a bare union. */
+function markNullable(schema: Schema): void {
+  if (schema.anyOf !== undefined && schema.type === undefined) {
+    for (const branch of schema.anyOf) markNullable(branch);
+  } else if (schema.type !== 'NULL') {
+    schema.nullable = true;
+  }
+}
+
+function isBareUnion(schema: Schema): boolean {
+  return schema.anyOf !== undefined && Object.keys(schema).length === 1;
+}
+
+/** Drops duplicate alternatives and merges bare string enums into the first one. */
+function mergeAlternatives(alternatives: readonly Schema[]): Schema[] {
+  const out: Schema[] = [];
+  const seen = new Set<string>();
+  let stringEnum: Schema | undefined;
+  for (const alternative of alternatives) {
+    const text = canonicalJson(alternative);
+    if (seen.has(text)) continue;
+    seen.add(text);
+    const bareEnum =
+      alternative.type === 'STRING' &&
+      alternative.enum !== undefined &&
+      Object.keys(alternative).every((key) => key === 'type' || key === 'enum');
+    if (bareEnum && stringEnum?.enum !== undefined) {
+      for (const value of alternative.enum ?? []) {
+        if (!stringEnum.enum.includes(value)) stringEnum.enum.push(value);
+      }
+      continue;
+    }
+    if (bareEnum) stringEnum = alternative;
+    out.push(alternative);
+  }
+  return out;
+}
+
+/** True when no value can match two of `alternatives` (a null branch counts as one more). */
+function pairwiseDisjoint(alternatives: readonly Schema[], nullBranch: boolean): boolean {
+  if (nullBranch && alternatives.some((schema) => schema.nullable === true)) return false;
+  return alternatives.every((a, i) => alternatives.slice(i + 1).every((b) => disjoint(a, b)));
+}
+
+function disjoint(a: Schema, b: Schema): boolean {
+  if (a.type === undefined || b.type === undefined) return false;
+  if (a.nullable === true && b.nullable === true) return false;
+  if (a.type !== b.type) {
+    const numeric = new Set(['NUMBER', 'INTEGER']);
+    return !(numeric.has(a.type) && numeric.has(b.type));
+  }
+  switch (a.type) {
+    case 'STRING':
+      return (
+        a.enum !== undefined &&
+        b.enum !== undefined &&
+        !a.enum.some((value) => b.enum?.includes(value))
+      );
+    case 'NUMBER':
+    case 'INTEGER':
+      return (
+        (a.maximum !== undefined && b.minimum !== undefined && a.maximum < b.minimum) ||
+        (b.maximum !== undefined && a.minimum !== undefined && b.maximum < a.minimum)
+      );
+    case 'BOOLEAN':
+      return false;
+    case 'OBJECT':
+      return (a.required ?? []).some((name) => {
+        const left = a.properties?.[name];
+        const right = b.properties?.[name];
+        return (
+          (b.required ?? []).includes(name) &&
+          left !== undefined &&
+          right !== undefined &&
+          disjoint(left, right)
+        );
+      });
+    default:
+      return false;
+  }
+}
+
+// ARRAY nodes. Gemini requires `items` and has no tuples: positional schemas (`prefixItems`, or
+// draft-7 array `items`) are merged into one `items` union, and an array without `items` gets
+// the most permissive `items` Gemini can say.
+
+/** An ARRAY node for the conjunction `conjuncts`, at `depth`. */
+function buildArray(
+  scope: NodeScope,
+  conjuncts: readonly Conjunct[],
+  depth: number,
+  values: readonly unknown[] | undefined,
+  issues: EnumIssues,
+): Schema {
+  if (values?.some(Array.isArray)) {
+    issues.weakened.push(
+      'arrays cannot be listed in a Gemini enum: any array of the type is accepted',
+    );
+  }
+  const itemConjuncts: Conjunct[] = [];
+  let tupleMax: number | undefined;
+  for (const conjunct of conjuncts) {
+    const positional = readPositional(scope, conjunct);
+    if (positional === undefined) {
+      const items = read(conjunct, 'items');
+      if (items !== undefined)
+        itemConjuncts.push({
+          node: items,
+          pointer: childPointer(conjunct.pointer, 'items'),
+          refs: conjunct.refs,
+        });
+      continue;
+    }
+    const { tuple, keyword, rest, restKeyword } = positional;
+    if (rest === false) tupleMax = Math.min(tupleMax ?? tuple.length, tuple.length);
+    if (rest === undefined || rest === true) {
+      scope.lose(
+        conjunct,
+        keyword,
+        'weakened',
+        'positional item schemas cannot be expressed: items are not constrained',
+      );
+      continue;
+    }
+    scope.lose(
+      conjunct,
+      keyword,
+      'weakened',
+      'positional item schemas merged into one items schema (anyOf)',
+    );
+    const branches = rest === false ? [...tuple] : [...tuple, rest];
+    if (branches.length === 0) continue;
+    itemConjuncts.push({
+      node: { anyOf: branches },
+      pointer: childPointer(conjunct.pointer, keyword),
+      refs: conjunct.refs,
+      branchPointers: [
+        ...tuple.map((_, i) => childPointer(conjunct.pointer, keyword, i)),
+        ...(rest === false ? [] : [childPointer(conjunct.pointer, restKeyword)]),
+      ],
+    });
+  }
+  const counts = countBounds(scope, conjuncts, 'minItems', 'maxItems');
+  let max = tupleMax === undefined ? counts.max : Math.min(counts.max ?? tupleMax, tupleMax);
+  const schema: Schema = { type: 'ARRAY' };
+  if (itemConjuncts.length > 0) {
+    try {
+      schema.items = convertNode(scope.ctx, itemConjuncts, depth + 1);
+    } catch (error) {
+      if (!(error instanceof Unsatisfiable)) throw error;
+      // No item can be valid: only the empty array is.
+      schema.items = { type: 'STRING' };
+      max = 0;
+    }
+  } else {
+    scope.ctx.budget.spend(conjuncts[0]?.pointer ?? '', ANY_SCALAR_OR_OBJECT_NODES);
+    schema.items = anyScalarOrObject();
+    if (max !== 0) reportAnyItems(scope, conjuncts);
+  }
+  if (counts.min !== undefined && max !== undefined && counts.min > max) {
+    throw new Unsatisfiable(conjuncts[0]?.pointer ?? '', 'minItems exceeds the items allowed');
+  }
+  if (counts.min !== undefined) schema.minItems = int64(counts.min);
+  if (max !== undefined) schema.maxItems = int64(max);
+  return schema;
+}
+
+/** Reports the permissive `items`: of an array without them, or of "any value" (no type at all). */
+function reportAnyItems(scope: NodeScope, conjuncts: readonly Conjunct[]): void {
+  const declared = conjuncts.some((conjunct) => {
+    const type = read(conjunct, 'type');
+    return type === 'array' || (Array.isArray(type) && type.includes('array'));
+  });
+  const first = conjuncts[0] as Conjunct;
+  if (declared) {
+    scope.lose(
+      first,
+      'items',
+      'rewritten',
+      'no items schema: Gemini requires one, so items may be any string, number, boolean, object or null, but not an array',
+    );
+  } else {
+    scope.lose(
+      first,
+      'type',
+      'rewritten',
+      'any value: Gemini has no "any" type, so this is an anyOf of every type, whose arrays hold no arrays',
+    );
+  }
+}
+
+interface Positional {
+  readonly tuple: readonly unknown[];
+  readonly keyword: 'items' | 'prefixItems';
+  /** The schema of the items after the tuple (`undefined`: any). */
+  readonly rest: unknown;
+  readonly restKeyword: 'additionalItems' | 'items';
+}
+
+function readPositional(scope: NodeScope, conjunct: Conjunct): Positional | undefined {
+  const items = read(conjunct, 'items');
+  if (Array.isArray(items)) {
+    return {
+      tuple: items,
+      keyword: 'items',
+      rest: read(conjunct, 'additionalItems'),
+      restKeyword: 'additionalItems',
+    };
+  }
+  const prefix = read(conjunct, 'prefixItems');
+  if (prefix === undefined) return undefined;
+  if (!Array.isArray(prefix)) {
+    scope.lose(conjunct, 'prefixItems', 'dropped', 'not an array of schemas');
+    return undefined;
+  }
+  return { tuple: prefix, keyword: 'prefixItems', rest: items, restKeyword: 'items' };
+}
+
+// OBJECT nodes: properties (merged across the conjunction, in source order, which also gives
+// `propertyOrdering`), required, property counts. A property that accepts nothing is left out;
+// a required name without a schema gets "any value"; names Gemini may refuse are reported.
+
+/** An OBJECT node for the conjunction `conjuncts`, at `depth`. */
+function buildObject(
+  scope: NodeScope,
+  conjuncts: readonly Conjunct[],
+  depth: number,
+  values: readonly unknown[] | undefined,
+  issues: EnumIssues,
+): Schema {
+  if (values?.some(isObject)) {
+    issues.weakened.push(
+      'objects cannot be listed in a Gemini enum: any object of the type is accepted',
+    );
+  }
+  const byName = new Map<string, Conjunct[]>();
+  for (const conjunct of conjuncts) {
+    const properties = read(conjunct, 'properties');
+    if (properties === undefined) continue;
+    if (!isObject(properties)) {
+      scope.lose(conjunct, 'properties', 'dropped', 'not an object of schemas');
+      continue;
+    }
+    for (const [name, node] of Object.entries(properties)) {
+      if (node === undefined) continue;
+      const list = byName.get(name) ?? [];
+      list.push({
+        node,
+        pointer: childPointer(conjunct.pointer, 'properties', name),
+        refs: conjunct.refs,
+      });
+      byName.set(name, list);
+    }
+  }
+  const required = readRequired(scope, conjuncts);
+  const properties: Record<string, Schema> = {};
+  for (const [name, list] of byName) {
+    const at = list[0] as Conjunct;
+    try {
+      define(properties, name, convertNode(scope.ctx, list, depth + 1));
+    } catch (error) {
+      if (!(error instanceof Unsatisfiable)) throw error;
+      if (required.has(name)) throw error;
+      scope.lose(
+        at,
+        'properties',
+        'dropped',
+        `property "${name}" accepts no value: left out, so it is not forbidden`,
+      );
+      continue;
+    }
+    if (!GEMINI_PROPERTY_NAME.test(name)) {
+      scope.lose(
+        at,
+        'properties',
+        'weakened',
+        `property name "${name}" kept, but Gemini's reference allows only letters, digits and _ (at most 64): the API may refuse it`,
+      );
+    }
+  }
+  const missing = [...required.keys()].filter((name) => !byName.has(name));
+  for (const name of missing) {
+    scope.ctx.budget.spend(required.get(name)?.pointer ?? '', ANY_VALUE_NODES);
+    define(properties, name, anyValue());
+  }
+  if (missing.length > 0) {
+    scope.lose(
+      required.get(missing[0] as string) as Conjunct,
+      'required',
+      'rewritten',
+      `required without a schema (${missing.map((name) => `"${name}"`).join(', ')}): declared as any value`,
+    );
+  }
+  const schema: Schema = { type: 'OBJECT' };
+  const names = Object.keys(properties);
+  if (names.length > 0) schema.properties = properties;
+  if (names.length > 1) schema.propertyOrdering = names;
+  const kept = [...required.keys()].filter((name) => Object.hasOwn(properties, name));
+  if (kept.length > 0) schema.required = kept;
+  const { min, max } = countBounds(scope, conjuncts, 'minProperties', 'maxProperties');
+  if (min !== undefined) schema.minProperties = int64(min);
+  if (max !== undefined) schema.maxProperties = int64(max);
+  return schema;
+}
+
+/** The required names of the conjunction, each with the conjunct that requires it. */
+function readRequired(scope: NodeScope, conjuncts: readonly Conjunct[]): Map<string, Conjunct> {
+  const required = new Map<string, Conjunct>();
+  for (const conjunct of conjuncts) {
+    const names = read(conjunct, 'required');
+    if (names === undefined) continue;
+    if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
+      scope.lose(conjunct, 'required', 'dropped', 'not an array of property names');
+      continue;
+    }
+    for (const name of names as string[]) if (!required.has(name)) required.set(name, conjunct);
+  }
+  return required;
+}
+
+/** Sets an own, enumerable property, even one named `__proto__`. */
+function define(target: Record<string, Schema>, name: string, value: Schema): void {
+  Object.defineProperty(target, name, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+// Gemini's Schema has no "any value". These are the closest it can say: every type, nullable,
+// with arrays one level deep (their items any scalar or object), since an array's `items` is
+// mandatory and cannot refer back to itself.
+
+/** Any string, number, boolean, object or null: the items of an array that declares none. */
+function anyScalarOrObject(): Schema {
+  return {
+    anyOf: [
+      { type: 'STRING', nullable: true },
+      { type: 'NUMBER', nullable: true },
+      { type: 'BOOLEAN', nullable: true },
+      { type: 'OBJECT', nullable: true },
+    ],
+  };
+}
+
+/** Any value, arrays holding scalars or objects only. */
+export function anyValue(): Schema {
+  return {
+    anyOf: [
+      { type: 'STRING', nullable: true },
+      { type: 'NUMBER', nullable: true },
+      { type: 'BOOLEAN', nullable: true },
+      { type: 'ARRAY', items: anyScalarOrObject(), nullable: true },
+      { type: 'OBJECT', nullable: true },
+    ],
+  };
+}
+
+/** How many schema nodes {@link anyScalarOrObject} writes (for the expansion budget). */
+const ANY_SCALAR_OR_OBJECT_NODES = 5;
+
+/** How many schema nodes {@link anyValue} writes (for the expansion budget). */
+const ANY_VALUE_NODES = 11;

@@ -1,10 +1,14 @@
 /**
- * What the converter knows about each JSON Schema keyword: which type of value it constrains,
- * whether Gemini's Schema can carry it, and, when it cannot, what the loss is.
+ * What the converter knows of JSON Schema keywords and values: which type of value each keyword
+ * constrains and whether Gemini's Schema can carry it; JSON types as sets of value kinds; and the
+ * converter's unit of work, the {@link Conjunct}: one source schema of a conjunction that must all
+ * hold at one place of the output (`$ref` targets, `allOf` branches and a union's siblings all
+ * become conjuncts of one conjunction, each keeping its own JSON pointer into the source).
  */
+import type { Schema } from '../generated/types.js';
 
 /** The JSON types a keyword constrains (a keyword of another type is vacuous). */
-export type KeywordTarget = 'string' | 'number' | 'array' | 'object';
+type KeywordTarget = 'string' | 'number' | 'array' | 'object';
 
 /** Annotations: lifted to the node that carries them, never duplicated into branches. */
 export const ANNOTATIONS = ['title', 'description', 'default', 'examples', 'example'] as const;
@@ -93,7 +97,7 @@ const UNSUPPORTED: Readonly<Record<string, Unsupported>> = {
 };
 
 /** How the converter treats one keyword. */
-export type KeywordKind =
+type KeywordKind =
   | { readonly kind: 'handled'; readonly target?: KeywordTarget }
   | { readonly kind: 'unsupported'; readonly target?: KeywordTarget; readonly loss: string }
   | { readonly kind: 'unknown' };
@@ -122,3 +126,187 @@ export const ACCEPTED_FORMATS: Readonly<Record<string, readonly string[]>> = {
 
 /** Property names Gemini accepts, per its reference: letters, digits and `_`, at most 64. */
 export const GEMINI_PROPERTY_NAME = /^[A-Za-z0-9_]{1,64}$/;
+
+// JSON Schema types as sets of value kinds, so `type` keywords intersect exactly (`number`
+// holds `integer`), and their mapping onto Gemini's `Type` enum.
+
+/** A kind of JSON value; `number` is `integer` plus `fraction`. */
+export type Kind = 'string' | 'integer' | 'fraction' | 'boolean' | 'array' | 'object' | 'null';
+
+/** Gemini's types of non-null values (null is `nullable`, or `NULL` alone). */
+export type GeminiType = Exclude<NonNullable<Schema['type']>, 'TYPE_UNSPECIFIED' | 'NULL'>;
+
+/** Every kind: what a schema without `type` allows. */
+export const ALL_KINDS: ReadonlySet<Kind> = new Set<Kind>([
+  'string',
+  'integer',
+  'fraction',
+  'boolean',
+  'array',
+  'object',
+  'null',
+]);
+
+const TYPE_KINDS: Readonly<Record<string, readonly Kind[]>> = {
+  string: ['string'],
+  integer: ['integer'],
+  number: ['integer', 'fraction'],
+  boolean: ['boolean'],
+  array: ['array'],
+  object: ['object'],
+  null: ['null'],
+};
+
+/** The kinds a `type` keyword allows, or `undefined` when it is not a valid `type`. */
+export function kindsOfType(type: unknown): Set<Kind> | undefined {
+  const names = Array.isArray(type) ? type : [type];
+  if (names.length === 0) return undefined;
+  const kinds = new Set<Kind>();
+  for (const name of names) {
+    if (typeof name !== 'string' || !Object.hasOwn(TYPE_KINDS, name)) return undefined;
+    for (const kind of TYPE_KINDS[name] ?? []) kinds.add(kind);
+  }
+  return kinds;
+}
+
+/** The kinds a type-specific keyword constrains. */
+export function kindsOfTarget(target: KeywordTarget): readonly Kind[] {
+  return target === 'number' ? ['integer', 'fraction'] : [target];
+}
+
+/** The kind of a JSON value. */
+export function kindOf(value: unknown): Kind {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  switch (typeof value) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return Number.isInteger(value) ? 'integer' : 'fraction';
+    case 'boolean':
+      return 'boolean';
+    default:
+      return 'object';
+  }
+}
+
+/** `a` ∩ `b`. */
+export function intersect(a: ReadonlySet<Kind>, b: ReadonlySet<Kind>): Set<Kind> {
+  return new Set([...a].filter((kind) => b.has(kind)));
+}
+
+/** The Gemini types that together accept exactly the non-null `kinds`, in a fixed order. */
+export function geminiTypes(kinds: ReadonlySet<Kind>): GeminiType[] {
+  const out: GeminiType[] = [];
+  if (kinds.has('string')) out.push('STRING');
+  if (kinds.has('fraction')) out.push('NUMBER');
+  else if (kinds.has('integer')) out.push('INTEGER');
+  if (kinds.has('boolean')) out.push('BOOLEAN');
+  if (kinds.has('array')) out.push('ARRAY');
+  if (kinds.has('object')) out.push('OBJECT');
+  return out;
+}
+
+/** Kind names for messages (`integer`, `number`, ...). */
+export function describeKinds(kinds: ReadonlySet<Kind>): string {
+  const names = [...kinds].map((kind) => (kind === 'fraction' ? 'number' : kind));
+  if (kinds.has('fraction') && kinds.has('integer')) names.splice(names.indexOf('integer'), 1);
+  return [...new Set(names)].join(' or ');
+}
+
+/** A canonical JSON text (sorted keys) for comparing JSON values. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+// Conjunctions.
+
+/** One source schema (object or boolean) taking conjunct in a conjunction. */
+export interface Conjunct {
+  /** The source schema. */
+  readonly node: unknown;
+  /** Its JSON pointer in the source. */
+  readonly pointer: string;
+  /** The `$ref` targets (canonical pointers) expanded on the way here, outermost first. */
+  readonly refs: readonly string[];
+  /** Keywords of `node` to ignore (already applied elsewhere), as a {@link skipMask}. */
+  readonly skip?: number;
+  /** When set, the only keywords of `node` to read. */
+  readonly only?: ReadonlySet<string>;
+  /** Pointers of the branches of a synthetic `anyOf` node (a tuple turned into a union). */
+  readonly branchPointers?: readonly string[];
+}
+
+/** The value of `keyword` in `conjunct`, unless the conjunct ignores it or lacks it. */
+export function read(conjunct: Conjunct, keyword: string): unknown {
+  const node = conjunct.node;
+  if (node === null || typeof node !== 'object' || !Object.hasOwn(node, keyword)) return undefined;
+  if (skips(conjunct, keyword)) return undefined;
+  return (node as Record<string, unknown>)[keyword];
+}
+
+/** The keywords of `conjunct` still to read, in source order (a keyword holding `undefined` is absent). */
+export function keywordsOf(conjunct: Conjunct): string[] {
+  const node = conjunct.node;
+  if (node === null || typeof node !== 'object') return [];
+  return Object.entries(node)
+    .filter(([keyword, value]) => value !== undefined && !skips(conjunct, keyword))
+    .map(([keyword]) => keyword);
+}
+
+/** The keywords a conjunct can be told to ignore. */
+const SKIPPABLE_KEYWORDS = [
+  '$ref',
+  '$dynamicRef',
+  '$recursiveRef',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  ...ANNOTATIONS,
+] as const;
+
+/** A keyword a conjunct can be told to ignore. */
+type SkippableKeyword = (typeof SKIPPABLE_KEYWORDS)[number];
+
+/** One bit per skippable keyword. */
+const SKIPPABLE: ReadonlyMap<string, number> = new Map(
+  SKIPPABLE_KEYWORDS.map((keyword, i) => [keyword, 1 << i]),
+);
+
+/** The mask of `keywords` for {@link without}. */
+export function skipMask(keywords: readonly SkippableKeyword[]): number {
+  return keywords.reduce((mask, keyword) => mask | (SKIPPABLE.get(keyword) ?? 0), 0);
+}
+
+function skips(conjunct: Conjunct, keyword: string): boolean {
+  if (conjunct.only !== undefined && !conjunct.only.has(keyword)) return true;
+  if (conjunct.skip === undefined) return false;
+  const bit = SKIPPABLE.get(keyword);
+  return bit !== undefined && (conjunct.skip & bit) !== 0;
+}
+
+/** `conjunct` with the keywords of the mask `more` ignored as well. */
+export function without(conjunct: Conjunct, more: number): Conjunct {
+  return { ...conjunct, skip: (conjunct.skip ?? 0) | more };
+}
+
+/** Raised inside the converter when a conjunction accepts no value at all. */
+export class Unsatisfiable extends Error {
+  readonly pointer: string;
+
+  constructor(pointer: string, reason: string) {
+    super(reason);
+    this.name = 'Unsatisfiable';
+    this.pointer = pointer;
+  }
+}
+
+/** True for a plain JSON object (not an array, not null). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -5,7 +5,8 @@
  * refused without a stack overflow.
  */
 import { GeminiMcpError } from '../errors.js';
-import { childPointer } from './pointer.js';
+import type { SchemaIndex } from './refs.js';
+import { childPointer } from './refs.js';
 
 /** The resolved bounds of one conversion. */
 export interface Limits {
@@ -68,14 +69,6 @@ const SCHEMA_MAP_KEYWORDS = new Set([
   'patternProperties',
   'properties',
 ]);
-
-/** What the survey learnt: every schema node by its pointer, and the `$anchor`s. */
-export interface SchemaIndex {
-  /** Every schema node of the input (objects and booleans), by canonical JSON pointer. */
-  readonly nodes: ReadonlyMap<string, unknown>;
-  /** Plain-name fragments (`$anchor`, or a draft-7 `$id: "#name"`) to the pointer of their node. */
-  readonly anchors: ReadonlyMap<string, string>;
-}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;

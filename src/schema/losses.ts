@@ -1,8 +1,9 @@
 /**
  * The loss report: one warning per lost source keyword (deduplicated by pointer and keyword, so
- * a `$defs` entry inlined twice is reported once), and the short notes `describeLosses` appends
- * to the description of the node that lost them.
+ * a `$defs` entry inlined twice is reported once), the per-node scope that records losses, and
+ * the short notes `describeLosses` appends to the description of the node that lost them.
  */
+import type { Conjunct } from './keywords.js';
 
 /** One loss of the conversion, located in the SOURCE schema. */
 export interface SchemaWarning {
@@ -35,8 +36,28 @@ export class LossReport {
   }
 }
 
+/** The losses of one output node: reported, and noted for `describeLosses`. */
+export class Scope {
+  readonly #report: LossReport;
+  /** Short notes of lost constraints, for `describeLosses`. */
+  readonly notes: string[] = [];
+
+  constructor(report: LossReport) {
+    this.#report = report;
+  }
+
+  /** Reports that `keyword` of `conjunct` was dropped, weakened or rewritten. */
+  lose(conjunct: Conjunct, keyword: string, action: SchemaWarning['action'], detail: string): void {
+    this.#report.add({ pointer: conjunct.pointer, keyword, action, detail });
+    if (action !== 'rewritten') {
+      const node = conjunct.node as Record<string, unknown>;
+      this.notes.push(lossNote(keyword, Object.hasOwn(node, keyword) ? node[keyword] : undefined));
+    }
+  }
+}
+
 /** A short human note of a lost constraint (`multipleOf 5`), for `describeLosses`. */
-export function lossNote(keyword: string, value: unknown): string {
+function lossNote(keyword: string, value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return `${keyword} ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
 }

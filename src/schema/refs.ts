@@ -1,14 +1,52 @@
 /**
- * Local `$ref` resolution: `#`, `#/json/pointer` (also percent-encoded, also into `$defs` or
- * `definitions` that are not children of the root) and plain-name anchors. Remote references
- * and references to nowhere are refused.
+ * JSON pointers (RFC 6901) into the source schema, and local `$ref` resolution: `#`,
+ * `#/json/pointer` (also percent-encoded, also into `$defs` or `definitions` that are not children
+ * of the root) and plain-name anchors. Remote references and references to nowhere are refused.
  */
 import { GeminiMcpError } from '../errors.js';
-import type { SchemaIndex } from './limits.js';
-import { childPointer, parsePointer } from './pointer.js';
+import { appendPointer } from '../json/pointer.js';
+
+/** What the survey learnt: every schema node by its pointer, and the `$anchor`s. */
+export interface SchemaIndex {
+  /** Every schema node of the input (objects and booleans), by canonical JSON pointer. */
+  readonly nodes: ReadonlyMap<string, unknown>;
+  /** Plain-name fragments (`$anchor`, or a draft-7 `$id: "#name"`) to the pointer of their node. */
+  readonly anchors: ReadonlyMap<string, string>;
+}
+
+/** `pointer` extended by `tokens`, each escaped (most need no escaping: that path is kept cheap). */
+export function childPointer(pointer: string, ...tokens: readonly (string | number)[]): string {
+  let out = pointer;
+  for (const token of tokens) {
+    const text = String(token);
+    out = text.includes('~') || text.includes('/') ? appendPointer(out, text) : `${out}/${text}`;
+  }
+  return out;
+}
+
+/**
+ * The tokens of a JSON pointer fragment (`/a/b~1c` gives `['a', 'b/c']`), or `undefined` when it
+ * is not a pointer (a malformed escape or percent-encoding).
+ */
+function parsePointer(fragment: string): string[] | undefined {
+  if (fragment === '') return [];
+  if (!fragment.startsWith('/')) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(fragment);
+  } catch {
+    return undefined;
+  }
+  const tokens: string[] = [];
+  for (const raw of decoded.slice(1).split('/')) {
+    if (/~[^01]|~$/.test(raw)) return undefined;
+    tokens.push(raw.replaceAll('~1', '/').replaceAll('~0', '~'));
+  }
+  return tokens;
+}
 
 /** A resolved reference: the target schema and its canonical pointer. */
-export interface RefTarget {
+interface RefTarget {
   readonly node: unknown;
   readonly pointer: string;
 }

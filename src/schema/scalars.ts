@@ -1,16 +1,122 @@
 /**
- * STRING, NUMBER/INTEGER and BOOLEAN nodes: lengths, pattern, bounds, the formats Gemini
- * accepts, and enums. Gemini's `enum` holds strings only, so numbers in an enum become exact
- * `minimum`/`maximum` ranges (contiguous integers merged), never strings the tool would not take.
+ * The leaves: STRING, NUMBER/INTEGER and BOOLEAN nodes (lengths, pattern, bounds, the formats
+ * Gemini accepts, enums), and the bounds of a conjunction. Counts are written as the int64 strings
+ * Gemini expects; numeric bounds keep their exclusivity (draft-4 booleans or draft-6+ numbers),
+ * rounded exactly for integers. Gemini's `enum` holds strings only, so numbers in an enum become
+ * exact `minimum`/`maximum` ranges (contiguous integers merged), never strings the tool would not
+ * take.
  */
 import type { Schema } from '../generated/types.js';
-import type { NumericBounds } from './bounds.js';
-import { countBounds, int64, numericBounds, withinBounds } from './bounds.js';
-import type { Scope } from './context.js';
-import { ACCEPTED_FORMATS } from './keywords.js';
-import type { GeminiType } from './kinds.js';
-import type { Part } from './parts.js';
-import { read, Unsatisfiable } from './parts.js';
+import type { Conjunct, GeminiType } from './keywords.js';
+import { ACCEPTED_FORMATS, read, Unsatisfiable } from './keywords.js';
+import type { Scope } from './losses.js';
+
+/** The tightest `min`/`max` count of a conjunction. */
+interface CountBounds {
+  min?: number;
+  max?: number;
+}
+
+/** Reads `minKeyword`/`maxKeyword` of every conjunct: the largest minimum, the smallest maximum. */
+export function countBounds(
+  scope: Scope,
+  conjuncts: readonly Conjunct[],
+  minKeyword: string,
+  maxKeyword: string,
+): CountBounds {
+  const out: CountBounds = {};
+  for (const conjunct of conjuncts) {
+    for (const [keyword, side] of [
+      [minKeyword, 'min'],
+      [maxKeyword, 'max'],
+    ] as const) {
+      const value = read(conjunct, keyword);
+      if (value === undefined) continue;
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+        scope.lose(conjunct, keyword, 'dropped', 'not a non-negative integer Gemini can take');
+        continue;
+      }
+      const current = out[side];
+      if (current === undefined) out[side] = value;
+      else out[side] = side === 'min' ? Math.max(current, value) : Math.min(current, value);
+    }
+  }
+  if (out.min !== undefined && out.max !== undefined && out.min > out.max) {
+    throw new Unsatisfiable(conjuncts[0]?.pointer ?? '', `${minKeyword} exceeds ${maxKeyword}`);
+  }
+  return out;
+}
+
+/** A count as Gemini's int64 JSON string. */
+export function int64(count: number): string {
+  return String(count);
+}
+
+/** One numeric bound and where it came from. */
+interface NumericBound {
+  readonly value: number;
+  readonly exclusive: boolean;
+  readonly conjunct: Conjunct;
+  readonly keyword: string;
+}
+
+/** The tightest numeric bounds of a conjunction. */
+interface NumericBounds {
+  lower?: NumericBound;
+  upper?: NumericBound;
+}
+
+const SIDES = [
+  { side: 'lower', inclusive: 'minimum', exclusive: 'exclusiveMinimum' },
+  { side: 'upper', inclusive: 'maximum', exclusive: 'exclusiveMaximum' },
+] as const;
+
+/** Reads `minimum`, `maximum` and both exclusive forms of every conjunct. */
+function numericBounds(scope: Scope, conjuncts: readonly Conjunct[]): NumericBounds {
+  const out: NumericBounds = {};
+  for (const conjunct of conjuncts) {
+    for (const { side, inclusive, exclusive } of SIDES) {
+      const plain = read(conjunct, inclusive);
+      const strict = read(conjunct, exclusive);
+      const candidates: NumericBound[] = [];
+      if (plain !== undefined) {
+        if (typeof plain !== 'number') scope.lose(conjunct, inclusive, 'dropped', 'not a number');
+        else if (strict === true)
+          candidates.push({ value: plain, exclusive: true, conjunct, keyword: exclusive });
+        else candidates.push({ value: plain, exclusive: false, conjunct, keyword: inclusive });
+      }
+      if (typeof strict === 'number') {
+        candidates.push({ value: strict, exclusive: true, conjunct, keyword: exclusive });
+      } else if (strict !== undefined && typeof strict !== 'boolean') {
+        scope.lose(conjunct, exclusive, 'dropped', 'not a number');
+      }
+      for (const candidate of candidates) out[side] = tighter(side, out[side], candidate);
+    }
+  }
+  return out;
+}
+
+function tighter(
+  side: 'lower' | 'upper',
+  current: NumericBound | undefined,
+  candidate: NumericBound,
+): NumericBound {
+  if (current === undefined) return candidate;
+  if (candidate.value === current.value) return candidate.exclusive ? candidate : current;
+  const candidateWins =
+    side === 'lower' ? candidate.value > current.value : candidate.value < current.value;
+  return candidateWins ? candidate : current;
+}
+
+/** True when `value` lies within `bounds`. */
+function withinBounds(value: number, bounds: NumericBounds): boolean {
+  const { lower, upper } = bounds;
+  if (lower !== undefined && (lower.exclusive ? value <= lower.value : value < lower.value))
+    return false;
+  if (upper !== undefined && (upper.exclusive ? value >= upper.value : value > upper.value))
+    return false;
+  return true;
+}
 
 /** How an enum (or `const`) had to change, reported once for the keyword after all types are built. */
 export interface EnumIssues {
@@ -21,25 +127,25 @@ export interface EnumIssues {
 /** The `format` of a conjunction, reported as dropped when none of `types` accepts it. */
 export function readFormat(
   scope: Scope,
-  parts: readonly Part[],
+  conjuncts: readonly Conjunct[],
   types: readonly GeminiType[],
 ): string | undefined {
-  let chosen: { value: string; part: Part } | undefined;
-  for (const part of parts) {
-    const value = read(part, 'format');
+  let chosen: { value: string; conjunct: Conjunct } | undefined;
+  for (const conjunct of conjuncts) {
+    const value = read(conjunct, 'format');
     if (value === undefined) continue;
-    if (typeof value !== 'string') scope.lose(part, 'format', 'dropped', 'not a string');
-    else if (chosen === undefined) chosen = { value, part };
+    if (typeof value !== 'string') scope.lose(conjunct, 'format', 'dropped', 'not a string');
+    else if (chosen === undefined) chosen = { value, conjunct };
     else if (value !== chosen.value) {
-      scope.lose(part, 'format', 'dropped', `another format ("${chosen.value}") applies here`);
+      scope.lose(conjunct, 'format', 'dropped', `another format ("${chosen.value}") applies here`);
     }
   }
   if (chosen === undefined) return undefined;
-  const { value, part } = chosen;
+  const { value, conjunct } = chosen;
   if (!types.some((type) => acceptsFormat(type, value))) {
     const accepted = types.flatMap((type) => ACCEPTED_FORMATS[type] ?? []);
     scope.lose(
-      part,
+      conjunct,
       'format',
       'dropped',
       `Gemini takes ${accepted.length === 0 ? 'no format' : accepted.map((f) => `"${f}"`).join(', ')} here, not "${value}"`,
@@ -60,21 +166,21 @@ function withFormat(schema: Schema, type: GeminiType, format: string | undefined
 /** A STRING node. */
 export function buildString(
   scope: Scope,
-  parts: readonly Part[],
+  conjuncts: readonly Conjunct[],
   values: readonly unknown[] | undefined,
   format: string | undefined,
 ): Schema {
   const schema = withFormat({ type: 'STRING' }, 'STRING', format);
-  const { min, max } = countBounds(scope, parts, 'minLength', 'maxLength');
+  const { min, max } = countBounds(scope, conjuncts, 'minLength', 'maxLength');
   if (min !== undefined) schema.minLength = int64(min);
   if (max !== undefined) schema.maxLength = int64(max);
-  for (const part of parts) {
-    const pattern = read(part, 'pattern');
+  for (const conjunct of conjuncts) {
+    const pattern = read(conjunct, 'pattern');
     if (pattern === undefined) continue;
-    if (typeof pattern !== 'string') scope.lose(part, 'pattern', 'dropped', 'not a string');
+    if (typeof pattern !== 'string') scope.lose(conjunct, 'pattern', 'dropped', 'not a string');
     else if (schema.pattern === undefined) schema.pattern = pattern;
     else if (schema.pattern !== pattern) {
-      scope.lose(part, 'pattern', 'dropped', 'Gemini takes one pattern; another applies here');
+      scope.lose(conjunct, 'pattern', 'dropped', 'Gemini takes one pattern; another applies here');
     }
   }
   if (values !== undefined) {
@@ -86,13 +192,13 @@ export function buildString(
 /** NUMBER or INTEGER nodes: one, or one per range of the enum's numbers. */
 export function buildNumber(
   scope: Scope,
-  parts: readonly Part[],
+  conjuncts: readonly Conjunct[],
   type: 'NUMBER' | 'INTEGER',
   values: readonly unknown[] | undefined,
   format: string | undefined,
   issues: EnumIssues,
 ): Schema[] {
-  const bounds = numericBounds(scope, parts);
+  const bounds = numericBounds(scope, conjuncts);
   if (values !== undefined) {
     const numbers = values.filter(
       (value): value is number =>
@@ -102,7 +208,7 @@ export function buildNumber(
     );
     if (numbers.length === 0) {
       throw new Unsatisfiable(
-        parts[0]?.pointer ?? '',
+        conjuncts[0]?.pointer ?? '',
         'no number of the enum lies within the bounds',
       );
     }
@@ -119,7 +225,7 @@ export function buildNumber(
   const { minimum, maximum } =
     type === 'INTEGER' ? integerRange(bounds) : numberRange(scope, bounds);
   if (minimum !== undefined && maximum !== undefined && minimum > maximum) {
-    throw new Unsatisfiable(parts[0]?.pointer ?? '', 'the minimum exceeds the maximum');
+    throw new Unsatisfiable(conjuncts[0]?.pointer ?? '', 'the minimum exceeds the maximum');
   }
   if (minimum !== undefined) schema.minimum = minimum;
   if (maximum !== undefined) schema.maximum = maximum;
@@ -147,12 +253,12 @@ function numberRange(scope: Scope, bounds: NumericBounds): { minimum?: number; m
     lower.value === upper.value &&
     (lower.exclusive || upper.exclusive)
   ) {
-    throw new Unsatisfiable(lower.part.pointer, 'the exclusive bounds leave no number');
+    throw new Unsatisfiable(lower.conjunct.pointer, 'the exclusive bounds leave no number');
   }
   for (const bound of [lower, upper]) {
     if (bound?.exclusive) {
       scope.lose(
-        bound.part,
+        bound.conjunct,
         bound.keyword,
         'weakened',
         `sent as the inclusive ${bound === lower ? 'minimum' : 'maximum'} ${bound.value}`,
