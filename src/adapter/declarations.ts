@@ -6,7 +6,7 @@ import type { FunctionDeclaration, Tool } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
 import { deepFreeze } from '../json/copy.js';
 import type { SchemaWarning } from '../schema/to-gemini-schema.js';
-import { toGeminiParameters, toGeminiSchema } from '../schema/to-gemini-schema.js';
+import { toDeclaredParameters, toDeclaredSchema } from '../schema/to-gemini-schema.js';
 import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './description.js';
 import type { ToolSet, ToolSetEntry } from './toolset-types.js';
 
@@ -125,14 +125,14 @@ function jsonSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOptions) 
 
 function openApiSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOptions) {
   const parameters = convertFor(entry, 'inputSchema', () =>
-    toGeminiParameters(entry.tool.inputSchema),
+    toDeclaredParameters(entry.tool.inputSchema),
   );
   reportSchemaWarnings(entry, 'inputSchema', parameters.warnings, options);
   const { outputSchema } = entry.tool;
   if (options.responseSchema !== true || outputSchema === undefined) {
     return parameters.schema === undefined ? {} : { parameters: parameters.schema };
   }
-  const response = convertFor(entry, 'outputSchema', () => toGeminiSchema(outputSchema));
+  const response = convertFor(entry, 'outputSchema', () => toDeclaredSchema(outputSchema));
   reportSchemaWarnings(entry, 'outputSchema', response.warnings, options);
   return {
     ...(parameters.schema === undefined ? {} : { parameters: parameters.schema }),

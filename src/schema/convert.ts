@@ -29,8 +29,8 @@ import {
 import type { ExpansionBudget, Limits } from './limits.js';
 import type { LossReport } from './losses.js';
 import { describeLosses, Scope } from './losses.js';
-import type { SchemaIndex } from './refs.js';
-import { childPointer, resolveRef } from './refs.js';
+import type { RefResolver } from './refs.js';
+import { childPointer } from './refs.js';
 import type { EnumIssues } from './scalars.js';
 import {
   buildBoolean,
@@ -43,9 +43,7 @@ import {
 
 /** One conversion's shared state. */
 export interface Context {
-  readonly index: SchemaIndex;
-  /** The root's `$id`, so `$ref`s spelled with it count as local. */
-  readonly rootId: string | undefined;
+  readonly refs: RefResolver;
   readonly limits: Limits;
   readonly budget: ExpansionBudget;
   readonly report: LossReport;
@@ -140,7 +138,7 @@ function followRef(
 ): void {
   const { ctx } = scope;
   ctx.budget.spend(conjunct.pointer);
-  const target = resolveRef(ctx.index, ctx.rootId, ref, childPointer(conjunct.pointer, keyword));
+  const target = ctx.refs.resolve(ref, childPointer(conjunct.pointer, keyword));
   if (keyword !== '$ref') {
     scope.lose(
       conjunct,
@@ -378,16 +376,23 @@ function readEnum(scope: NodeScope, conjuncts: readonly Conjunct[]): Enumeration
         continue;
       }
       const list: unknown[] = keyword === 'enum' ? (value as unknown[]) : [value];
-      const texts = new Set(list.map(canonicalJson));
       if (out === undefined) {
-        const unique = new Map(list.map((entry) => [canonicalJson(entry), entry]));
-        out = { values: [...unique.values()], conjunct, keyword };
+        out = { values: distinct(list), conjunct, keyword };
       } else {
+        const texts = new Set(list.map(canonicalJson));
         out = { ...out, values: out.values.filter((entry) => texts.has(canonicalJson(entry))) };
       }
     }
   }
   return out;
+}
+
+/** The distinct values of a list, in first-seen order (JSON equality). */
+function distinct(list: readonly unknown[]): unknown[] {
+  // Plain values compare as themselves (a JSON number has one value, -0 written as 0).
+  if (list.every((entry) => entry === null || typeof entry !== 'object')) return [...new Set(list)];
+  const unique = new Map(list.map((entry) => [canonicalJson(entry), entry]));
+  return [...unique.values()];
 }
 
 /** The kinds the type-specific keywords of an untyped conjunction point at, if any. */
@@ -579,6 +584,7 @@ function isBareUnion(schema: Schema): boolean {
 
 /** Drops duplicate alternatives and merges bare string enums into the first one. */
 function mergeAlternatives(alternatives: readonly Schema[]): Schema[] {
+  if (alternatives.length < 2) return [...alternatives];
   const out: Schema[] = [];
   const seen = new Set<string>();
   let stringEnum: Schema | undefined;
@@ -886,12 +892,14 @@ function readRequired(scope: NodeScope, conjuncts: readonly Conjunct[]): Map<str
 
 /** Sets an own, enumerable property, even one named `__proto__`. */
 function define(target: Record<string, Schema>, name: string, value: Schema): void {
-  Object.defineProperty(target, name, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
+  if (name !== '__proto__') target[name] = value;
+  else
+    Object.defineProperty(target, name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
 }
 
 // Gemini's Schema has no "any value". These are the closest it can say: every type, nullable,

@@ -254,9 +254,12 @@ export function read(conjunct: Conjunct, keyword: string): unknown {
 export function keywordsOf(conjunct: Conjunct): string[] {
   const node = conjunct.node;
   if (node === null || typeof node !== 'object') return [];
-  return Object.entries(node)
-    .filter(([keyword, value]) => value !== undefined && !skips(conjunct, keyword))
-    .map(([keyword]) => keyword);
+  const record = node as Record<string, unknown>;
+  const out: string[] = [];
+  for (const keyword of Object.keys(record)) {
+    if (record[keyword] !== undefined && !skips(conjunct, keyword)) out.push(keyword);
+  }
+  return out;
 }
 
 /** The keywords a conjunct can be told to ignore. */

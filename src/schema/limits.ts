@@ -86,30 +86,69 @@ function tooLarge(message: string, path: string, data: Record<string, unknown>):
 
 interface Pending {
   readonly value: unknown;
-  /** The pointer of the value's parent, and its key there (none for the root). */
-  readonly parent: string;
+  /** The value holding this one (none for the root). */
+  readonly up: Pending | undefined;
+  /** The keyword of `up` holding a map or array of schemas this one is in, if any. */
+  readonly via: string | undefined;
+  /** This value's key in `up` (or in `up[via]`); none for the root and single-schema keywords' values. */
   readonly key: string | number | undefined;
   /** Schema depth for a schema, JSON depth for a plain value. */
   readonly depth: number;
   readonly isSchema: boolean;
+  /** The pointer, once built. */
+  pointer?: string;
 }
 
-/** The pointer of a pending value: built only when needed (schemas, errors), most values never need it. */
+/** The pointer of a pending value: built only when needed (index, errors), most values never need it. */
 function pointerOf(item: Pending): string {
-  return item.key === undefined ? item.parent : childPointer(item.parent, item.key);
+  if (item.pointer !== undefined) return item.pointer;
+  let pointer = item.up === undefined ? '' : pointerOf(item.up);
+  if (item.via !== undefined) pointer = childPointer(pointer, item.via);
+  if (item.key !== undefined) pointer = childPointer(pointer, item.key);
+  item.pointer = pointer;
+  return pointer;
+}
+
+/** What the survey learnt beyond the checks. */
+export interface Survey {
+  /** True when some schema holds `$ref`, `$dynamicRef` or `$recursiveRef`. */
+  readonly hasRefs: boolean;
 }
 
 /**
  * Surveys the input once, iteratively: every schema position holds an object or a boolean,
  * every other value is JSON, schema nesting stays within `maxDepth` (plain JSON values too), and
- * there are at most `maxNodes` schemas. Returns the index `$ref` resolution uses.
+ * there are at most `maxNodes` schemas. Builds no pointer unless it throws.
  *
  * @throws GeminiMcpError `SCHEMA_UNSUPPORTED` (not a schema, not JSON) or `SCHEMA_TOO_LARGE`.
  */
-export function surveySchema(root: unknown, limits: Limits): SchemaIndex {
-  const nodes = new Map<string, unknown>();
-  const anchors = new Map<string, string>();
-  const stack: Pending[] = [{ value: root, parent: '', key: undefined, depth: 0, isSchema: true }];
+export function surveySchema(root: unknown, limits: Limits): Survey {
+  return { hasRefs: walk(root, limits, undefined) };
+}
+
+/**
+ * The index `$ref` resolution uses: every schema node by its pointer, and the anchors. Built on
+ * the first `$ref` followed only (a second walk of a surveyed input).
+ */
+export function indexSchema(root: unknown, limits: Limits): SchemaIndex {
+  const index = { nodes: new Map<string, unknown>(), anchors: new Map<string, string>() };
+  walk(root, limits, index);
+  return index;
+}
+
+const REF_KEYS = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
+
+/** The survey's walk; fills `index` when given. Returns whether some schema holds a reference. */
+function walk(
+  root: unknown,
+  limits: Limits,
+  index: { nodes: Map<string, unknown>; anchors: Map<string, string> } | undefined,
+): boolean {
+  let hasRefs = false;
+  let count = 0;
+  const stack: Pending[] = [
+    { value: root, up: undefined, via: undefined, key: undefined, depth: 0, isSchema: true },
+  ];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const { value, depth, isSchema } = item;
     if (depth > limits.maxDepth) {
@@ -121,60 +160,65 @@ export function surveySchema(root: unknown, limits: Limits): SchemaIndex {
       pushJson(stack, item);
       continue;
     }
-    const pointer = pointerOf(item);
+    count++;
     if (typeof value === 'boolean') {
-      nodes.set(pointer, value);
+      index?.nodes.set(pointerOf(item), value);
     } else if (!isPlainObject(value)) {
-      throw unsupported('a schema must be an object or a boolean', pointer);
+      throw unsupported('a schema must be an object or a boolean', pointerOf(item));
     } else {
-      nodes.set(pointer, value);
-      if (typeof value.$anchor === 'string') anchors.set(value.$anchor, pointer);
-      if (typeof value.$id === 'string' && /^#[^/]/.test(value.$id)) {
-        anchors.set(value.$id.slice(1), pointer);
+      if (index !== undefined) {
+        const pointer = pointerOf(item);
+        index.nodes.set(pointer, value);
+        if (typeof value.$anchor === 'string') index.anchors.set(value.$anchor, pointer);
+        if (typeof value.$id === 'string' && /^#[^/]/.test(value.$id)) {
+          index.anchors.set(value.$id.slice(1), pointer);
+        }
       }
-      for (const [key, child] of Object.entries(value)) {
+      if (!hasRefs) hasRefs = REF_KEYS.some((key) => value[key] !== undefined);
+      for (const key of Object.keys(value)) {
+        const child = value[key];
         // A key holding `undefined` is absent, as in JSON.stringify (JS-built schemas have them).
-        if (child !== undefined) pushChildren(stack, key, child, pointer, depth);
+        if (child !== undefined) pushChildren(stack, key, child, item);
       }
     }
-    if (nodes.size > limits.maxNodes) {
-      throw tooLarge(`schema has more than maxNodes (${limits.maxNodes}) nodes`, pointer, {
+    if (count > limits.maxNodes) {
+      throw tooLarge(`schema has more than maxNodes (${limits.maxNodes}) nodes`, pointerOf(item), {
         maxNodes: limits.maxNodes,
       });
     }
   }
-  return { nodes, anchors };
+  return hasRefs;
 }
 
-/** Queues the value of `key` in the schema at `pointer`. */
-function pushChildren(
-  stack: Pending[],
-  key: string,
-  child: unknown,
-  pointer: string,
-  depth: number,
-): void {
-  const schema = (value: unknown, parent: string, at: string | number | undefined) =>
-    stack.push({ value, parent, key: at, depth: depth + 1, isSchema: true });
-  const at = childPointer(pointer, key);
+/** Queues the value of `key` in the schema `item`. */
+function pushChildren(stack: Pending[], key: string, child: unknown, item: Pending): void {
+  const depth = item.depth + 1;
   if (SCHEMA_KEYWORDS.has(key) && !(key === 'items' && Array.isArray(child))) {
-    schema(child, at, undefined);
+    stack.push({ value: child, up: item, via: key, key: undefined, depth, isSchema: true });
   } else if ((SCHEMA_ARRAY_KEYWORDS.has(key) || key === 'items') && Array.isArray(child)) {
-    child.forEach((entry, i) => {
-      schema(entry, at, i);
-    });
+    for (let i = 0; i < child.length; i++) {
+      stack.push({ value: child[i], up: item, via: key, key: i, depth, isSchema: true });
+    }
   } else if (SCHEMA_MAP_KEYWORDS.has(key) && isPlainObject(child)) {
-    for (const [name, entry] of Object.entries(child)) {
-      if (entry !== undefined) schema(entry, at, name);
+    for (const name of Object.keys(child)) {
+      const entry = child[name];
+      if (entry !== undefined)
+        stack.push({ value: entry, up: item, via: key, key: name, depth, isSchema: true });
     }
   } else if (key === 'dependencies' && isPlainObject(child)) {
-    for (const [name, entry] of Object.entries(child)) {
-      if (Array.isArray(entry))
-        stack.push({ value: entry, parent: at, key: name, depth, isSchema: false });
-      else schema(entry, at, name);
+    for (const name of Object.keys(child)) {
+      const entry = child[name];
+      stack.push({
+        value: entry,
+        up: item,
+        via: key,
+        key: name,
+        depth: Array.isArray(entry) ? item.depth : depth,
+        isSchema: !Array.isArray(entry),
+      });
     }
   } else {
-    stack.push({ value: child, parent: pointer, key, depth, isSchema: false });
+    stack.push({ value: child, up: item, via: undefined, key, depth: item.depth, isSchema: false });
   }
 }
 
@@ -186,17 +230,33 @@ function pushJson(stack: Pending[], item: Pending): void {
     if (!Number.isFinite(value)) throw unsupported('a number must be finite', pointerOf(item));
     return;
   }
-  if (!Array.isArray(value) && !isPlainObject(value)) {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      stack.push({
+        value: value[i],
+        up: item,
+        via: undefined,
+        key: i,
+        depth: depth + 1,
+        isSchema: false,
+      });
+    }
+    return;
+  }
+  if (!isPlainObject(value)) {
     throw unsupported('a schema must hold JSON values only', pointerOf(item));
   }
-  const entries: [string | number, unknown][] = Array.isArray(value)
-    ? [...value.entries()]
-    : Object.entries(value);
-  if (entries.length === 0) return;
-  const parent = pointerOf(item);
-  for (const [key, entry] of entries) {
-    if (entry !== undefined || Array.isArray(value)) {
-      stack.push({ value: entry, parent, key, depth: depth + 1, isSchema: false });
+  for (const key of Object.keys(value)) {
+    const entry = value[key];
+    if (entry !== undefined) {
+      stack.push({
+        value: entry,
+        up: item,
+        via: undefined,
+        key,
+        depth: depth + 1,
+        isSchema: false,
+      });
     }
   }
 }

@@ -52,12 +52,40 @@ interface RefTarget {
 }
 
 /**
- * Resolves `ref`, found at `at` (the pointer of the `$ref` keyword), against the surveyed input.
- *
- * @throws GeminiMcpError `SCHEMA_UNSUPPORTED` for a remote `$ref`, a `$ref` to nowhere or to a
- * place that holds no schema.
+ * The `$ref`s of one conversion: the index is built on the first reference followed, and each
+ * reference text is parsed and resolved once.
  */
-export function resolveRef(
+export class RefResolver {
+  readonly #rootId: string | undefined;
+  readonly #buildIndex: () => SchemaIndex;
+  #index: SchemaIndex | undefined;
+  readonly #resolved = new Map<string, RefTarget>();
+
+  /** `rootId`: the root's `$id`, so `$ref`s spelled with it count as local. */
+  constructor(rootId: string | undefined, buildIndex: () => SchemaIndex) {
+    this.#rootId = rootId;
+    this.#buildIndex = buildIndex;
+  }
+
+  /**
+   * Resolves `ref`, found at `at` (the pointer of the `$ref` keyword).
+   *
+   * @throws GeminiMcpError `SCHEMA_UNSUPPORTED` for a remote `$ref`, a `$ref` to nowhere or to a
+   * place that holds no schema.
+   */
+  resolve(ref: unknown, at: string): RefTarget {
+    if (typeof ref === 'string') {
+      const known = this.#resolved.get(ref);
+      if (known !== undefined) return known;
+    }
+    this.#index ??= this.#buildIndex();
+    const target = resolveRef(this.#index, this.#rootId, ref, at);
+    this.#resolved.set(ref as string, target);
+    return target;
+  }
+}
+
+function resolveRef(
   index: SchemaIndex,
   rootId: string | undefined,
   ref: unknown,

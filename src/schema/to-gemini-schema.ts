@@ -11,9 +11,10 @@ import { proveContract } from '../json/contract.js';
 import type { Context } from './convert.js';
 import { convertNode } from './convert.js';
 import { canonicalJson, isObject, Unsatisfiable } from './keywords.js';
-import { ExpansionBudget, resolveLimits, surveySchema } from './limits.js';
+import { ExpansionBudget, indexSchema, resolveLimits, surveySchema } from './limits.js';
 import type { SchemaWarning } from './losses.js';
 import { LossReport } from './losses.js';
+import { RefResolver } from './refs.js';
 
 export type { SchemaWarning } from './losses.js';
 
@@ -68,12 +69,33 @@ export function toGeminiSchema(
   jsonSchema: unknown,
   options: ToGeminiSchemaOptions = {},
 ): GeminiSchemaResult {
+  return convertSchema(jsonSchema, options, true);
+}
+
+/**
+ * {@link toGeminiSchema} for `functionDeclarations`, without the proof of the output: the
+ * caller proves the FunctionDeclaration that holds it, which covers the Schema.
+ */
+export function toDeclaredSchema(
+  jsonSchema: unknown,
+  options: ToGeminiSchemaOptions = {},
+): GeminiSchemaResult {
+  return convertSchema(jsonSchema, options, false);
+}
+
+function convertSchema(
+  jsonSchema: unknown,
+  options: ToGeminiSchemaOptions,
+  prove: boolean,
+): GeminiSchemaResult {
   const limits = resolveLimits(options);
-  const index = surveySchema(jsonSchema, limits);
+  surveySchema(jsonSchema, limits);
   const report = new LossReport();
   const ctx: Context = {
-    index,
-    rootId: isObject(jsonSchema) && typeof jsonSchema.$id === 'string' ? jsonSchema.$id : undefined,
+    refs: new RefResolver(
+      isObject(jsonSchema) && typeof jsonSchema.$id === 'string' ? jsonSchema.$id : undefined,
+      () => indexSchema(jsonSchema, limits),
+    ),
     limits,
     budget: new ExpansionBudget(limits),
     report,
@@ -93,7 +115,7 @@ export function toGeminiSchema(
     );
   }
   return {
-    schema: proveContract(schema, checkSchema, { schema: 'Schema' }),
+    schema: prove ? proveContract(schema, checkSchema, { schema: 'Schema' }) : schema,
     warnings: report.list(),
   };
 }
@@ -125,12 +147,31 @@ export function toGeminiParameters(
   inputSchema: unknown,
   options: ToGeminiSchemaOptions = {},
 ): GeminiParametersResult {
-  const converted = toGeminiSchema(inputSchema, options);
+  return convertParameters(inputSchema, options, true);
+}
+
+/**
+ * {@link toGeminiParameters} for `functionDeclarations`, without the proof of the output: the
+ * caller proves the FunctionDeclaration that holds it, which covers the Schema.
+ */
+export function toDeclaredParameters(
+  inputSchema: unknown,
+  options: ToGeminiSchemaOptions = {},
+): GeminiParametersResult {
+  return convertParameters(inputSchema, options, false);
+}
+
+function convertParameters(
+  inputSchema: unknown,
+  options: ToGeminiSchemaOptions,
+  prove: boolean,
+): GeminiParametersResult {
+  const converted = convertSchema(inputSchema, options, prove);
   const { warnings } = converted;
   let schema = converted.schema;
   const merged = mergeObjectUnion(schema);
   if (merged !== undefined) {
-    schema = proveContract(merged, checkSchema, { schema: 'Schema' });
+    schema = prove ? proveContract(merged, checkSchema, { schema: 'Schema' }) : merged;
     const keyword =
       isObject(inputSchema) && Object.hasOwn(inputSchema, 'oneOf') ? 'oneOf' : 'anyOf';
     const detail =
@@ -196,12 +237,14 @@ function mergeObjectUnion(schema: Schema): Schema | undefined {
   for (const [name, variants] of byName) {
     const list = [...variants.values()];
     const value = list.length === 1 ? (list[0] as Schema) : { anyOf: list };
-    Object.defineProperty(properties, name, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    if (name !== '__proto__') properties[name] = value;
+    else
+      Object.defineProperty(properties, name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   const merged: Schema = { type: 'OBJECT' };
   const names = Object.keys(properties);
