@@ -26,7 +26,7 @@ import {
   Unsatisfiable,
   without,
 } from './keywords.js';
-import type { ExpansionBudget, Limits } from './limits.js';
+import type { ExpansionBudget, ExpansionPlan, Limits } from './limits.js';
 import type { LossReport } from './losses.js';
 import { describeLosses, Scope } from './losses.js';
 import type { RefResolver } from './refs.js';
@@ -44,6 +44,8 @@ import {
 /** One conversion's shared state. */
 export interface Context {
   readonly refs: RefResolver;
+  /** How far `$ref`s are expanded, decided before the conversion. */
+  readonly plan: ExpansionPlan;
   readonly limits: Limits;
   readonly budget: ExpansionBudget;
   readonly report: LossReport;
@@ -71,7 +73,7 @@ export function convertNode(ctx: Context, input: readonly Conjunct[], depth: num
     );
   }
   const scope = new NodeScope(ctx);
-  const expanded = expand(scope, input);
+  const expanded = expand(scope, input, depth);
   // A conjunction of `true`s constrains nothing; it still has a place in the source.
   const conjuncts = expanded.length > 0 ? expanded : [{ node: {}, pointer: at, refs: [] }];
   // The work of a node grows with the source nodes merged into it: that is what is counted.
@@ -100,7 +102,7 @@ const EXPANDED = skipMask([...REF_KEYWORDS, 'allOf']);
 const CUT_KEEPS: ReadonlySet<string> = new Set(['type', 'title', 'description']);
 
 /** The object conjuncts of the conjunction `input`, `$ref`s and `allOf`s expanded, in source order. */
-function expand(scope: NodeScope, input: readonly Conjunct[]): Conjunct[] {
+function expand(scope: NodeScope, input: readonly Conjunct[], depth: number): Conjunct[] {
   const out: Conjunct[] = [];
   const visit = (conjunct: Conjunct): void => {
     if (conjunct.node === true) return;
@@ -110,7 +112,8 @@ function expand(scope: NodeScope, input: readonly Conjunct[]): Conjunct[] {
     const expands = allOf !== undefined || refs.some((ref) => ref !== undefined);
     out.push(expands ? without(conjunct, EXPANDED) : conjunct);
     refs.forEach((ref, i) => {
-      if (ref !== undefined) followRef(scope, conjunct, REF_KEYWORDS[i] as RefKeyword, ref, visit);
+      if (ref !== undefined)
+        followRef(scope, conjunct, REF_KEYWORDS[i] as RefKeyword, ref, depth, visit);
     });
     if (allOf === undefined) return;
     if (!Array.isArray(allOf) || allOf.length === 0) {
@@ -134,6 +137,7 @@ function followRef(
   conjunct: Conjunct,
   keyword: RefKeyword,
   ref: unknown,
+  depth: number,
   visit: (conjunct: Conjunct) => void,
 ): void {
   const { ctx } = scope;
@@ -154,18 +158,34 @@ function followRef(
       { path: conjunct.pointer, data: { maxDepth: ctx.limits.maxDepth } },
     );
   }
+  const { plan } = ctx;
+  if (depth > plan.cutDepth) {
+    scope.lose(
+      conjunct,
+      keyword,
+      'weakened',
+      `#${target.pointer} not expanded here: the schema expands past maxOutputNodes ` +
+        `(${plan.budget}) nodes, so $refs are expanded breadth-first and cut below level ` +
+        `${plan.cutDepth}; this one keeps only the type and description`,
+    );
+    visit({ node: target.node, pointer: target.pointer, refs: conjunct.refs, only: CUT_KEEPS });
+    return;
+  }
   const seen = conjunct.refs.filter((pointer) => pointer === target.pointer).length;
-  if (seen < ctx.limits.maxRefDepth) {
+  if (seen < plan.refDepth) {
     visit({ node: target.node, pointer: target.pointer, refs: [...conjunct.refs, target.pointer] });
     return;
   }
   const cycle = [...conjunct.refs.slice(conjunct.refs.lastIndexOf(target.pointer)), target.pointer];
+  const path = cycle.map((pointer) => `#${pointer}`).join(' -> ');
   scope.lose(
     conjunct,
     keyword,
     'weakened',
-    `recursive $ref cycle ${cycle.map((pointer) => `#${pointer}`).join(' -> ')} cut after ` +
-      `${ctx.limits.maxRefDepth} expansions: deeper levels keep only the type`,
+    plan.reason === undefined
+      ? `recursive $ref cycle ${path} cut after ${plan.refDepth} expansions: deeper levels keep only the type`
+      : `recursive $ref cycle ${path} cut at its first re-entry, as the schema expands past ` +
+          `maxOutputNodes (${plan.budget}) nodes otherwise: deeper levels keep only the type and description`,
   );
   visit({ node: target.node, pointer: target.pointer, refs: conjunct.refs, only: CUT_KEEPS });
 }

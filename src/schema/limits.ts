@@ -5,7 +5,7 @@
  * refused without a stack overflow.
  */
 import { GeminiMcpError } from '../errors.js';
-import type { SchemaIndex } from './refs.js';
+import type { RefResolver, SchemaIndex } from './refs.js';
 import { childPointer } from './refs.js';
 
 /** The resolved bounds of one conversion. */
@@ -18,6 +18,8 @@ export interface Limits {
   readonly maxNodes: number;
   /** Most source nodes expanded into the output (each counted at every place it lands) plus `$ref`s followed. */
   readonly maxExpandedNodes: number;
+  /** Most nodes `$ref` expansion may bring into the output before it is cut. */
+  readonly maxOutputNodes: number;
 }
 
 /** The defaults: generous for real tool schemas, small enough to refuse a schema bomb at once. */
@@ -26,6 +28,7 @@ const DEFAULT_LIMITS: Limits = {
   maxDepth: 64,
   maxNodes: 10_000,
   maxExpandedNodes: 20_000,
+  maxOutputNodes: 500,
 };
 
 /** Resolves the limit options; each must be a positive integer. */
@@ -113,6 +116,8 @@ function pointerOf(item: Pending): string {
 export interface Survey {
   /** True when some schema holds `$ref`, `$dynamicRef` or `$recursiveRef`. */
   readonly hasRefs: boolean;
+  /** How many schema nodes the input holds. */
+  readonly nodes: number;
 }
 
 /**
@@ -123,7 +128,7 @@ export interface Survey {
  * @throws GeminiMcpError `SCHEMA_UNSUPPORTED` (not a schema, not JSON) or `SCHEMA_TOO_LARGE`.
  */
 export function surveySchema(root: unknown, limits: Limits): Survey {
-  return { hasRefs: walk(root, limits, undefined) };
+  return walk(root, limits, undefined);
 }
 
 /**
@@ -138,12 +143,12 @@ export function indexSchema(root: unknown, limits: Limits): SchemaIndex {
 
 const REF_KEYS = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
 
-/** The survey's walk; fills `index` when given. Returns whether some schema holds a reference. */
+/** The survey's walk; fills `index` when given. */
 function walk(
   root: unknown,
   limits: Limits,
   index: { nodes: Map<string, unknown>; anchors: Map<string, string> } | undefined,
-): boolean {
+): Survey {
   let hasRefs = false;
   let count = 0;
   const stack: Pending[] = [
@@ -187,7 +192,7 @@ function walk(
       });
     }
   }
-  return hasRefs;
+  return { hasRefs, nodes: count };
 }
 
 /** Queues the value of `key` in the schema `item`. */
@@ -284,4 +289,214 @@ export class ExpansionBudget {
       );
     }
   }
+}
+
+/**
+ * How far `$ref`s are expanded: each recursive one up to `refDepth` times on a path, and none at
+ * all in a node deeper than `cutDepth`. `reason` says why the plan is tighter than the options.
+ */
+export interface ExpansionPlan {
+  readonly refDepth: number;
+  readonly cutDepth: number;
+  readonly reason: 'recursion' | 'breadth' | undefined;
+  /** The node budget the plan keeps to. */
+  readonly budget: number;
+}
+
+/** What one `$ref` target (or the root) holds, outside the targets it refers to. */
+interface Unit {
+  /** Its schema nodes the conversion reads (properties, items, union and `allOf` branches). */
+  readonly size: number;
+  /** Its references, each with the nesting depth of the node holding it. */
+  readonly edges: readonly {
+    readonly depth: number;
+    readonly target: string;
+    readonly node: unknown;
+  }[];
+}
+
+/** Keywords whose schemas the conversion reads, one level deeper (`allOf`: the same level). */
+const NESTED_ONE = ['items', 'additionalItems'] as const;
+const NESTED_MANY = ['anyOf', 'oneOf', 'prefixItems', 'items'] as const;
+
+/** The unit of `node`: an iterative walk of the keywords the conversion reads. */
+function unitOf(node: unknown, refs: RefResolver): Unit {
+  let size = 0;
+  const edges: { depth: number; target: string; node: unknown }[] = [];
+  const stack: { node: unknown; depth: number }[] = [{ node, depth: 0 }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    size++;
+    if (!isPlainObject(item.node)) continue;
+    const schema = item.node;
+    const depth = item.depth;
+    for (const key of REF_KEYS) {
+      const ref = schema[key];
+      if (ref === undefined) continue;
+      try {
+        const target = refs.resolve(ref, '');
+        edges.push({ depth, target: target.pointer, node: target.node });
+      } catch {
+        // The conversion reports it, where and when it meets it.
+      }
+    }
+    const properties = schema.properties;
+    if (isPlainObject(properties)) {
+      for (const name of Object.keys(properties))
+        stack.push({ node: properties[name], depth: depth + 1 });
+    }
+    for (const key of NESTED_ONE) {
+      const child = schema[key];
+      if (child !== undefined && !Array.isArray(child))
+        stack.push({ node: child, depth: depth + 1 });
+    }
+    for (const key of NESTED_MANY) {
+      const list = schema[key];
+      if (Array.isArray(list))
+        for (const child of list) stack.push({ node: child, depth: depth + 1 });
+    }
+    const allOf = schema.allOf;
+    if (Array.isArray(allOf)) for (const child of allOf) stack.push({ node: child, depth });
+  }
+  return { size, edges };
+}
+
+/** A path of `$ref` targets, innermost first. */
+interface RefPath {
+  readonly target: string;
+  readonly up: RefPath | undefined;
+  readonly length: number;
+}
+
+function occurrences(path: RefPath | undefined, target: string): number {
+  let count = 0;
+  for (let at = path; at !== undefined; at = at.up) if (at.target === target) count++;
+  return count;
+}
+
+interface Estimate {
+  /** True when the whole expansion stays within the limit. */
+  readonly fits: boolean;
+  /** The deepest level whose expansions all fit, when it does not. */
+  readonly lastFullDepth: number;
+}
+
+/**
+ * Counts the nodes `$ref` expansion brings into the output, each recursive `$ref` expanded up to
+ * `refDepth` times on a path, level by level (breadth-first), and stops as soon as the count
+ * passes `limit`: the work is bounded by `limit`, whatever the schema. Each target's own size
+ * is computed once.
+ */
+function estimate(
+  root: unknown,
+  refs: RefResolver,
+  units: Map<string, Unit>,
+  refDepth: number,
+  limit: number,
+  maxDepth: number,
+): Estimate {
+  const levels: { unit: Unit; path: RefPath | undefined }[][] = [
+    [{ unit: unitOf(root, refs), path: undefined }],
+  ];
+  let total = 0;
+  for (let depth = 0; depth < levels.length; depth++) {
+    const level = levels[depth] ?? [];
+    // The level grows while it is read: a `$ref` at a unit's top lands on the same level.
+    for (let i = 0; i < level.length; i++) {
+      const { unit, path } = level[i] as { unit: Unit; path: RefPath | undefined };
+      total += unit.size;
+      if (total > limit) return { fits: false, lastFullDepth: depth - 1 };
+      if ((path?.length ?? 0) >= maxDepth) continue;
+      for (const edge of unit.edges) {
+        if (occurrences(path, edge.target) >= refDepth) continue;
+        let target = units.get(edge.target);
+        if (target === undefined) {
+          target = unitOf(edge.node, refs);
+          units.set(edge.target, target);
+        }
+        const at = depth + edge.depth;
+        while (levels.length <= at) levels.push([]);
+        levels[at]?.push({
+          unit: target,
+          path: { target: edge.target, up: path, length: (path?.length ?? 0) + 1 },
+        });
+      }
+    }
+  }
+  return { fits: true, lastFullDepth: levels.length };
+}
+
+/**
+ * The size of `root` with every `$ref` expanded, each target's size computed once; or `-1` for a
+ * schema with a recursive `$ref` or a chain deeper than `maxDepth` (not a bomb: the recursion is
+ * cut, the chain refused by the conversion).
+ */
+function expandedSize(
+  root: unknown,
+  refs: RefResolver,
+  units: Map<string, Unit>,
+  maxDepth: number,
+): number {
+  const sizes = new Map<string, number>();
+  const open = new Set<string>();
+  let recursive = false;
+  const sizeOf = (unit: Unit, depth: number): number => {
+    let size = unit.size;
+    for (const edge of unit.edges) {
+      if (open.has(edge.target) || depth >= maxDepth) {
+        recursive = true;
+        continue;
+      }
+      let known = sizes.get(edge.target);
+      if (known === undefined) {
+        let target = units.get(edge.target);
+        if (target === undefined) {
+          target = unitOf(edge.node, refs);
+          units.set(edge.target, target);
+        }
+        open.add(edge.target);
+        known = sizeOf(target, depth + 1);
+        open.delete(edge.target);
+        sizes.set(edge.target, known);
+      }
+      size += known;
+    }
+    return size;
+  };
+  const size = sizeOf(unitOf(root, refs), 0);
+  return recursive ? -1 : size;
+}
+
+/**
+ * Decides, before any conversion, how far the `$ref`s of `root` are expanded. A schema whose
+ * expansion fits in `maxOutputNodes` (or its own size, when larger) is expanded as the options
+ * say; a larger one has its recursive `$ref`s cut at their first re-entry; if that is still too
+ * large, `$ref`s are expanded breadth-first, level by level, and cut below the last level that
+ * fits. Only a fan-out without recursion past `maxExpandedNodes` (a billion laughs) is refused.
+ *
+ * @throws GeminiMcpError `SCHEMA_TOO_LARGE` for a schema bomb.
+ */
+export function planExpansion(
+  root: unknown,
+  refs: RefResolver,
+  limits: Limits,
+  inputNodes: number,
+): ExpansionPlan {
+  const budget = Math.max(limits.maxOutputNodes, inputNodes);
+  const units = new Map<string, Unit>();
+  const { maxRefDepth, maxDepth, maxExpandedNodes } = limits;
+  if (estimate(root, refs, units, maxRefDepth, budget, maxDepth).fits) {
+    return { refDepth: maxRefDepth, cutDepth: Number.POSITIVE_INFINITY, reason: undefined, budget };
+  }
+  const once = estimate(root, refs, units, 1, budget, maxDepth);
+  if (once.fits) {
+    return { refDepth: 1, cutDepth: Number.POSITIVE_INFINITY, reason: 'recursion', budget };
+  }
+  if (expandedSize(root, refs, units, maxDepth) > maxExpandedNodes) {
+    throw tooLarge(
+      `schema expands to more than maxExpandedNodes (${maxExpandedNodes}) nodes ($ref expansion)`,
+      '',
+      { maxExpandedNodes },
+    );
+  }
+  return { refDepth: 1, cutDepth: once.lastFullDepth, reason: 'breadth', budget };
 }

@@ -11,7 +11,13 @@ import { proveContract } from '../json/contract.js';
 import type { Context } from './convert.js';
 import { convertNode } from './convert.js';
 import { canonicalJson, isObject, Unsatisfiable } from './keywords.js';
-import { ExpansionBudget, indexSchema, resolveLimits, surveySchema } from './limits.js';
+import {
+  ExpansionBudget,
+  indexSchema,
+  planExpansion,
+  resolveLimits,
+  surveySchema,
+} from './limits.js';
 import type { SchemaWarning } from './losses.js';
 import { LossReport } from './losses.js';
 import { RefResolver } from './refs.js';
@@ -28,9 +34,18 @@ export interface ToGeminiSchemaOptions {
   maxNodes?: number;
   /**
    * Most source nodes expanded into the output, each counted at every place it lands, plus
-   * `$ref`s followed (default 20,000): stops schema bombs.
+   * `$ref`s followed (default 20,000): stops schema bombs. A `$ref` fan-out without recursion
+   * estimated past it is refused before any conversion.
    */
   maxExpandedNodes?: number;
+  /**
+   * Most nodes `$ref` expansion may bring into the output (default 500, or the input's own
+   * node count when larger). A schema whose expansion is estimated past it has its recursive
+   * `$ref`s cut at their first re-entry; if still too large, its `$ref`s are expanded
+   * breadth-first and cut below the last level that fits. Each cut keeps the target's type, title
+   * and description, and is reported as `weakened` at the `$ref`.
+   */
+  maxOutputNodes?: number;
   /** Append a short note of the constraints lost at each node to its description (default false). */
   describeLosses?: boolean;
 }
@@ -89,13 +104,22 @@ function convertSchema(
   prove: boolean,
 ): GeminiSchemaResult {
   const limits = resolveLimits(options);
-  surveySchema(jsonSchema, limits);
+  const survey = surveySchema(jsonSchema, limits);
   const report = new LossReport();
+  const refs = new RefResolver(
+    isObject(jsonSchema) && typeof jsonSchema.$id === 'string' ? jsonSchema.$id : undefined,
+    () => indexSchema(jsonSchema, limits),
+  );
   const ctx: Context = {
-    refs: new RefResolver(
-      isObject(jsonSchema) && typeof jsonSchema.$id === 'string' ? jsonSchema.$id : undefined,
-      () => indexSchema(jsonSchema, limits),
-    ),
+    refs,
+    plan: survey.hasRefs
+      ? planExpansion(jsonSchema, refs, limits, survey.nodes)
+      : {
+          refDepth: limits.maxRefDepth,
+          cutDepth: Number.POSITIVE_INFINITY,
+          reason: undefined,
+          budget: limits.maxOutputNodes,
+        },
     limits,
     budget: new ExpansionBudget(limits),
     report,

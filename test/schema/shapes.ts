@@ -85,3 +85,25 @@ export function billionLaughs(levels: number, shape: 'properties' | 'anyOf'): un
   }
   return { $ref: `#/$defs/l${levels}`, $defs: defs };
 }
+
+/**
+ * `count` entity definitions, each referring to every one (itself included): its paths without
+ * a repeated entity alone run past any budget, so it is expanded breadth-first.
+ */
+export function entityGraph(count: number): Record<string, unknown> {
+  const names = Array.from({ length: count }, (_, i) => `Entity${i}`);
+  const definitions: Record<string, unknown> = {};
+  for (const name of names) {
+    definitions[name] = {
+      type: 'object',
+      description: `The ${name}`,
+      properties: {
+        id: { type: 'string' },
+        ...Object.fromEntries(
+          names.map((other) => [other.toLowerCase(), { $ref: `#/definitions/${other}` }]),
+        ),
+      },
+    };
+  }
+  return { type: 'object', properties: { root: { $ref: '#/definitions/Entity0' } }, definitions };
+}
