@@ -33,6 +33,16 @@ export type DeclarationWarning =
       /** The converter's warning; its pointer is into that schema. */
       readonly warning: SchemaWarning;
       readonly message: string;
+    }
+  | {
+      /** The openapi conversion refused one of the tool's schemas: the tool is left out. */
+      readonly kind: 'omitted';
+      readonly exposedName: string;
+      readonly serverId: string;
+      readonly toolName: string;
+      /** The converter's error (`SCHEMA_UNSUPPORTED` or `SCHEMA_TOO_LARGE`), naming the tool. */
+      readonly error: GeminiMcpError;
+      readonly message: string;
     };
 
 /** Options of {@link functionDeclarations} and {@link geminiTools}. */
@@ -48,7 +58,12 @@ export interface FunctionDeclarationsOptions {
    * openapi mode (default `false`).
    */
   readonly responseSchema?: boolean;
-  /** Called for each description sanitized and each schema conversion loss, in tool order. */
+  /**
+   * In openapi mode, throw the converter's error for a tool whose schema cannot be converted,
+   * instead of leaving that tool out with an `omitted` warning (default `false`).
+   */
+  readonly strict?: boolean;
+  /** Called for each description sanitized, schema conversion loss and tool left out, in tool order. */
   readonly onWarning?: (warning: DeclarationWarning) => void;
 }
 
@@ -157,6 +172,37 @@ function declaration(
   });
 }
 
+/**
+ * The declaration of `entry`; in openapi mode without `strict`, `undefined` for a tool whose
+ * schema the converter refuses, reported as `omitted`.
+ */
+function declarationOrOmission(
+  entry: ToolSetEntry,
+  options: FunctionDeclarationsOptions,
+): FunctionDeclaration | undefined {
+  if (options.schemaMode !== 'openapi' || options.strict === true)
+    return declaration(entry, options);
+  try {
+    return declaration(entry, options);
+  } catch (error) {
+    if (
+      !(error instanceof GeminiMcpError) ||
+      (error.code !== 'SCHEMA_UNSUPPORTED' && error.code !== 'SCHEMA_TOO_LARGE')
+    ) {
+      throw error;
+    }
+    options.onWarning?.({
+      kind: 'omitted',
+      exposedName: entry.exposedName,
+      serverId: entry.serverId,
+      toolName: entry.tool.name,
+      error,
+      message: `${error.message}: the tool is left out of the declarations`,
+    });
+    return undefined;
+  }
+}
+
 /** Declarations built and proven once per tool set and options, with the warnings they gave. */
 interface Declared {
   readonly declarations: readonly FunctionDeclaration[];
@@ -169,7 +215,7 @@ interface Declared {
 const declaredFor = new WeakMap<ToolSet, Map<string, Declared>>();
 
 function declared(toolset: ToolSet, options: FunctionDeclarationsOptions): Declared {
-  const key = `${options.schemaMode ?? 'json'}|${options.responseSchema === true}`;
+  const key = `${options.schemaMode ?? 'json'}|${options.responseSchema === true}|${options.strict === true}`;
   let byOptions = declaredFor.get(toolset);
   if (byOptions === undefined) {
     byOptions = new Map();
@@ -182,7 +228,11 @@ function declared(toolset: ToolSet, options: FunctionDeclarationsOptions): Decla
       ...options,
       onWarning: (warning: DeclarationWarning) => warnings.push(warning),
     };
-    const declarations = toolset.entries.map((entry) => deepFreeze(declaration(entry, collecting)));
+    const declarations: FunctionDeclaration[] = [];
+    for (const entry of toolset.entries) {
+      const built = declarationOrOmission(entry, collecting);
+      if (built !== undefined) declarations.push(deepFreeze(built));
+    }
     found = { declarations, warnings, toolProven: false };
     byOptions.set(key, found);
   }
@@ -196,8 +246,9 @@ function declared(toolset: ToolSet, options: FunctionDeclarationsOptions): Decla
  * characters removed, at most 4096 bytes of UTF-8) and the tool's schemas per `schemaMode`.
  *
  * Every declaration is proven against the FunctionDeclaration schema (CONTRACT_VIOLATION
- * otherwise). In openapi mode the converter's SCHEMA_UNSUPPORTED / SCHEMA_TOO_LARGE errors
- * propagate, naming the tool; its losses go to `onWarning`.
+ * otherwise). In openapi mode a tool whose schema the converter refuses (SCHEMA_UNSUPPORTED /
+ * SCHEMA_TOO_LARGE) is left out with an `omitted` warning, and the other tools are declared;
+ * with `strict: true` that error is thrown instead, naming the tool. Losses go to `onWarning`.
  *
  * A tool set is immutable, so its declarations are built and proven once per set and options,
  * and each call returns fresh declaration objects (their warnings reported again each call).

@@ -69,6 +69,9 @@ export function warningLine(
   if (warning.kind === 'description') {
     return `[DESCRIPTION_SANITIZED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
   }
+  if (warning.kind === 'omitted') {
+    return `[TOOL_OMITTED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
+  }
   const { pointer, keyword, action, detail } = warning.warning;
   return `[SCHEMA_${action.toUpperCase()}] ${warning.serverId}/${warning.toolName} ${warning.schema}#${pointer} (${keyword}): ${detail}`;
 }

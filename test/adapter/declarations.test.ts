@@ -147,14 +147,41 @@ describe('declarations (FD)', () => {
     );
   });
 
-  it('FD-4: a schema the converter refuses throws its typed error, naming the tool', () => {
+  it('FD-4, issue 14: a tool whose schema the converter refuses is left out with a warning naming it', () => {
+    const inputSchema = {
+      type: 'object' as const,
+      properties: { x: { $ref: 'https://example.com/remote.json' } },
+    };
+    const warnings: DeclarationWarning[] = [];
+    const { toolset } = buildToolSet([
+      { serverId: 'p', tools: [tool('remote', { inputSchema }), tool('fine')] },
+    ]);
+    const declarations = functionDeclarations(toolset, {
+      schemaMode: 'openapi',
+      onWarning: (warning) => warnings.push(warning),
+    });
+    expect(declarations.map((declaration) => declaration.name)).toEqual(['fine']);
+    expect(warnings).toContainEqual(
+      expect.objectContaining({
+        kind: 'omitted',
+        exposedName: 'remote',
+        error: expect.objectContaining({ code: 'SCHEMA_UNSUPPORTED' }),
+        message: expect.stringContaining('Tool "remote"'),
+      }),
+    );
+  });
+
+  it('FD-4: with strict, a schema the converter refuses throws its typed error, naming the tool', () => {
     const inputSchema = {
       type: 'object' as const,
       properties: { x: { $ref: 'https://example.com/remote.json' } },
     };
     let thrown: unknown;
     try {
-      functionDeclarations(toolsetOf(tool('remote', { inputSchema })), { schemaMode: 'openapi' });
+      functionDeclarations(toolsetOf(tool('remote', { inputSchema })), {
+        schemaMode: 'openapi',
+        strict: true,
+      });
     } catch (error) {
       thrown = error;
     }
@@ -289,6 +316,7 @@ describe('declaration properties (FD)', () => {
           declarations = functionDeclarations(toolset, {
             schemaMode: 'openapi',
             responseSchema: true,
+            strict: true,
           });
         } catch (error) {
           expect(error).toBeInstanceOf(GeminiMcpError);
