@@ -194,7 +194,7 @@ function followRef(
 // the output node together with the `describeLosses` note.
 
 /** The annotations one output node carries. */
-export interface Annotations {
+interface Annotations {
   title?: string;
   description?: string;
   default?: unknown;
@@ -939,7 +939,7 @@ function anyScalarOrObject(): Schema {
 }
 
 /** Any value, arrays holding scalars or objects only. */
-export function anyValue(): Schema {
+function anyValue(): Schema {
   return {
     anyOf: [
       { type: 'STRING', nullable: true },

@@ -126,8 +126,8 @@ describe('SC-6 recursive $ref graphs within the budget', () => {
       expect(() => toGeminiSchema(billionLaughs(30, shape))).toThrow(
         expect.objectContaining({ code: 'SCHEMA_TOO_LARGE', data: { maxExpandedNodes: 20_000 } }),
       );
-      // About 0.2 ms alone; the ceiling leaves room for a loaded machine running suites in parallel.
-      expect(cpuMs(() => toGeminiSchema(billionLaughs(30, shape)))).toBeLessThan(3);
+      // About 0.2 ms alone; the ceiling is generous, for a loaded machine running suites in parallel.
+      expect(cpuMs(() => toGeminiSchema(billionLaughs(30, shape)), 15)).toBeLessThan(5);
     }
   });
 });
