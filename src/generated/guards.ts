@@ -53,13 +53,44 @@ function toViolation(error: AjvError): ViolationDetail {
   }
 }
 
-/** A "holds exactly one of" rule speaks for its branches: their "missing" errors are noise. */
+/** Most violations reported for one value (an invalid array of n items has n times as many). */
+const MAX_VIOLATIONS = 100;
+
+/** "Holds exactly one of" rules by instance path: the schema paths they sit at. */
+function presenceRules(errors: readonly AjvError[]): Map<string, Set<string>> {
+  const rules = new Map<string, Set<string>>();
+  for (const e of errors) {
+    if (e.keyword !== 'oneOf' || presenceNames(e.schema).length === 0) continue;
+    const at = rules.get(e.instancePath) ?? new Set<string>();
+    at.add(e.schemaPath);
+    rules.set(e.instancePath, at);
+  }
+  return rules;
+}
+
+/** Whether a rule at the error's instance path sits strictly above it in the schema. */
+function underRule(error: AjvError, rules: Map<string, Set<string>>): boolean {
+  const at = rules.get(error.instancePath);
+  if (at === undefined) return false;
+  for (let end = error.schemaPath.lastIndexOf('/'); end > 0; end = error.schemaPath.lastIndexOf('/', end - 1)) {
+    if (at.has(error.schemaPath.slice(0, end))) return true;
+  }
+  return false;
+}
+
+/**
+ * A "holds exactly one of" rule speaks for its branches: their errors are noise. Linear in
+ * the errors (each checked against its own schema path's prefixes), at most MAX_VIOLATIONS.
+ */
 function violations(validate: Validate): ViolationDetail[] {
   const errors = validate.errors ?? [];
-  const rules = errors.filter((e) => e.keyword === 'oneOf' && presenceNames(e.schema).length > 0);
-  return errors
-    .filter((e) => !rules.some((rule) => e !== rule && e.schemaPath.startsWith(`${rule.schemaPath}/`) && e.instancePath === rule.instancePath))
-    .map(toViolation);
+  const rules = presenceRules(errors);
+  const details: ViolationDetail[] = [];
+  for (const e of errors) {
+    if (details.length === MAX_VIOLATIONS) break;
+    if (!underRule(e, rules)) details.push(toViolation(e));
+  }
+  return details;
 }
 
 function fail(schema: string, validate: Validate): never {
