@@ -48,15 +48,19 @@ const NO_ERROR_DETAILS = 'The tool reported an error without details.';
 
 type Payload = string | Record<string, unknown>;
 
-/** Whether any object inside `value` has a `$ref` key (which the API reads as a part reference). */
+/**
+ * Whether any object inside `value` has a `$ref` key (which the API reads as a part reference).
+ * Iterative, one push per value: no spread, whose arguments a sender-sized array overflows.
+ */
 function hasRefKey(value: unknown): boolean {
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const current = pending.pop();
-    if (Array.isArray(current)) pending.push(...current);
-    else if (isJsonObject(current)) {
+    if (Array.isArray(current)) {
+      for (const item of current) pending.push(item);
+    } else if (isJsonObject(current)) {
       if (Object.hasOwn(current, '$ref')) return true;
-      pending.push(...Object.values(current));
+      for (const key of Object.keys(current)) pending.push(current[key]);
     }
   }
   return false;

@@ -20,13 +20,17 @@ interface Frame {
 }
 
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  // defineProperty, not `target[key] =`: a "__proto__" key stays an ordinary key.
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
+  // defineProperty only for "__proto__" (which `target[key] =` would take as the prototype):
+  // it is many times slower, seconds on an object of 300,000 keys.
+  if (key !== '__proto__') target[key] = value;
+  else {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallItem, RejectedItem } from '../adapter/calls.js';
-import { toolSchemaViolations } from '../adapter/tool-schemas.js';
+import { TOO_DEEP, toolSchemaViolations } from '../adapter/tool-schemas.js';
 import type { ResolvedCall, ToolError, ToolResult } from '../adapter/types.js';
 import { checkMcpCallToolResult } from '../generated/guards.js';
 import { transportErrorSince, wasClosed } from './client-state.js';
@@ -79,6 +79,12 @@ function checkResult(call: ResolvedCall, raw: unknown): ToolResult | ToolError {
   const mismatches = toolSchemaViolations(outputSchema, result.structuredContent) ?? [];
   const firstMismatch = mismatches[0];
   if (firstMismatch === undefined) return result;
+  if (firstMismatch.keyword === TOO_DEEP) {
+    return {
+      code: 'INVALID_RESULT',
+      message: `${describeCall(call)} returned structuredContent that cannot be checked: at ${firstMismatch.path} it ${firstMismatch.message}`,
+    };
+  }
   return {
     code: 'OUTPUT_SCHEMA_MISMATCH',
     message: `${describeCall(call)} returned structuredContent that fails its output schema (${firstMismatch.path || '/'}: ${firstMismatch.message})`,
