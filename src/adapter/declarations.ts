@@ -5,9 +5,11 @@ import { checkFunctionDeclaration, checkTool } from '../generated/guards.js';
 import type { FunctionDeclaration, Tool } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
 import { deepFreeze } from '../json/copy.js';
+import { sanitizeJsonStrings } from '../json/sanitize.js';
 import type { SchemaWarning } from '../schema/to-gemini-schema.js';
 import { toDeclaredParameters, toDeclaredSchema } from '../schema/to-gemini-schema.js';
 import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './description.js';
+import { type UncheckedKeyword, uncheckedKeywords } from './tool-schemas.js';
 import type { ToolSet, ToolSetEntry } from './toolset-types.js';
 
 /** Something {@link functionDeclarations} changed on the way, reported through `onWarning`. */
@@ -42,6 +44,33 @@ export type DeclarationWarning =
       readonly toolName: string;
       /** The converter's error (`SCHEMA_UNSUPPORTED` or `SCHEMA_TOO_LARGE`), naming the tool. */
       readonly error: GeminiMcpError;
+      readonly message: string;
+    }
+  | {
+      /** Invisible characters were removed from strings of a declared schema (titles, enum values, ...). */
+      readonly kind: 'hidden-text';
+      readonly exposedName: string;
+      readonly serverId: string;
+      readonly toolName: string;
+      /** Which of the tool's schemas. */
+      readonly schema: 'inputSchema' | 'outputSchema';
+      /** Pointers into the declared schema of the strings changed (the first 20). */
+      readonly pointers: readonly string[];
+      /** How many strings changed. */
+      readonly changedStrings: number;
+      readonly removedCharacters: number;
+      readonly message: string;
+    }
+  | {
+      /** A keyword of the tool's schema that argument and output checks cannot run (a pattern outside RE2). */
+      readonly kind: 'unchecked';
+      readonly exposedName: string;
+      readonly serverId: string;
+      readonly toolName: string;
+      /** Which of the tool's schemas. */
+      readonly schema: 'inputSchema' | 'outputSchema';
+      /** The keyword, its pointer into that schema and why. */
+      readonly unchecked: UncheckedKeyword;
       readonly message: string;
     };
 
@@ -127,13 +156,64 @@ function describe(entry: ToolSetEntry, options: FunctionDeclarationsOptions): st
   return description.text;
 }
 
-/** The tool's own schemas: the tool set's frozen copies, shared by every declaration. */
+type SchemaName = 'inputSchema' | 'outputSchema';
+
+/** A declared schema with invisible characters removed from its strings, reported per schema. */
+function sanitized<T>(
+  entry: ToolSetEntry,
+  schema: SchemaName,
+  value: T,
+  options: FunctionDeclarationsOptions,
+): T {
+  const clean = convertFor(entry, schema, () => sanitizeJsonStrings(value));
+  if (clean.changedStrings > 0) {
+    options.onWarning?.({
+      kind: 'hidden-text',
+      exposedName: entry.exposedName,
+      serverId: entry.serverId,
+      toolName: entry.tool.name,
+      schema,
+      pointers: clean.pointers,
+      changedStrings: clean.changedStrings,
+      removedCharacters: clean.removedCharacters,
+      message: `Tool "${entry.exposedName}": ${schema}: ${clean.removedCharacters} invisible characters removed from ${clean.changedStrings} strings (${clean.pointers.map((p) => `"${p}"`).join(', ')}${clean.changedStrings > clean.pointers.length ? ', ...' : ''})`,
+    });
+    return clean.value;
+  }
+  return value;
+}
+
+/** The keywords of the tool's own schemas that argument and output checks leave out. */
+function reportUnchecked(entry: ToolSetEntry, options: FunctionDeclarationsOptions): void {
+  if (options.onWarning === undefined) return;
+  const { inputSchema, outputSchema } = entry.tool;
+  const schemas: Array<[SchemaName, object | undefined]> = [
+    ['inputSchema', inputSchema],
+    ['outputSchema', outputSchema],
+  ];
+  for (const [schema, value] of schemas) {
+    if (typeof value !== 'object' || value === null) continue;
+    for (const unchecked of uncheckedKeywords(value)) {
+      options.onWarning({
+        kind: 'unchecked',
+        exposedName: entry.exposedName,
+        serverId: entry.serverId,
+        toolName: entry.tool.name,
+        schema,
+        unchecked,
+        message: `Tool "${entry.exposedName}": ${schema} at "${unchecked.pointer}": ${unchecked.keyword} not checked (${unchecked.reason})`,
+      });
+    }
+  }
+}
+
+/** The tool's own schemas: the tool set's frozen copies, shared unless hidden text was removed. */
 function jsonSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOptions) {
   const { inputSchema, outputSchema } = entry.tool;
   return {
-    parametersJsonSchema: inputSchema,
+    parametersJsonSchema: sanitized(entry, 'inputSchema', inputSchema, options),
     ...(options.responseSchema === true && outputSchema !== undefined
-      ? { responseJsonSchema: outputSchema }
+      ? { responseJsonSchema: sanitized(entry, 'outputSchema', outputSchema, options) }
       : {}),
   };
 }
@@ -143,15 +223,17 @@ function openApiSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOption
     toDeclaredParameters(entry.tool.inputSchema),
   );
   reportSchemaWarnings(entry, 'inputSchema', parameters.warnings, options);
+  const declaredParameters =
+    parameters.schema === undefined
+      ? {}
+      : { parameters: sanitized(entry, 'inputSchema', parameters.schema, options) };
   const { outputSchema } = entry.tool;
-  if (options.responseSchema !== true || outputSchema === undefined) {
-    return parameters.schema === undefined ? {} : { parameters: parameters.schema };
-  }
+  if (options.responseSchema !== true || outputSchema === undefined) return declaredParameters;
   const response = convertFor(entry, 'outputSchema', () => toDeclaredSchema(outputSchema));
   reportSchemaWarnings(entry, 'outputSchema', response.warnings, options);
   return {
-    ...(parameters.schema === undefined ? {} : { parameters: parameters.schema }),
-    response: response.schema,
+    ...declaredParameters,
+    response: sanitized(entry, 'outputSchema', response.schema, options),
   };
 }
 
@@ -161,6 +243,7 @@ function declaration(
 ): FunctionDeclaration {
   const schemas =
     options.schemaMode === 'openapi' ? openApiSchemas(entry, options) : jsonSchemas(entry, options);
+  reportUnchecked(entry, options);
   const declared: FunctionDeclaration = {
     name: entry.exposedName,
     description: describe(entry, options),

@@ -72,6 +72,13 @@ export function warningLine(
   if (warning.kind === 'omitted') {
     return `[TOOL_OMITTED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
   }
+  if (warning.kind === 'hidden-text') {
+    return `[SCHEMA_SANITIZED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
+  }
+  if (warning.kind === 'unchecked') {
+    const { pointer, keyword, reason } = warning.unchecked;
+    return `[SCHEMA_UNCHECKED] ${warning.serverId}/${warning.toolName} ${warning.schema}#${pointer} (${keyword}): ${reason}`;
+  }
   const { pointer, keyword, action, detail } = warning.warning;
   return `[SCHEMA_${action.toUpperCase()}] ${warning.serverId}/${warning.toolName} ${warning.schema}#${pointer} (${keyword}): ${detail}`;
 }

@@ -1,0 +1,122 @@
+/**
+ * Every string of a JSON value cleaned of invisible characters (see `stripInvisible`), in one
+ * iterative copy: what a server declares in a schema (descriptions, titles, enum values,
+ * defaults, examples) reaches the model, so hidden text is removed from all of it.
+ */
+import { GeminiMcpError } from '../errors.js';
+import { stripInvisible } from './invisible.js';
+import { appendPointer } from './pointer.js';
+
+/** Deepest nesting copied (as `cloneJson`); deeper data is refused, typed. */
+export const MAX_SANITIZE_DEPTH = 1000;
+
+/** Pointers listed in a {@link SanitizedJson}, at most; `changedStrings` counts them all. */
+export const MAX_LISTED_POINTERS = 20;
+
+/** The result of {@link sanitizeJsonStrings}. */
+export interface SanitizedJson<T> {
+  /** The copy, every string value without invisible characters (object keys are kept as they are). */
+  readonly value: T;
+  /** JSON pointers of the strings that changed, in document order, at most {@link MAX_LISTED_POINTERS}. */
+  readonly pointers: readonly string[];
+  /** How many strings changed. */
+  readonly changedStrings: number;
+  /** How many code points were removed in all. */
+  readonly removedCharacters: number;
+}
+
+interface Frame {
+  readonly source: unknown;
+  readonly depth: number;
+  readonly parent: Frame | undefined;
+  readonly token: string | number;
+  readonly assign: (value: unknown) => void;
+}
+
+function pointerOf(frame: Frame): string {
+  const tokens: Array<string | number> = [];
+  for (let at: Frame | undefined = frame; at?.parent !== undefined; at = at.parent) {
+    tokens.push(at.token);
+  }
+  return tokens.reverse().reduce<string>((pointer, token) => appendPointer(pointer, token), '');
+}
+
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key !== '__proto__') target[key] = value;
+  else
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+}
+
+/**
+ * A deep copy of JSON data with invisible characters removed from every string value, and
+ * where they were. Iterative (no stack overflow); throws INVALID_INPUT past
+ * {@link MAX_SANITIZE_DEPTH} levels. Object keys are not changed (they name the arguments the
+ * server reads).
+ *
+ * @example
+ * ```ts
+ * const { value, pointers } = sanitizeJsonStrings({ properties: { a: { title: 'x\u200B' } } });
+ * // value: { properties: { a: { title: 'x' } } }, pointers: ['/properties/a/title']
+ * ```
+ */
+export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
+  let result: unknown;
+  const pointers: string[] = [];
+  let changedStrings = 0;
+  let removedCharacters = 0;
+  const stack: Frame[] = [
+    { source: input, depth: 0, parent: undefined, token: '', assign: (v) => (result = v) },
+  ];
+  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
+    const { source, depth, assign } = frame;
+    if (typeof source === 'string') {
+      const { text, removed } = stripInvisible(source);
+      if (removed > 0) {
+        changedStrings += 1;
+        removedCharacters += removed;
+        if (pointers.length < MAX_LISTED_POINTERS) pointers.push(pointerOf(frame));
+      }
+      assign(text);
+    } else if (typeof source !== 'object' || source === null) assign(source);
+    else if (depth >= MAX_SANITIZE_DEPTH) {
+      throw new GeminiMcpError(
+        'INVALID_INPUT',
+        `JSON data nests deeper than ${MAX_SANITIZE_DEPTH} levels`,
+        { path: pointerOf(frame) },
+      );
+    } else if (Array.isArray(source)) {
+      const copy: unknown[] = new Array(source.length).fill(null);
+      assign(copy);
+      for (let i = source.length - 1; i >= 0; i--) {
+        stack.push({
+          source: source[i],
+          depth: depth + 1,
+          parent: frame,
+          token: i,
+          assign: (v) => (copy[i] = v),
+        });
+      }
+    } else {
+      const copy: Record<string, unknown> = {};
+      assign(copy);
+      const keys = Object.keys(source);
+      // Pushed in reverse so the keys are popped, and so defined, in their original order.
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        stack.push({
+          source: (source as Record<string, unknown>)[key],
+          depth: depth + 1,
+          parent: frame,
+          token: key,
+          assign: (v) => setOwn(copy, key, v),
+        });
+      }
+    }
+  }
+  return { value: result as T, pointers, changedStrings, removedCharacters };
+}
