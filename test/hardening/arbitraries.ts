@@ -295,3 +295,90 @@ export const modelTurn = (names: readonly string[]) => {
     anyValue,
   );
 };
+
+/** Patterns that backtrack catastrophically under RegExp, or that RE2 cannot run at all. */
+const hostilePattern = fc.constantFrom(
+  '^(a+)+$',
+  '^(a|aa)+$',
+  '(x+x+)+y',
+  '^(\\w+\\s?)*$',
+  '^(?!admin)',
+  '(a)\\1',
+  '(?<=a)b',
+  '[\\w-.]',
+  '[',
+  '\\p{L}+',
+  '\\u00e9',
+);
+
+/** Hidden text: invisible and tag characters around a visible word (what a model still reads). */
+const hiddenText = fc
+  .array(fc.constantFrom(...INVISIBLE), { minLength: 1, maxLength: 6 })
+  .map((chars) => `note${chars.join('')}`);
+
+/**
+ * An adversarial server schema and a value that attacks it: a catastrophic or unsupported
+ * pattern with the string that triggers it, `uniqueItems` on a large (possibly duplicated or
+ * invalid) array, `multipleOf` 0.01, and hidden text in every string the model reads
+ * (title, descriptions, enum values, default, examples), nested a few levels down.
+ */
+export const adversarialSchema = fc
+  .record({
+    pattern: hostilePattern,
+    attackLength: fc.integer({ min: 10, max: 40 }),
+    hidden: hiddenText,
+    nesting: fc.integer({ min: 0, max: 4 }),
+    items: fc.integer({ min: 0, max: 5_000 }),
+    itemShape: fc.constantFrom('distinct', 'duplicates', 'invalid'),
+    cents: fc.integer({ min: 0, max: 10_000 }),
+  })
+  .map(({ pattern, attackLength, hidden, nesting, items, itemShape, cents }) => {
+    let leaf: Record<string, unknown> = {
+      type: 'object',
+      title: hidden,
+      properties: {
+        s: { type: 'string', pattern, description: hidden, default: hidden, examples: [hidden] },
+        mode: { type: 'string', enum: ['plain', hidden] },
+        list: {
+          type: 'array',
+          uniqueItems: true,
+          items: { anyOf: [{ type: 'number' }, { type: 'object', required: ['id'] }] },
+        },
+        price: { type: 'number', multipleOf: 0.01 },
+      },
+    };
+    let value: Record<string, unknown> = {
+      s: `${'a'.repeat(attackLength)}!`,
+      list: Array.from({ length: items }, (_, i) =>
+        itemShape === 'distinct' ? i : itemShape === 'duplicates' ? i % 7 : {},
+      ),
+      price: cents / 100,
+    };
+    for (let level = 0; level < nesting; level += 1) {
+      leaf = { type: 'object', description: hidden, properties: { inner: leaf } };
+      value = { inner: value };
+    }
+    return { schema: leaf, value };
+  });
+
+/** A large structuredContent: a long array, a wide object, a deep chain, or a `$ref` far down. */
+export const largeStructuredResult = fc
+  .record({
+    shape: fc.constantFrom('numbers', 'keys', 'deep', 'ref'),
+    size: fc.integer({ min: 1_000, max: 150_000 }),
+  })
+  .map(({ shape, size }) => {
+    let structuredContent: Record<string, unknown>;
+    if (shape === 'numbers')
+      structuredContent = { a: Array.from({ length: size }, (_, i) => i % 10) };
+    else if (shape === 'keys') {
+      structuredContent = {};
+      // Wide objects cost about 5 µs a key in V8's dictionary mode: 30,000 at most here.
+      for (let i = 0; i < size / 5; i += 1) structuredContent[`k${i}`] = i % 10;
+    } else {
+      let nested: unknown = shape === 'ref' ? { $ref: '#/x' } : 0;
+      for (let i = 0; i < Math.min(size, 20_000); i += 1) nested = [nested];
+      structuredContent = { nested };
+    }
+    return { content: [], structuredContent };
+  });

@@ -13,6 +13,7 @@ import { functionCalls } from '../../src/adapter/calls.js';
 import { functionDeclarations, geminiTools } from '../../src/adapter/declarations.js';
 import { EXPOSED_NAME_PATTERN } from '../../src/adapter/names.js';
 import { functionResponse } from '../../src/adapter/responses.js';
+import { toolSchemaViolations } from '../../src/adapter/tool-schemas.js';
 import { buildToolSet } from '../../src/adapter/toolset.js';
 import type { ToolSet } from '../../src/adapter/toolset-types.js';
 import { GeminiMcpError, type GeminiMcpErrorCode } from '../../src/errors.js';
@@ -23,15 +24,18 @@ import {
   checkTool,
   checkVertexPart,
 } from '../../src/generated/guards.js';
+import { stripInvisible } from '../../src/json/invisible.js';
 import { answerCalls } from '../../src/runtime/answer.js';
 import { toGeminiSchema } from '../../src/schema/to-gemini-schema.js';
 import { deepFreeze } from '../schema/support.js';
 import { inMemoryBitcoinClient } from '../support/runtime-servers.js';
 import {
+  adversarialSchema,
   anyValue,
   callToolResult,
   hostileString,
   jsonSchema,
+  largeStructuredResult,
   modelTurn,
   serverList,
 } from './arbitraries.js';
@@ -192,5 +196,63 @@ describe('fuzzing every entry point', { timeout: TIMEOUT }, () => {
         { ...settings, numRuns: Math.ceil(RUNS / 10) },
       );
     });
+  });
+});
+
+/** CPU milliseconds (user + system) `run` takes. */
+function cpuMs(run: () => void): number {
+  const start = process.cpuUsage();
+  run();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+describe('issue 13: adversarial schemas and large results', { timeout: TIMEOUT }, () => {
+  const runs = Math.max(20, Math.ceil(RUNS / 20));
+
+  it(`server schemas: ${runs} catastrophic patterns, uniqueItems, large invalid arrays, nested hidden text`, () => {
+    fc.assert(
+      fc.property(
+        adversarialSchema,
+        fc.constantFrom('json', 'openapi'),
+        ({ schema, value }, schemaMode) => {
+          deepFreeze(schema);
+          deepFreeze(value);
+          let violations: ReturnType<typeof toolSchemaViolations>;
+          // Bounded: a catastrophic pattern under RegExp alone takes seconds at 27 characters.
+          expect(cpuMs(() => (violations = toolSchemaViolations(schema, value)))).toBeLessThan(
+            2000,
+          );
+          expect(violations).toBeDefined();
+          expect(violations?.length ?? 0).toBeLessThanOrEqual(10);
+          const { toolset } = buildToolSet([
+            { serverId: 's', tools: [{ name: 't', inputSchema: schema, outputSchema: schema }] },
+          ]);
+          const declarations = guarded(SCHEMA_ERRORS, () =>
+            functionDeclarations(toolset, { schemaMode, responseSchema: true }),
+          );
+          if (declarations === undefined) return;
+          expect(checkTool({ functionDeclarations: declarations })).toEqual([]);
+          expect(stripInvisible(JSON.stringify(declarations)).removed).toBe(0);
+        },
+      ),
+      { ...settings, numRuns: runs },
+    );
+  });
+
+  const largeRuns = Math.max(10, Math.ceil(RUNS / 200));
+  it(`functionResponse: ${largeRuns} large structured results (long, wide, deep, $ref far down)`, () => {
+    fc.assert(
+      fc.property(
+        largeStructuredResult,
+        fc.constantFrom('prefer', 'auto', 'append', 'ignore'),
+        fc.constantFrom(262_144, Number.POSITIVE_INFINITY),
+        (result, structured, maxOutputBytes) => {
+          const part = functionResponse('t', result as never, { structured, maxOutputBytes });
+          expect(checkPart(part)).toEqual([]);
+        },
+      ),
+      { ...settings, numRuns: largeRuns },
+    );
   });
 });
