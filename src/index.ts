@@ -26,6 +26,7 @@ export type { RequestCheckOptions, RequestFinding } from './adapter/request-chec
 export { checkRequest } from './adapter/request-checks.js';
 export type { Dialect, FunctionResponseOptions, StructuredMode } from './adapter/responses.js';
 export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './adapter/responses.js';
+export type { UncheckedKeyword } from './adapter/tool-schemas.js';
 export { buildToolSet } from './adapter/toolset.js';
 export type {
   BuildToolSetOptions,
