@@ -13,8 +13,8 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { RE2JS } from 're2js';
 import type { ViolationDetail } from '../errors.js';
-import { isJsonObject } from '../json/object.js';
 import { MAX_JSON_DEPTH } from '../json/copy.js';
+import { isJsonObject } from '../json/object.js';
 import { appendPointer, decodePointer } from '../json/pointer.js';
 
 /** Most violations reported for one value. */

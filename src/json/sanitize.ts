@@ -8,10 +8,10 @@ import { stripInvisible } from './invisible.js';
 import { appendPointer } from './pointer.js';
 
 /** Deepest nesting copied (as `cloneJson`); deeper data is refused, typed. */
-export const MAX_SANITIZE_DEPTH = 1000;
+const MAX_SANITIZE_DEPTH = 1000;
 
 /** Pointers listed in a {@link SanitizedJson}, at most; `changedStrings` counts them all. */
-export const MAX_LISTED_POINTERS = 20;
+const MAX_LISTED_POINTERS = 20;
 
 /** The result of {@link sanitizeJsonStrings}. */
 export interface SanitizedJson<T> {

@@ -167,7 +167,7 @@ describe('issue 13: ReDoS in server patterns (linear-time RE2JS)', () => {
     ]);
     const { calls } = functionCalls(turn([{ name: 'echo' }]), toolset);
     const start = process.cpuUsage();
-    const [outcome] = await executeToolCalls(calls, { s: client }, { toolset, timeoutMs: 1000 });
+    const [outcome] = await executeToolCalls(calls, { s: client }, { timeoutMs: 1000 });
     const used = process.cpuUsage(start);
     expect((used.user + used.system) / 1000).toBeLessThan(1000);
     expect(isToolError(outcome?.result) && outcome.result.code).toBe('OUTPUT_SCHEMA_MISMATCH');
@@ -302,7 +302,7 @@ describe('issue 13: quadratic keywords and error reports', () => {
       },
     );
     expect(rejected).toEqual([]);
-    const [outcome] = await executeToolCalls(calls, { s: client }, { toolset });
+    const [outcome] = await executeToolCalls(calls, { s: client });
     expect(isToolError(outcome?.result)).toBe(false);
     expect(toolSchemaViolations(schema, { price: 0.075 })?.[0]?.keyword).toBe('multipleOf');
   });
@@ -339,7 +339,7 @@ describe('issue 13: deep values and sender-sized structured results', () => {
       },
     ]);
     const { calls } = functionCalls(turn([{ name: 'tree' }]), toolset);
-    const [outcome] = await executeToolCalls(calls, { s: client }, { toolset });
+    const [outcome] = await executeToolCalls(calls, { s: client });
     expect(isToolError(outcome?.result) && outcome.result.code).toBe('INVALID_RESULT');
     expect(
       toolSchemaViolations(RECURSIVE, { tree: deepArray(MAX_VALUE_DEPTH + 1) })?.[0]?.keyword,
