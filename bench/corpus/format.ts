@@ -20,7 +20,7 @@ export interface CorpusServerEntry {
 }
 
 /** A package that could not be started offline, and why. */
-export interface SkippedServer {
+interface SkippedServer {
   readonly name: string;
   readonly version: string;
   readonly reason: string;

@@ -7,7 +7,7 @@
  * version and license; servers that cannot start offline are listed there with the reason.
  *
  * Run by hand when the pins change (the file is committed; the benchmark only reads it):
- * `npx tsx bench/corpus/gather.ts [--only name,name] [--out file] [--keep]` (`--only` gathers
+ * `npm run bench:corpus -- [--only name,name] [--out file] [--keep]` (`--only` gathers
  * those packages again and keeps the others' entries of the output file).
  */
 import { execFile } from 'node:child_process';
