@@ -22,14 +22,28 @@ export async function p1(ctx: BenchContext): Promise<Figure> {
   };
   const openapi = { schemaMode: 'openapi' } as const;
   ctx.log(`P1: ${count} real tools, contract checks on vs off`);
+  // A fresh tool set per call: a tool set keeps the declarations it built (and proved), so
+  // only its first call per options does the work measured here.
+  const fresh = () => lib.buildToolSet(accepted).toolset;
+  const freshOpenApi = () => lib.buildToolSet(convertible.servers).toolset;
+  type Set = typeof toolset;
   const result = await compareCpu(
     [
-      { name: names.on, run: () => functionDeclarations(toolset) },
-      { name: names.off, run: () => lib.unchecked.functionDeclarations(toolset) },
-      { name: names.onOpenApi, run: () => functionDeclarations(openApiSet, openapi) },
+      { name: names.on, prepare: fresh, run: (set) => functionDeclarations(set as Set) },
+      {
+        name: names.off,
+        prepare: fresh,
+        run: (set) => lib.unchecked.functionDeclarations(set as Set),
+      },
+      {
+        name: names.onOpenApi,
+        prepare: freshOpenApi,
+        run: (set) => functionDeclarations(set as Set, openapi),
+      },
       {
         name: names.offOpenApi,
-        run: () => lib.unchecked.functionDeclarations(openApiSet, openapi),
+        prepare: freshOpenApi,
+        run: (set) => lib.unchecked.functionDeclarations(set as Set, openapi),
       },
     ],
     ctx.cpu,
@@ -54,7 +68,7 @@ export async function p1(ctx: BenchContext): Promise<Figure> {
     ],
     load: { start: loadStart, end: loadNow() },
     method: [
-      `The same \`functionDeclarations(toolset)\` call over a tool set of the corpus tools \`buildToolSet\` accepts (${count} of ${ctx.corpus.tools.length}), from the build as shipped and from the benchmark's own second build, in which \`proveContract\` (src/json/contract.ts) is compiled out; CPU time in interleaved rounds, the ratio per round. In json mode each declaration is proven against the FunctionDeclaration validator; in openapi mode the converted parameter Schema is proven against the Schema validator too.${convertible.left.length > 0 ? ` The openapi rows leave out the ${convertible.left.length} tools whose inputSchema the converter refuses (the call throws for the whole set otherwise): ${convertible.left.join(', ')}.` : ''}`,
+      `The same \`functionDeclarations(toolset)\` call, the first on a tool set built just before it (not timed; a tool set keeps the declarations it built), over a tool set of the corpus tools \`buildToolSet\` accepts (${count} of ${ctx.corpus.tools.length}), from the build as shipped and from the benchmark's own second build, in which \`proveContract\` (src/json/contract.ts) is compiled out; CPU time in interleaved rounds, the ratio per round. In json mode each declaration is proven against the FunctionDeclaration validator; in openapi mode the converted parameter Schema is proven against the Schema validator too.${convertible.left.length > 0 ? ` The openapi rows leave out the ${convertible.left.length} tools whose inputSchema the converter refuses (the call throws for the whole set otherwise): ${convertible.left.join(', ')}.` : ''}`,
     ],
   };
 }

@@ -237,8 +237,11 @@ export async function p3(ctx: BenchContext): Promise<Figure> {
   const whole = await compareCpu(
     [
       {
+        // A fresh tool set per call: a tool set keeps the declarations it built, so only its
+        // first call per options converts.
         name: names.declarations,
-        run: () => functionDeclarations(toolset, { schemaMode: 'openapi' }),
+        prepare: () => buildToolSet(servers).toolset,
+        run: (fresh) => functionDeclarations(fresh as typeof toolset, { schemaMode: 'openapi' }),
       },
       { name: names.clones, run: () => schemas.map((schema) => structuredClone(schema)) },
     ],
@@ -349,7 +352,7 @@ export async function p3(ctx: BenchContext): Promise<Figure> {
     method: [
       `Every tool of the corpus (bench/corpus/tools.json: ${ctx.corpus.file.servers.length} public MCP server packages), its \`inputSchema\` as the server listed it. Per tool, in ${rounds} interleaved rounds (convert then clone, clone then convert, ...), a batch of calls long enough to measure (about ${ctx.quick ? '0.2' : '1'} ms) gives each side's CPU time per call (\`process.cpuUsage\`, user + system, the cost of reading it taken off); a tool's time is the median of its rounds, and the figure is the median over tools of toGeminiSchema's time over structuredClone's. Its spread: the per-tool ratios' IQR, and the range of the figure computed round by round (${formatRatio(roundSpread.min)}x–${formatRatio(roundSpread.max)}x). A refused tool is timed to its refusal.`,
       `Validity: every output is checked again with the generated Gemini \`Schema\` validator (src/generated/guards.ts), apart from the converter's own proof. Losses: the count of tools whose conversion reported warnings; that every loss is reported is pinned by the converter's tests (the catalogue's SC IDs), not measured here.`,
-      `The whole corpus: \`functionDeclarations(toolset, {schemaMode: 'openapi'})\` over a tool set of every corpus tool${left.size > 0 ? ' whose inputSchema `toGeminiParameters` converts (the call throws for the whole set otherwise)' : ''}, against \`structuredClone\` of each of the same inputSchemas, interleaved CPU-time batches (median of the per-round ratios; IQR and range of them).`,
+      `The whole corpus: \`functionDeclarations(toolset, {schemaMode: 'openapi'})\`, the first call on a tool set built just before it (not timed; a tool set keeps the declarations it built), over every corpus tool${left.size > 0 ? ' whose inputSchema `toGeminiParameters` converts (the call throws for the whole set otherwise)' : ''}, against \`structuredClone\` of each of the same inputSchemas, interleaved CPU-time batches (median of the per-round ratios; IQR and range of them).`,
       ...(withAiSdk
         ? [
             `For information, the Vercel AI SDK's converter (@ai-sdk/google ${aiSdk.version} \`convertJSONSchemaToOpenAPISchema\`, taken unchanged out of the installed \`${aiSdk.source}\` by bench/lib/ai-sdk-converter.ts since the package does not export it), timed like the clone; it copies nine keywords and inlines \`$defs\`, with no limits, no loss report and no output check.`,
