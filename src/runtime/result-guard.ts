@@ -5,6 +5,7 @@
  * {@link nonObjectResult} recognises, so the call ends as `INVALID_RESULT` within milliseconds.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 
@@ -76,4 +77,48 @@ export function nonObjectResult(error: unknown): string | undefined {
   if (!(error instanceof McpError) || !isRecord(error.data) || !standIns.has(error.data))
     return undefined;
   return String(error.data.resultType);
+}
+
+/** The stdio transport's line buffer, as the pinned SDK (1.32) has it. */
+interface LineBuffer {
+  _buffer?: Buffer;
+  readMessage(): unknown;
+}
+
+function parsed(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Over stdio the SDK refuses such a response before any handler sees it (its line parser
+ * throws, and the line is lost): this lets the stand-in error through instead. A transport
+ * without the SDK's line buffer is left as it is.
+ *
+ * @example
+ * ```ts
+ * const transport = new StdioClientTransport({ command: 'node', args: ['server.js'] });
+ * guardStdioResults(transport);
+ * ```
+ */
+export function guardStdioResults(transport: StdioClientTransport): void {
+  const buffer = (transport as unknown as { _readBuffer?: LineBuffer })._readBuffer;
+  if (buffer === undefined || typeof buffer.readMessage !== 'function') return;
+  const read = buffer.readMessage.bind(buffer);
+  buffer.readMessage = () => {
+    const pending = buffer._buffer;
+    const end = pending === undefined ? -1 : pending.indexOf(10);
+    const line = end === -1 ? undefined : pending?.toString('utf8', 0, end);
+    try {
+      return read();
+    } catch (error) {
+      const message = line === undefined ? undefined : parsed(line);
+      const replaced = message === undefined ? message : standIn(message);
+      if (replaced === message) throw error;
+      return replaced;
+    }
+  };
 }
