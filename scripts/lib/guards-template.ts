@@ -114,7 +114,7 @@ function notices(errors: readonly AjvError[], schema: string, knownTo: string): 
       add({ kind: 'unknown-enum-value', schema, path: at, value: data, message: \`\${lastName(at)} \${shown(data)} is unknown to \${knownTo}\` });
     } else if (error.keyword === 'oneOf' && presenceNames(error.schema).length > 0) {
       const fields = typeof data === 'object' && data !== null ? Object.keys(data) : [];
-      add({ kind: 'unknown-part-kind', schema, path: at, value: fields, message: \`holds none of the data fields known to \${knownTo} (\${presenceNames(error.schema).join(', ')}); its fields: \${fields.join(', ') || 'none'}\` });
+      add({ kind: 'unknown-part-kind', schema, path: at, value: fields, message: \`a part of a kind unknown to \${knownTo}: none of its data fields (\${presenceNames(error.schema).join(', ')}); its fields: \${fields.join(', ') || 'none'}\` });
     }
   }
   return out;

@@ -121,8 +121,13 @@ function parameters(options: GenAiGenerateOptions, request: GenerateRequest): Ge
   };
 }
 
+/** What @google/genai adds to each response itself (not the API's, so never a novelty). */
+const CLIENT_FIELDS = new Set(['/sdkHttpResponse']);
+
 function readOptions(request: GenerateRequest): ReadOptions {
-  return request.onNotice === undefined ? {} : { onNotice: request.onNotice };
+  const { onNotice } = request;
+  if (onNotice === undefined) return {};
+  return { onNotice: (notice) => CLIENT_FIELDS.has(notice.path) || onNotice(notice) };
 }
 
 async function* readChunks(
