@@ -316,6 +316,7 @@ describe('issue 11: a result that is not an object is INVALID_RESULT at once', (
               exposedName: 'not_object',
               callId: null,
               arguments: { as },
+              tool: { name: 'not_object', inputSchema: { type: 'object' } },
             },
           ],
           connections.clients,
