@@ -2,7 +2,7 @@
 import { Project, VariableDeclarationKind } from 'ts-morph';
 import { validatorName } from './generate-validators.js';
 import { GUARDS_PRELUDE } from './guards-template.js';
-import { readTypeName } from './read-rule.js';
+import { readTypeName, receivedOnly } from './read-rule.js';
 import type { LoadedSchema, SchemaTree } from './schema-tree.js';
 
 /** The name of the function that reads a received shape with its read twin. */
@@ -18,6 +18,7 @@ export function generateGuards(
   knownTo: SchemaTree['knownTo'],
 ): string {
   const twinned = new Set(twins.map((t) => t.typeName));
+  const received = receivedOnly(schemas);
   const hasTwin = (typeName: string): boolean => twinned.has(readTypeName(typeName));
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile('guards.ts');
@@ -105,13 +106,13 @@ export function generateGuards(
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
     docs: [
-      'Every schema by name: its file below schemas/, its checker (the write contract) and, for a received shape, its reader (the read contract).',
+      'Every schema by name: its file below schemas/, its checker (the write contract) and, for a shape we only receive (nothing we send holds it), its reader (the read contract).',
     ],
     declarations: [
       {
         name: 'SCHEMAS',
         type: 'Readonly<Record<SchemaName, { file: string; check: (value: unknown) => ViolationDetail[]; read?: (value: unknown) => ReadCheck }>>',
-        initializer: `{\n${schemas.map((s) => `  ${s.typeName}: { file: '${s.file}', check: check${s.typeName}${hasTwin(s.typeName) ? `, read: ${readerName(s.typeName)}` : ''} },`).join('\n')}\n}`,
+        initializer: `{\n${schemas.map((s) => `  ${s.typeName}: { file: '${s.file}', check: check${s.typeName}${received.has(s.typeName) ? `, read: ${readerName(s.typeName)}` : ''} },`).join('\n')}\n}`,
       },
     ],
   });

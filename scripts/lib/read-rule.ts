@@ -25,6 +25,15 @@ export const READ_RULE = {
     'mcp/CallToolResult.schema.json',
     'mcp/ContentBlock.schema.json',
   ],
+  /**
+   * What we send the model: shapes these reach (Content, Part, FunctionCall, ...) are both sent
+   * and received, so `validate` checks them with the write contract unless told otherwise. (To
+   * servers we send only a tool's name and arguments: every MCP shape with a twin is received.)
+   */
+  sent: [
+    'gemini/GenerateContentRequest.schema.json',
+    'gemini/vertex/GenerateContentRequest.schema.json',
+  ],
 } as const;
 
 /** The folder below `schemas/` (and `$id` base) the read twins live in; they are never written. */
@@ -86,10 +95,10 @@ function resolved(ref: string, base: string): string {
 }
 
 /** Every schema the roots reach through `$ref` (the roots included), by `$id`. */
-function reached(schemas: readonly LoadedSchema[]): LoadedSchema[] {
+function reached(schemas: readonly LoadedSchema[], roots: readonly string[]): LoadedSchema[] {
   const byId = new Map(schemas.map((s) => [s.schema.$id as string, s]));
   const found = new Map<string, LoadedSchema>();
-  const pending = READ_RULE.roots.map((file) => `${SCHEMA_ID_BASE}${file}`);
+  const pending = roots.map((file) => `${SCHEMA_ID_BASE}${file}`);
   while (pending.length > 0) {
     const id = pending.pop()!;
     if (found.has(id)) continue;
@@ -114,7 +123,7 @@ function reached(schemas: readonly LoadedSchema[]): LoadedSchema[] {
  * references resolve to twins.
  */
 export function readTwins(schemas: readonly LoadedSchema[]): LoadedSchema[] {
-  return reached(schemas).map(({ file, typeName, schema }) => {
+  return reached(schemas, READ_RULE.roots).map(({ file, typeName, schema }) => {
     const twin = readSchema(schema) as JsonObject;
     const name = readTypeName(typeName);
     return {
@@ -128,4 +137,18 @@ export function readTwins(schemas: readonly LoadedSchema[]): LoadedSchema[] {
       },
     };
   });
+}
+
+/**
+ * The type names of the shapes we only receive (a read twin, and nothing we send reaches them):
+ * responses, candidates, usage, MCP tools and results. `validate` reads these with the read
+ * contract by default.
+ */
+export function receivedOnly(schemas: readonly LoadedSchema[]): Set<string> {
+  const sent = new Set(reached(schemas, READ_RULE.sent).map((s) => s.typeName));
+  return new Set(
+    reached(schemas, READ_RULE.roots)
+      .map((s) => s.typeName)
+      .filter((name) => !sent.has(name)),
+  );
 }
