@@ -42,7 +42,7 @@ export type { ResolvedCall, ToolError, ToolErrorCode, ToolResult } from './adapt
 export { isToolError } from './adapter/types.js';
 export type { GeminiMcpErrorCode, GeminiMcpErrorOptions, ViolationDetail } from './errors.js';
 export { GeminiMcpError } from './errors.js';
-export type { SchemaName } from './generated/guards.js';
+export type { ReadCheck, ReadNotice, SchemaName } from './generated/guards.js';
 export {
   assertContent,
   assertFunctionDeclaration,
@@ -60,6 +60,11 @@ export {
   checkMcpTool,
   checkPart,
   checkTool,
+  readContent,
+  readMcpCallToolResult,
+  readMcpListToolsResult,
+  readMcpTool,
+  readPart,
   SCHEMAS,
 } from './generated/guards.js';
 /** Every vendored schema's generated type (Gemini, its Vertex AI twins, MCP), by schema name. */
@@ -110,6 +115,7 @@ export type {
   GenAiParameters,
   Generate,
   GenerateRequest,
+  ReadOptions,
 } from './runtime/genai.js';
 export {
   genaiGenerate,

@@ -3,9 +3,9 @@
 import { GeminiMcpError } from '../errors.js';
 import {
   checkFunctionResponse,
-  checkMcpCallToolResult,
   checkPart,
   checkVertexPart,
+  readMcpCallToolResult,
 } from '../generated/guards.js';
 import type { FunctionResponse, McpCallToolResult, Part } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
@@ -46,7 +46,8 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 262_144;
 /** The error text of an `isError` result that carries no content. */
 const NO_ERROR_DETAILS = 'The tool reported an error without details.';
 
-type Payload = string | Record<string, unknown>;
+/** What goes under `response.output`: text, or a structuredContent value itself (any JSON). */
+type Payload = unknown;
 
 /**
  * Whether any object inside `value` has a `$ref` key (which the API reads as a part reference).
@@ -85,9 +86,9 @@ function jsonEqual(a: unknown, b: unknown): boolean {
   );
 }
 
-/** Whether `text` is the JSON of the object `value` (only texts that look like an object are parsed). */
-function parsesTo(text: string, value: Record<string, unknown>): boolean {
-  if (!text.trimStart().startsWith('{')) return false;
+/** Whether `text` is the JSON of `value` (only texts that start like its JSON are parsed). */
+function parsesTo(text: string, value: unknown, json: string): boolean {
+  if (text.trimStart()[0] !== json[0]) return false;
   try {
     return jsonEqual(JSON.parse(text), value);
   } catch {
@@ -95,22 +96,23 @@ function parsesTo(text: string, value: Record<string, unknown>): boolean {
   }
 }
 
-/** The text (or, for `prefer`, the structured object) a result's content and mode make up. */
+/**
+ * The text (or, for `prefer`, the structured value) a result's content and mode make up. The
+ * structuredContent may be any JSON value (MCP 2026-07-28: an array, a string, a number, ...);
+ * it is never lost: with no text at all, `ignore` sends it too.
+ */
 function payloadOf(result: McpCallToolResult, mode: StructuredMode, media: MediaMode) {
   const rendered = renderContent(result.content, media);
-  const structured = isJsonObject(result.structuredContent)
-    ? (toPlainJson(result.structuredContent) as Record<string, unknown>)
-    : undefined;
-  const appended = () =>
-    rendered.text === ''
-      ? JSON.stringify(structured)
-      : `${rendered.text}\n${JSON.stringify(structured)}`;
+  const present = result.structuredContent !== undefined;
+  const structured: unknown = present ? toPlainJson(result.structuredContent) : undefined;
+  const json = present ? JSON.stringify(structured) : '';
+  const appended = () => (rendered.text === '' ? json : `${rendered.text}\n${json}`);
   let payload: Payload = rendered.text;
-  if (structured !== undefined) {
-    if (mode === 'prefer') payload = structured;
+  if (present) {
+    if (mode === 'prefer' || (mode === 'ignore' && rendered.text === '')) payload = structured;
     else if (mode === 'append') payload = appended();
     else if (mode === 'auto') {
-      const echoed = rendered.textBlocks.some((text) => parsesTo(text, structured));
+      const echoed = rendered.textBlocks.some((text) => parsesTo(text, structured, json));
       payload = echoed ? rendered.text : appended();
     }
   }
@@ -127,8 +129,8 @@ function capped(raw: string, maxBytes: number): string {
 }
 
 /**
- * The payload made safe to send: an object containing a `$ref` key (FR-8) or over the size
- * cap becomes JSON text; text is cut to the cap with a marker.
+ * The payload made safe to send: a structured value containing a `$ref` key (FR-8) or over the
+ * size cap becomes JSON text; text is cut to the cap with a marker.
  */
 function safePayload(payload: Payload, maxBytes: number): Payload {
   if (typeof payload === 'string') return capped(payload, maxBytes);
@@ -167,9 +169,11 @@ function toolErrorText(error: ToolError): string {
  *
  * - Success goes under `response.output`; `isError: true` and a {@link ToolError} (timeout,
  *   transport failure, unknown server, ...) go under `response.error` as text.
- * - `structured` (`'prefer'` default): the `structuredContent` object itself when present,
- *   else the text. `'ignore'`: text only. `'append'`: the text, then the structuredContent as
- *   JSON. `'auto'`: like append, unless a text block already holds that same JSON.
+ * - `structured` (`'prefer'` default): the `structuredContent` itself when present (any JSON
+ *   value: an object, or since MCP 2026-07-28 an array, string, number, boolean or null), else
+ *   the text. `'ignore'`: text only (the structuredContent itself when there is no text, so a
+ *   result is never lost). `'append'`: the text, then the structuredContent as JSON. `'auto'`:
+ *   like append, unless a text block already holds that same JSON.
  * - Text: text blocks joined by newlines; images and audio as `[image: image/png, 1024 bytes]`
  *   (decoded size); resource links and embedded resources as text or a placeholder with uri,
  *   type and size. `media: 'parts'` sends images and audio as `functionResponse.parts[].inlineData`.
@@ -194,7 +198,7 @@ export function functionResponse(
   options: FunctionResponseOptions = {},
 ): Part {
   if (!isToolError(result)) {
-    const violations = checkMcpCallToolResult(result);
+    const { violations } = readMcpCallToolResult(result);
     if (violations.length > 0) {
       throw new GeminiMcpError(
         'INVALID_INPUT',

@@ -55,8 +55,13 @@ export interface BuildToolSetOptions {
 
 /** What a {@link ToolSetWarning} is about. */
 export type ToolSetWarningCode =
-  /** A tool fails the MCP Tool schema and is left out. */
+  /** A tool fails the MCP Tool schema (its read contract) and is left out. */
   | 'TOOL_INVALID'
+  /**
+   * A tool holds what no known MCP version defines (an enum value newer than them): it is kept
+   * as it came; `data.notices` says where.
+   */
+  | 'TOOL_NOVELTY'
   /** A server lists one tool name more than once; every copy is left out. */
   | 'TOOL_DUPLICATE'
   /** A tool is exposed under a name other than its own. */

@@ -1,7 +1,7 @@
 /** Builds a {@link ToolSet} from the tool lists of several MCP servers. */
 
 import { GeminiMcpError } from '../errors.js';
-import { checkMcpTool } from '../generated/guards.js';
+import { readMcpTool } from '../generated/guards.js';
 import type { McpTool } from '../generated/types.js';
 import { frozenCopy } from '../json/copy.js';
 import { isJsonObject } from '../json/object.js';
@@ -77,9 +77,9 @@ function checkServers(servers: unknown): asserts servers is readonly ServerTools
 }
 
 /**
- * The server's tools that pass the MCP Tool schema, each as a frozen deep copy the tool set
- * owns (so declarations can share it and nobody can change it under them); the others become
- * warnings.
+ * The server's tools that pass the MCP Tool schema's read contract, each as a frozen deep copy
+ * the tool set owns (so declarations can share it and nobody can change it under them); the
+ * others become warnings, and so does each novelty the read contract tolerated.
  */
 function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] {
   const valid: McpTool[] = [];
@@ -102,10 +102,20 @@ function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] 
       leftOut(`cannot be read (${error.message})`, {});
       return;
     }
-    const violations = checkMcpTool(snapshot);
+    const { violations, notices } = readMcpTool(snapshot);
     const first = violations[0];
-    if (first === undefined) valid.push(snapshot as McpTool);
-    else {
+    if (first === undefined) {
+      valid.push(snapshot as McpTool);
+      if (notices.length > 0) {
+        warnings.push({
+          code: 'TOOL_NOVELTY',
+          serverId: server.serverId,
+          ...(name === undefined ? {} : { toolName: name }),
+          message: `Tool ${name === undefined ? `#${index}` : `"${name}"`} of server "${server.serverId}" holds what no known MCP version defines: ${notices.map((n) => `${n.path} ${n.message}`).join('; ')}; kept`,
+          data: { index, notices },
+        });
+      }
+    } else {
       leftOut(`fails the MCP Tool schema at "${first.path}" (${first.message})`, { violations });
     }
   });

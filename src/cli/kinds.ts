@@ -5,7 +5,7 @@
 
 import type { Dialect } from '../adapter/responses.js';
 import type { ViolationDetail } from '../errors.js';
-import { SCHEMAS, type SchemaName } from '../generated/guards.js';
+import { type ReadCheck, SCHEMAS, type SchemaName } from '../generated/guards.js';
 import { isJsonObject } from '../json/object.js';
 
 /** Which API's variant of a schema to use where the two differ. */
@@ -26,7 +26,7 @@ export interface Kind {
 }
 
 /** `GenerateContentResponse` -> `generate-content-response`, `McpJSONObject` -> `mcp-json-object`. */
-export function kebabCase(name: string): string {
+function kebabCase(name: string): string {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
@@ -88,6 +88,19 @@ export function schemaOf(kind: Kind, dialect: Dialect): SchemaName {
 /** Checks `value` against a schema: every violation, empty when valid. */
 export function checkSchema(schema: SchemaName, value: unknown): ViolationDetail[] {
   return SCHEMAS[schema].check(value);
+}
+
+/**
+ * Whether a schema is a received shape (a response, an MCP tool, result or content block),
+ * read with its read contract; the others (requests, declarations, ...) are write contracts.
+ */
+export function isReceived(schema: SchemaName): boolean {
+  return SCHEMAS[schema].read !== undefined;
+}
+
+/** Reads `value` with a received shape's read contract; `undefined` for a write-only schema. */
+export function readSchema(schema: SchemaName, value: unknown): ReadCheck | undefined {
+  return SCHEMAS[schema].read?.(value);
 }
 
 /** Up to three kind names close to `name`, for "did you mean". */

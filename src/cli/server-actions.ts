@@ -7,7 +7,7 @@ import { type DeclarationWarning, geminiTools } from '../adapter/declarations.js
 import { EXPOSED_NAME_PATTERN, type PrefixMode } from '../adapter/names.js';
 import type { ToolSet, ToolSetWarning } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
-import { checkContent, checkGenerateContentResponse } from '../generated/guards.js';
+import { type ReadNotice, readContent, readGenerateContentResponse } from '../generated/guards.js';
 import type { Content, GenerateContentResponse } from '../generated/types.js';
 import { answerCalls } from '../runtime/answer.js';
 import { runConversation } from '../runtime/conversation.js';
@@ -183,28 +183,40 @@ async function readJsonFile(path: string): Promise<unknown> {
   }
 }
 
-/** A saved model turn: a GenerateContentResponse or a model Content. */
-function readTurn(path: string, value: unknown): GenerateContentResponse | Content {
-  const asResponse = checkGenerateContentResponse(value);
-  if (asResponse.length === 0 && (value as { candidates?: unknown }).candidates !== undefined) {
-    return value as GenerateContentResponse;
+/** A notice of the read contract, as a warning line. */
+function noticeLine(source: string, notice: ReadNotice): string {
+  return `warning: ${source} at ${notice.path || '(root)'}: ${notice.message}\n`;
+}
+
+/**
+ * A saved model turn (a GenerateContentResponse or a model Content), read with the read
+ * contract: what is newer than the vendored revision is kept and warned about on stderr.
+ */
+function readTurn(io: CliIo, path: string, value: unknown): GenerateContentResponse | Content {
+  const asResponse = readGenerateContentResponse(value);
+  const asContent = readContent(value);
+  const hasParts = (value as { parts?: unknown } | null)?.parts !== undefined;
+  const [read, turn] =
+    asResponse.violations.length === 0 &&
+    (value as { candidates?: unknown }).candidates !== undefined
+      ? [asResponse, value as GenerateContentResponse]
+      : hasParts && asContent.violations.length === 0
+        ? [asContent, value as Content]
+        : [undefined, undefined];
+  if (read === undefined || turn === undefined) {
+    const first = asResponse.violations[0] ?? { path: '', message: 'has no candidates' };
+    throw new CliError(
+      `${path}: not a GenerateContentResponse (nor a model Content): at "${first.path}" ${first.message}; gemini-mcp validate ${path} lists every problem`,
+      EXIT.INVALID,
+    );
   }
-  if (
-    (value as { parts?: unknown } | null)?.parts !== undefined &&
-    checkContent(value).length === 0
-  ) {
-    return value as Content;
-  }
-  const first = asResponse[0] ?? { path: '', message: 'has no candidates' };
-  throw new CliError(
-    `${path}: not a GenerateContentResponse (nor a model Content): at "${first.path}" ${first.message}; gemini-mcp validate ${path} lists every problem`,
-    EXIT.INVALID,
-  );
+  for (const notice of read.notices) io.stderr.write(noticeLine(path, notice));
+  return turn;
 }
 
 /** `gemini-mcp answer`. */
 export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Promise<void> {
-  const turn = readTurn(file, await readJsonFile(file));
+  const turn = readTurn(io, file, await readJsonFile(file));
   const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
   try {
     const content = await answerCalls(turn, connections.toolset, connections.clients, {
@@ -261,6 +273,7 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
       maxTurns: opts.maxTurns,
       timeoutMs: opts.timeout,
       declarations: { schemaMode: opts.schemaMode },
+      onNotice: (notice) => io.stderr.write(noticeLine('the model', notice)),
       onTurn: (turn) => {
         for (const part of turn.model.parts ?? []) {
           if (part.functionCall === undefined) continue;

@@ -15,6 +15,7 @@ import {
   guessKind,
   type Kind,
   namesVertexTwin,
+  readSchema,
   schemaOf,
   similarKinds,
 } from './kinds.js';
@@ -25,6 +26,11 @@ import { createReporter, type Finding, type Reporter, type Summary } from './val
 /** Options of {@link runValidate}, as the command line gives them. */
 export interface ValidateOptions {
   kind: string;
+  /**
+   * Received kinds too with the write contract: what the read contract tolerates (fields, enum
+   * values, kinds of part newer than the vendored schemas) is an error, not a warning.
+   */
+  strict: boolean;
   dialect: Dialect;
   format: 'text' | 'json' | 'github';
   request: boolean;
@@ -155,8 +161,20 @@ class Checker {
     const dialect = this.fixed?.dialect ?? this.options.dialect;
     const schema: SchemaName = schemaOf(kind, dialect);
     if (guessed !== undefined) run.kinds.set(kind.name, (run.kinds.get(kind.name) ?? 0) + 1);
-    let violations = checkSchema(schema, value);
-    let findings: Finding[] = [];
+    const read = readSchema(schema, value);
+    let violations = read === undefined ? checkSchema(schema, value) : read.violations;
+    let findings: Finding[] = (read?.notices ?? []).map((notice) => ({
+      severity: this.options.strict ? 'error' : 'warning',
+      file,
+      ...where(notice.path),
+      kind: kind.name,
+      schema,
+      pointer: notice.path,
+      message: this.options.strict
+        ? `${notice.message} (--strict)`
+        : `${notice.message} (tolerated; --strict refuses it)`,
+      keyword: notice.kind,
+    }));
     if (this.options.request) {
       const extra = checkRequest(
         value,
@@ -167,16 +185,18 @@ class Checker {
       );
       // The schema's own "not both" rule says the same at the same place: keep the clearer one.
       violations = violations.filter((v) => !(v.keyword === 'not' && both.has(v.path)));
-      findings = extra.map((f) => ({
-        severity: f.severity,
-        file,
-        ...where(f.path),
-        kind: kind.name,
-        schema,
-        pointer: f.path,
-        message: f.message,
-        ...(f.keyword === undefined ? {} : { keyword: f.keyword }),
-      }));
+      findings = extra.map(
+        (f): Finding => ({
+          severity: f.severity,
+          file,
+          ...where(f.path),
+          kind: kind.name,
+          schema,
+          pointer: f.path,
+          message: f.message,
+          ...(f.keyword === undefined ? {} : { keyword: f.keyword }),
+        }),
+      );
     }
     const errors: Finding[] = [
       ...violations.map(

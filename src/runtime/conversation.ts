@@ -10,10 +10,13 @@ import type { Content, GenerateContentResponse, PromptFeedback } from '../genera
 import { type AnswerOptions, answerCalls } from './answer.js';
 import type { ClientMap } from './execute.js';
 import { gatherTurn } from './gather.js';
-import type { Generate } from './genai.js';
+import type { Generate, ReadOptions } from './genai.js';
 
-/** Options of {@link runConversation}. */
-export interface ConversationOptions extends AnswerOptions {
+/**
+ * Options of {@link runConversation}. `onNotice` hears every tolerance used in reading the
+ * model's replies (fields, enum values, kinds of part newer than the vendored revision).
+ */
+export interface ConversationOptions extends AnswerOptions, ReadOptions {
   /** Asks the model for one turn; see `genaiGenerate` and `genaiGenerateStream`. */
   generate: Generate;
   /**
@@ -48,7 +51,11 @@ export interface AnsweredTurn {
 
 /** Why the conversation stopped. */
 export type ConversationStop =
-  /** The model answered without calling a tool: `text` is its answer (thoughts left out). */
+  /**
+   * The model answered without calling a tool: `text` is its answer (thoughts left out).
+   * `finishReason` is the API's raw value, also when it is newer than the vendored revision
+   * (then `onNotice` heard of it).
+   */
   | { reason: 'answered'; text: string; finishReason?: string }
   /** `maxTurns` model turns were played; the last one's calls were answered but not yet sent. */
   | { reason: 'max-turns'; maxTurns: number }
@@ -100,7 +107,7 @@ function answerText(content: Content): string {
  * ```
  */
 export async function runConversation(options: ConversationOptions): Promise<ConversationResult> {
-  const { generate, clients, signal, onTurn } = options;
+  const { generate, clients, signal, onTurn, onNotice } = options;
   const maxTurns = options.maxTurns ?? 10;
   const contents = [...options.contents];
   let lastResponse: GenerateContentResponse | undefined;
@@ -118,7 +125,12 @@ export async function runConversation(options: ConversationOptions): Promise<Con
     let response: GenerateContentResponse;
     try {
       response = await gatherTurn(
-        await generate({ contents: [...contents], tools, ...(signal ? { signal } : {}) }),
+        await generate({
+          contents: [...contents],
+          tools,
+          ...(signal ? { signal } : {}),
+          ...(onNotice ? { onNotice } : {}),
+        }),
       );
     } catch (error) {
       if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);

@@ -7,9 +7,10 @@ import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallItem, RejectedItem } from '../adapter/calls.js';
 import { TOO_DEEP, toolSchemaViolations } from '../adapter/tool-schemas.js';
 import type { ResolvedCall, ToolError, ToolResult } from '../adapter/types.js';
-import { checkMcpCallToolResult } from '../generated/guards.js';
+import { type ReadNotice, readMcpCallToolResult } from '../generated/guards.js';
 import { transportErrorSince, wasClosed } from './client-state.js';
 import { mapConcurrent } from './pool.js';
+import { guardResults } from './result-guard.js';
 import { describeCall, toolErrorFrom } from './tool-errors.js';
 
 /** The MCP clients calls run on, by server id. */
@@ -39,6 +40,8 @@ export interface ExecuteOptions {
   concurrency?: number;
   /** Cancels every call not yet answered (the servers are told) and every call not yet started. */
   signal?: AbortSignal;
+  /** Hears each novelty a result holds that no known MCP version defines (kept as it came). */
+  onNotice?: (notice: ReadNotice) => void;
 }
 
 /** Default per-call timeout. */
@@ -56,9 +59,18 @@ function clientOf(clients: ClientMap, serverId: string): Client | undefined {
   return Object.hasOwn(record, serverId) ? record[serverId] : undefined;
 }
 
-/** The result itself when it is a valid CallToolResult meeting the output schema, else a ToolError. */
-function checkResult(call: ResolvedCall, raw: unknown): ToolResult | ToolError {
-  const violations = checkMcpCallToolResult(raw);
+/**
+ * The result itself when it is a valid CallToolResult (its read contract) meeting the output
+ * schema, else a ToolError.
+ */
+function checkResult(
+  call: ResolvedCall,
+  raw: unknown,
+  onNotice: ExecuteOptions['onNotice'],
+): ToolResult | ToolError {
+  const { violations, notices } = readMcpCallToolResult(raw);
+  for (const notice of notices)
+    onNotice?.({ ...notice, message: `${describeCall(call)}: ${notice.message}` });
   const first = violations[0];
   if (first !== undefined) {
     return {
@@ -113,6 +125,7 @@ async function runCall(
   // abort listener, so handing it the caller's signal would pile up one listener per call.
   const controller = signal === undefined ? undefined : new AbortController();
   const started = performance.now();
+  guardResults(client);
   const forward = (): void => controller?.abort(signal?.reason);
   signal?.addEventListener('abort', forward, { once: true });
   try {
@@ -123,7 +136,7 @@ async function runCall(
         ? { timeout: timeoutMs }
         : { signal: controller.signal, timeout: timeoutMs },
     );
-    return checkResult(call, raw);
+    return checkResult(call, raw, options.onNotice);
   } catch (error) {
     return toolErrorFrom(error, {
       call,

@@ -8,21 +8,25 @@ function isAsyncIterable(value: object): value is AsyncIterable<GenerateContentR
   return Symbol.asyncIterator in value;
 }
 
-/** Candidates at the same position across chunks, fields merged (later chunks win), parts concatenated. */
+/**
+ * Candidates at the same position across chunks, fields merged (later chunks win), parts
+ * concatenated; the Content's other fields (its role, and any a newer API adds) merged likewise.
+ */
 function mergeCandidates(chunks: readonly GenerateContentResponse[]): Candidate[] {
   const fields: Omit<Candidate, 'content'>[] = [];
   const parts: Part[][] = [];
-  const roles: Content['role'][] = [];
+  const contents: Omit<Content, 'parts'>[] = [];
   for (const chunk of chunks) {
     for (const [index, { content, ...rest }] of (chunk.candidates ?? []).entries()) {
       fields[index] = { ...fields[index], ...rest };
-      parts[index] = (parts[index] ?? []).concat(content?.parts ?? []);
-      roles[index] = content?.role ?? roles[index];
+      const { parts: chunkParts, ...contentRest } = content ?? {};
+      parts[index] = (parts[index] ?? []).concat(chunkParts ?? []);
+      contents[index] = { ...contents[index], ...contentRest };
     }
   }
   return fields.map((rest, index) => ({
     ...rest,
-    content: { role: roles[index] ?? 'model', parts: parts[index] ?? [] },
+    content: { role: 'model', ...contents[index], parts: parts[index] ?? [] },
   }));
 }
 

@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerEntry } from './config.js';
+import { guardStdioResults } from './result-guard.js';
 
 /** How stdio transports are set up. */
 export interface TransportOptions {
@@ -17,7 +18,9 @@ export interface TransportOptions {
 }
 
 /**
- * The SDK transport for one checked entry (not yet started: `Client.connect` starts it).
+ * The SDK transport for one checked entry (not yet started: `Client.connect` starts it). A
+ * stdio server's response whose result is not an object reaches the client as an error at once
+ * (see `guardStdioResults`), not as a lost line.
  *
  * @example
  * ```ts
@@ -34,7 +37,7 @@ export function createTransport(entry: ServerEntry, options: TransportOptions = 
     );
   }
   const { command, args, env, cwd } = entry.config;
-  return new StdioClientTransport({
+  const transport = new StdioClientTransport({
     command,
     stderr: options.stderr ?? 'inherit',
     ...(args === undefined ? {} : { args }),
@@ -42,4 +45,6 @@ export function createTransport(entry: ServerEntry, options: TransportOptions = 
     ...(cwd === undefined ? {} : { cwd }),
     ...(options.maxMessageBytes === undefined ? {} : { maxBufferSize: options.maxMessageBytes }),
   });
+  guardStdioResults(transport);
+  return transport;
 }

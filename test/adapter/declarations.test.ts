@@ -214,6 +214,35 @@ describe('declarations (FD)', () => {
     },
   );
 
+  it.each([
+    [
+      'json',
+      { responseSchema: true },
+      'responseJsonSchema',
+      { type: 'array', items: { type: 'integer' } },
+    ],
+    [
+      'openapi',
+      { responseSchema: true, schemaMode: 'openapi' },
+      'response',
+      { type: 'ARRAY', items: { type: 'INTEGER' } },
+    ],
+  ] as const)(
+    'issue 11: a non-object outputSchema (MCP 2026-07-28) is kept and declared (%s mode)',
+    (_mode, options, key, want) => {
+      const primes = {
+        name: 'primes',
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'array', items: { type: 'integer' } },
+      };
+      const { toolset, warnings } = buildToolSet([{ serverId: 's', tools: [primes] }]);
+      expect(warnings).toEqual([]);
+      const [declaration] = functionDeclarations(toolset, options);
+      expect(declaration?.[key]).toEqual(want);
+      expect(checkFunctionDeclaration(declaration)).toEqual([]);
+    },
+  );
+
   it('FD-6: every declaration passes the FunctionDeclaration validator; geminiTools wraps them', () => {
     const toolset = toolsetOf(
       tool('weather', { inputSchema: weatherInput, outputSchema: weatherOutput, description: 'W' }),

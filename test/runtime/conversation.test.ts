@@ -223,7 +223,22 @@ describe('EX-4: @google/genai generate adapters', () => {
     expect(params[0]).toEqual({
       model: 'm',
       contents: [USER],
-      config: { temperature: 0, tools: [], abortSignal: signal },
+      // issue 11: the contents also go as they are, past the client's converter (extraBody).
+      config: {
+        temperature: 0,
+        tools: [],
+        httpOptions: { extraBody: { contents: [USER] } },
+        abortSignal: signal,
+      },
+    });
+  });
+
+  it("issue 11: the caller's own httpOptions and extraBody are kept beside the contents", async () => {
+    const { ai, params } = fakeAi(respond([{ text: 'x' }]));
+    const config = { httpOptions: { timeout: 5, extraBody: { labels: { a: 'b' } } } };
+    await genaiGenerate(ai, { model: 'm', config })(request);
+    expect(params[0]?.config).toMatchObject({
+      httpOptions: { timeout: 5, extraBody: { labels: { a: 'b' }, contents: [USER] } },
     });
   });
 
@@ -233,12 +248,20 @@ describe('EX-4: @google/genai generate adapters', () => {
     expect(await gatherTurn(turn)).toEqual(respond([{ text: 'x' }]));
   });
 
-  it('EX-4: fields the schema does not know yet are read and kept as they came', async () => {
+  it('EX-4: fields the schema does not know yet are read and kept as they came, each a notice', async () => {
     const reply = {
       candidates: [{ content: { role: 'model', parts: [{ text: 'x', addedLater: { a: 1 } }] } }],
     };
     const { ai } = fakeAi(reply);
-    expect(await genaiGenerate(ai, { model: 'm' })(request)).toBe(reply);
+    const notices: unknown[] = [];
+    const onNotice = (notice: unknown) => notices.push(notice);
+    expect(await genaiGenerate(ai, { model: 'm' })({ ...request, onNotice })).toBe(reply);
+    expect(notices).toEqual([
+      expect.objectContaining({
+        kind: 'unknown-field',
+        path: '/candidates/0/content/parts/0/addedLater',
+      }),
+    ]);
   });
 
   it('EX-4: a reply that is not a GenerateContentResponse is INVALID_PAYLOAD', async () => {

@@ -5,7 +5,7 @@
  * (the tests wire it to the SDK's InMemoryTransport).
  *
  * Tools (listed three per page, so clients must follow `nextCursor`):
- * echo {text, delayMs?}, hang, crash, malformed, not_object, huge {bytes}, fail, rpc_error,
+ * echo {text, delayMs?}, hang, crash, malformed, not_object {as?}, huge {bytes}, fail, rpc_error,
  * bad_structured, good_structured, add_tool, cancellations, drip {text} (the answer trickles
  * out a few bytes at a time), garbage (a line that is not JSON-RPC, then silence), storm {count}
  * (a burst of notifications/tools/list_changed).
@@ -37,8 +37,8 @@ const BASE_TOOLS = [
   { name: 'malformed', description: 'Returns a malformed result.', inputSchema: objectSchema() },
   {
     name: 'not_object',
-    description: 'Returns a result that is not an object.',
-    inputSchema: objectSchema(),
+    description: 'Returns a result that is not an object: a string, or `as` an array or null.',
+    inputSchema: objectSchema({ as: { type: 'string', enum: ['string', 'array', 'null'] } }),
   },
   {
     name: 'huge',
@@ -136,6 +136,8 @@ export function createFaultHandler({
       case 'malformed':
         return reply(id, { content: 'not a list of blocks', isError: 'sometimes' });
       case 'not_object':
+        if (args.as === 'array') return reply(id, [{ type: 'text', text: 'in an array' }]);
+        if (args.as === 'null') return reply(id, null);
         return reply(id, 'a string where a result object belongs');
       case 'huge':
         return reply(id, text('x'.repeat(Number(args.bytes))));
