@@ -23,7 +23,6 @@ import {
   renderSourceErrors,
   type SourceStatus,
 } from './lib/drift-report.js';
-import { generateAll } from './lib/generate.js';
 import { readTree, replaceTree } from './lib/schema-dir.js';
 import {
   load,
@@ -35,7 +34,6 @@ import {
 import { buildSchemaTree, type SyncInput } from './lib/sync.js';
 import { SyncInputError } from './lib/sync-error.js';
 import { treeDifferences } from './lib/tree-diff.js';
-import { typeShapeChanges } from './lib/type-shapes.js';
 
 function options() {
   return parseArgs({
@@ -184,6 +182,8 @@ async function regenerate(tree: Map<string, string>): Promise<Map<string, string
   try {
     const schemas = join(scratch, 'schemas');
     await replaceTree(schemas, tree);
+    // the generator and ts-morph load only when there is something to generate
+    const { generateAll } = await import('./lib/generate.js');
     return await generateAll(schemas);
   } finally {
     await rm(scratch, { recursive: true, force: true });
@@ -215,6 +215,7 @@ async function watch(values: Options): Promise<{ code: number; report: string }>
     const fresh = await regenerate(next);
     const committed = await readTree(resolve(values.generated));
     generated = treeDifferences(committed, fresh);
+    const { typeShapeChanges } = await import('./lib/type-shapes.js');
     types = typeShapeChanges(committed.get('types.ts') ?? '', fresh.get('types.ts') ?? '');
   }
   const overridden = values.gemini !== undefined || (values.mcp?.length ?? 0) > 0;

@@ -13,6 +13,8 @@ export const SOURCES_FILE = 'schema-sources.json';
 const URL_PATTERN = /^https?:\/\//;
 const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;
 const REVISION = /^\d{8}$/;
+/** A reference document is a few hundred kilobytes: a minute is generous. */
+const FETCH_TIMEOUT_MS = 60_000;
 
 /** True when a location is a URL rather than a local path. */
 export function isUrl(location: string): boolean {
@@ -23,7 +25,7 @@ export function isUrl(location: string): boolean {
 export async function load(location: string): Promise<Uint8Array> {
   try {
     if (isUrl(location)) {
-      const response = await fetch(location);
+      const response = await fetch(location, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       return new Uint8Array(await response.arrayBuffer());
     }
