@@ -16,6 +16,8 @@ if (!haveReference) {
   console.warn(`SKIPPED: ${referenceDir} is absent, so the drift watch tests do not run`);
 }
 const VERSIONS = ['2025-06-18', '2025-11-25', '2026-07-28'];
+/** A watch that finds a change regenerates every schema: minutes on a busy 2-core machine. */
+const GENERATES = 600_000;
 const DISCOVERY = 'gemini-v1beta.discovery.json';
 
 interface SourcesFile {
@@ -115,93 +117,104 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
     expect(await readFile(output, 'utf8')).toBe('changed=false\n');
   });
 
-  it('issue 19: an added field, a removed enum value and a type change exit 1, each reported with the public types affected', async () => {
-    const modified = await discoveryCopy('changed', (document) => {
-      document.revision = '20260401';
-      document.schemas.FunctionCallingConfig!.properties.streamFunctionCallArguments = {
-        type: 'boolean',
-      };
-      const blockReason = document.schemas.PromptFeedback!.properties.blockReason!;
-      blockReason.enum = blockReason.enum!.filter((value) => value !== 'OTHER');
-      document.schemas.Candidate!.properties.index = { type: 'string', format: 'int64' };
-    });
-    const report = join(work, 'changed.md');
-    const run = runScript('watch-schemas', [
-      '--sources',
-      await sourcesFile('changed', {
-        ...referenceSources(),
-        gemini: { ...referenceSources().gemini, location: modified },
-      }),
-      '--report',
-      report,
-    ]);
-    expect(run.status, run.stderr).toBe(1);
-    expect(await readFile(report, 'utf8')).toBe(run.stdout);
-    const lines = run.stdout.split('\n');
-    expect(lines).toContainEqual(
-      expect.stringMatching(
-        /\| Gemini API \| .* \| revision 20260325, .* \| revision 20260401, .* \| changed \|/,
-      ),
-    );
-    // field-level changes, per source, each with its public type
-    expect(lines).toEqual(
-      expect.arrayContaining([
-        '- `gemini/FunctionCallingConfig.streamFunctionCallArguments`: field added (boolean); public type `FunctionCallingConfig`',
-        '- `gemini/PromptFeedback.blockReason`: enum values removed "OTHER"; public type `PromptFeedback`',
-        '- `gemini/Candidate.index`: type integer -> string; public type `Candidate`',
-        '- `gemini/vertex/Candidate.index`: type integer -> string; public type `VertexCandidate`',
-      ]),
-    );
-    // the generated files that would change
-    for (const file of ['types.ts', 'validators.js', 'validators.d.ts', 'guards.ts']) {
-      expect(run.stdout).toMatch(
-        new RegExp(`- \`src/generated/${file.replace('.', '\\.')}\`: \\d+ line`),
+  it(
+    'issue 19: an added field, a removed enum value and a type change exit 1, each reported with the public types affected',
+    async () => {
+      const modified = await discoveryCopy('changed', (document) => {
+        document.revision = '20260401';
+        document.schemas.FunctionCallingConfig!.properties.streamFunctionCallArguments = {
+          type: 'boolean',
+        };
+        const blockReason = document.schemas.PromptFeedback!.properties.blockReason!;
+        blockReason.enum = blockReason.enum!.filter((value) => value !== 'OTHER');
+        document.schemas.Candidate!.properties.index = { type: 'string', format: 'int64' };
+      });
+      const report = join(work, 'changed.md');
+      const run = runScript(
+        'watch-schemas',
+        [
+          '--sources',
+          await sourcesFile('changed', {
+            ...referenceSources(),
+            gemini: { ...referenceSources().gemini, location: modified },
+          }),
+          '--report',
+          report,
+        ],
+        GENERATES,
       );
-    }
-    // the public types, as TypeScript users meet them
-    const types = run.stdout.slice(run.stdout.indexOf('## Public types that change shape'));
-    expect(types).toContain(
-      '- `FunctionCallingConfig` (inside `GenerateContentRequest`, `ToolConfig`, `VertexGenerateContentRequest`)\n  - field added: `streamFunctionCallArguments?: boolean`',
-    );
-    expect(types).toContain(
-      '- `PromptFeedback` (inside `GenerateContentResponse`, `VertexGenerateContentResponse`)\n  - `blockReason` narrowed: no longer accepts "OTHER"',
-    );
-    expect(types).toContain(
-      '- `Candidate` (inside `GenerateContentResponse`)\n  - `index` changed: number -> string',
-    );
-    expect(types).toContain(
-      '- `VertexCandidate` (inside `VertexGenerateContentResponse`)\n  - `index` changed: number -> string',
-    );
-    expect(run.stdout).toContain('npm run schemas:sync -- --sources');
-  });
+      expect(run.status, run.stderr).toBe(1);
+      expect(await readFile(report, 'utf8')).toBe(run.stdout);
+      const lines = run.stdout.split('\n');
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          /\| Gemini API \| .* \| revision 20260325, .* \| revision 20260401, .* \| changed \|/,
+        ),
+      );
+      // field-level changes, per source, each with its public type
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          '- `gemini/FunctionCallingConfig.streamFunctionCallArguments`: field added (boolean); public type `FunctionCallingConfig`',
+          '- `gemini/PromptFeedback.blockReason`: enum values removed "OTHER"; public type `PromptFeedback`',
+          '- `gemini/Candidate.index`: type integer -> string; public type `Candidate`',
+          '- `gemini/vertex/Candidate.index`: type integer -> string; public type `VertexCandidate`',
+        ]),
+      );
+      // the generated files that would change
+      for (const file of ['types.ts', 'validators.js', 'validators.d.ts', 'guards.ts']) {
+        expect(run.stdout).toMatch(
+          new RegExp(`- \`src/generated/${file.replace('.', '\\.')}\`: \\d+ line`),
+        );
+      }
+      // the public types, as TypeScript users meet them
+      const types = run.stdout.slice(run.stdout.indexOf('## Public types that change shape'));
+      expect(types).toContain(
+        '- `FunctionCallingConfig` (inside `GenerateContentRequest`, `ToolConfig`, `VertexGenerateContentRequest`)\n  - field added: `streamFunctionCallArguments?: boolean`',
+      );
+      expect(types).toContain(
+        '- `PromptFeedback` (inside `GenerateContentResponse`, `VertexGenerateContentResponse`)\n  - `blockReason` narrowed: no longer accepts "OTHER"',
+      );
+      expect(types).toContain(
+        '- `Candidate` (inside `GenerateContentResponse`)\n  - `index` changed: number -> string',
+      );
+      expect(types).toContain(
+        '- `VertexCandidate` (inside `VertexGenerateContentResponse`)\n  - `index` changed: number -> string',
+      );
+      expect(run.stdout).toContain('npm run schemas:sync -- --sources');
+    },
+    GENERATES,
+  );
 
-  it('issue 19: a new MCP protocol version is one line in the sources file, and the report says what the union gains', async () => {
-    const schema = JSON.parse(
-      await readFile(join(referenceDir, 'mcp-2026-07-28.schema.json'), 'utf8'),
-    );
-    schema.$defs.Tool.properties.costHint = { type: 'number' };
-    const next = join(work, 'mcp-2026-12-01.schema.json');
-    await writeFile(next, JSON.stringify(schema));
-    const sources = referenceSources();
-    sources.mcp['2026-12-01'] = next;
-    const output = join(work, 'new-version.github-output');
-    const run = runScript('watch-schemas', [
-      '--sources',
-      await sourcesFile('new-version', sources),
-      '--github-output',
-      output,
-    ]);
-    expect(run.status, run.stderr).toBe(0);
-    expect(await readFile(output, 'utf8')).toBe('changed=true\n');
-    expect(run.stdout).toMatch(
-      /\| MCP 2026-12-01 \| .* \| not followed yet \(new version\) \| .* \| changed \|/,
-    );
-    expect(run.stdout).toContain(
-      '- `mcp/Tool.costHint`: field added (number); public type `McpTool`',
-    );
-    expect(run.stdout).toContain('- `McpTool`');
-    expect(run.stdout).toContain('  - field added: `costHint?: number`');
-  });
+  it(
+    'issue 19: a new MCP protocol version is one line in the sources file, and the report says what the union gains',
+    async () => {
+      const schema = JSON.parse(
+        await readFile(join(referenceDir, 'mcp-2026-07-28.schema.json'), 'utf8'),
+      );
+      schema.$defs.Tool.properties.costHint = { type: 'number' };
+      const next = join(work, 'mcp-2026-12-01.schema.json');
+      await writeFile(next, JSON.stringify(schema));
+      const sources = referenceSources();
+      sources.mcp['2026-12-01'] = next;
+      const output = join(work, 'new-version.github-output');
+      const run = runScript(
+        'watch-schemas',
+        ['--sources', await sourcesFile('new-version', sources), '--github-output', output],
+        GENERATES,
+      );
+      expect(run.status, run.stderr).toBe(0);
+      expect(await readFile(output, 'utf8')).toBe('changed=true\n');
+      expect(run.stdout).toMatch(
+        /\| MCP 2026-12-01 \| .* \| not followed yet \(new version\) \| .* \| changed \|/,
+      );
+      expect(run.stdout).toContain(
+        '- `mcp/Tool.costHint`: field added (number); public type `McpTool`',
+      );
+      expect(run.stdout).toContain('- `McpTool`');
+      expect(run.stdout).toContain('  - field added: `costHint?: number`');
+    },
+    GENERATES,
+  );
 
   const truncated = async (): Promise<string> => {
     const file = join(work, 'truncated', DISCOVERY);
