@@ -17,7 +17,7 @@ const REVISION = /^\d{8}$/;
 const FETCH_TIMEOUT_MS = 60_000;
 
 /** True when a location is a URL rather than a local path. */
-export function isUrl(location: string): boolean {
+function isUrl(location: string): boolean {
   return URL_PATTERN.test(location);
 }
 
@@ -36,7 +36,7 @@ export async function load(location: string): Promise<Uint8Array> {
 }
 
 /** The Gemini API reference: a discovery document. */
-export interface GeminiSource {
+interface GeminiSource {
   location: string;
   /** The discovery document's `id`; a document with another id is the wrong document. */
   id: string;

@@ -22,7 +22,7 @@ interface Shape {
 }
 
 /** One type whose shape changes, with each change in words. */
-export interface TypeShapeChange {
+interface TypeShapeChange {
   typeName: string;
   changes: string[];
 }
