@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateAll } from './lib/generate.js';
 import { readTree } from './lib/schema-dir.js';
+import { treeDifferences } from './lib/tree-diff.js';
 
 const { values } = parseArgs({
   options: {
@@ -17,14 +18,6 @@ const { values } = parseArgs({
   },
 });
 
-function firstDifference(a: string, b: string): string {
-  const left = a.split('\n');
-  const right = b.split('\n');
-  const line = left.findIndex((text, i) => text !== right[i]);
-  const at = line === -1 ? left.length : line;
-  return `line ${at + 1}: committed ${JSON.stringify(left[at]?.slice(0, 80))}, fresh ${JSON.stringify(right[at]?.slice(0, 80))}`;
-}
-
 async function main(): Promise<number> {
   const fresh = await generateAll(values.schemas);
   const temp = await mkdtemp(join(tmpdir(), 'gemini-mcp-generated-'));
@@ -32,17 +25,12 @@ async function main(): Promise<number> {
     for (const [name, text] of fresh) await writeFile(join(temp, name), text);
     const regenerated = await readTree(temp);
     const committed = await readTree(values.generated);
-    const problems: string[] = [];
-    for (const [name, text] of regenerated) {
-      const current = committed.get(name);
-      if (current === undefined) problems.push(`${values.generated}/${name}: missing`);
-      else if (current !== text)
-        problems.push(`${values.generated}/${name}: differs (${firstDifference(current, text)})`);
-    }
-    for (const name of committed.keys()) {
-      if (!regenerated.has(name))
-        problems.push(`${values.generated}/${name}: not generated (remove it)`);
-    }
+    const problems = treeDifferences(committed, regenerated).map(({ file, kind, first }) => {
+      const where = `${values.generated}/${file}`;
+      if (kind === 'missing') return `${where}: missing`;
+      if (kind === 'stale') return `${where}: not generated (remove it)`;
+      return `${where}: differs (${first})`;
+    });
     if (problems.length > 0) {
       console.error(
         'check:generated FAILED: src/generated/ differs from a fresh generation. Run npm run generate.',

@@ -1,33 +1,23 @@
 /**
  * `npm run schemas:sync -- --gemini <discovery.json|URL> --mcp [VERSION=]<schema.json|URL>... [--out DIR] [--check]`
+ * or `npm run schemas:sync -- --sources schema-sources.json [--out DIR] [--check]`
  *
  * Rebuilds `schemas/` from the Gemini API's discovery document and the MCP specification's
  * schemas, prints a field-level change report, and with `--check` exits 1 instead of writing when
  * `schemas/` would change. Bad input: a clear message naming the input, exit 2, nothing written.
+ * With `--sources`, the inputs are the ones the sources file lists, and a write records there the
+ * Gemini revision synced.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isJsonObject, type JsonObject } from './lib/canonical-json.js';
-import { changeReport } from './lib/change-report.js';
+import { isJsonObject } from './lib/canonical-json.js';
+import { changeReport, parseTree } from './lib/change-report.js';
 import { readTree, replaceTree } from './lib/schema-dir.js';
+import { load, readSources, recordSyncedRevision } from './lib/sources.js';
 import { buildSchemaTree, type SyncInput } from './lib/sync.js';
 import { SyncInputError } from './lib/sync-error.js';
 
 const PROTOCOL_VERSION = /(\d{4}-\d{2}-\d{2})/;
-
-async function load(location: string): Promise<Uint8Array> {
-  try {
-    if (/^https?:\/\//.test(location)) {
-      const response = await fetch(location);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      return new Uint8Array(await response.arrayBuffer());
-    }
-    return await readFile(location);
-  } catch (error) {
-    throw new SyncInputError(location, `cannot be read (${(error as Error).message})`);
-  }
-}
 
 async function mcpInput(argument: string): Promise<SyncInput> {
   const explicit = /^(\d{4}-\d{2}-\d{2})=(.+)$/.exec(argument);
@@ -44,17 +34,49 @@ async function mcpInput(argument: string): Promise<SyncInput> {
   return { location, protocolVersion, bytes: await load(location) };
 }
 
-function parseTree(tree: Map<string, string>): Map<string, JsonObject> {
-  const parsed = new Map<string, JsonObject>();
-  for (const [file, text] of tree) {
-    try {
-      const value: unknown = JSON.parse(text);
-      if (isJsonObject(value)) parsed.set(file, value);
-    } catch {
-      // an unparsable old file shows up as removed and re-added
+/** The inputs: from a sources file, or from `--gemini` and `--mcp`. */
+async function inputs(values: {
+  sources?: string | undefined;
+  gemini?: string | undefined;
+  mcp?: string[] | undefined;
+}): Promise<{ gemini: SyncInput; mcp: SyncInput[] }> {
+  if (values.sources) {
+    if (values.gemini || values.mcp?.length) {
+      throw new SyncInputError(
+        'usage',
+        '--sources replaces --gemini and --mcp: give one or the other',
+      );
     }
+    const sources = await readSources(values.sources);
+    return {
+      gemini: { location: sources.gemini.location, bytes: await load(sources.gemini.location) },
+      mcp: await Promise.all(
+        sources.mcp.map(async ({ protocolVersion, location }) => ({
+          location,
+          protocolVersion,
+          bytes: await load(location),
+        })),
+      ),
+    };
   }
-  return parsed;
+  if (!values.gemini || !values.mcp?.length) {
+    throw new SyncInputError(
+      'usage',
+      'schemas:sync -- (--gemini <file|URL> --mcp <file|URL>... | --sources FILE) [--out DIR] [--check]',
+    );
+  }
+  return {
+    gemini: { location: values.gemini, bytes: await load(values.gemini) },
+    mcp: await Promise.all(values.mcp.map(mcpInput)),
+  };
+}
+
+/** The Gemini revision a built tree records in its manifest. */
+function revisionOf(tree: Map<string, string>): string {
+  const manifest: unknown = JSON.parse(tree.get('manifest.json') ?? '{}');
+  const inputs = isJsonObject(manifest) ? manifest.inputs : undefined;
+  const gemini = isJsonObject(inputs) ? inputs.gemini : undefined;
+  return isJsonObject(gemini) ? String(gemini.revision) : '';
 }
 
 async function main(): Promise<number> {
@@ -62,19 +84,13 @@ async function main(): Promise<number> {
     options: {
       gemini: { type: 'string' },
       mcp: { type: 'string', multiple: true },
+      sources: { type: 'string' },
       out: { type: 'string', default: 'schemas' },
       check: { type: 'boolean', default: false },
     },
     strict: true,
   });
-  if (!values.gemini || !values.mcp?.length) {
-    throw new SyncInputError(
-      'usage',
-      'schemas:sync -- --gemini <file|URL> --mcp <file|URL>... [--out DIR] [--check]',
-    );
-  }
-  const gemini: SyncInput = { location: values.gemini, bytes: await load(values.gemini) };
-  const mcp = await Promise.all(values.mcp.map(mcpInput));
+  const { gemini, mcp } = await inputs(values);
   const next = buildSchemaTree(gemini, mcp);
   const out = resolve(values.out);
   const current = await readTree(out);
@@ -85,6 +101,8 @@ async function main(): Promise<number> {
   for (const line of report) console.log(line);
   if (!changed) {
     console.log(`schemas: up to date (${next.size} files)`);
+    if (values.sources && !values.check)
+      await recordSyncedRevision(values.sources, revisionOf(next));
     return 0;
   }
   if (report.length === 0)
@@ -95,6 +113,7 @@ async function main(): Promise<number> {
   }
   await replaceTree(out, next);
   console.log(`schemas: wrote ${next.size} files to ${values.out}`);
+  if (values.sources) await recordSyncedRevision(values.sources, revisionOf(next));
   return 0;
 }
 

@@ -7,6 +7,16 @@ interface FieldShape {
   enum: string[];
 }
 
+/** One change the report lists. */
+export interface SchemaChange {
+  /** The schema file below `schemas/`, e.g. `gemini/Part.schema.json`. */
+  file: string;
+  /** The generated type the schema gives (its `title`), before or after the change. */
+  typeName: string;
+  /** The change as one line: `gemini/Part.text: field removed`. */
+  text: string;
+}
+
 function typeOf(schema: JsonObject): string {
   if (typeof schema.$ref === 'string') return `$ref ${schema.$ref}`;
   if (Array.isArray(schema.anyOf)) return `anyOf(${schema.anyOf.length})`;
@@ -36,12 +46,26 @@ function requiredOf(schema: JsonObject): Set<string> {
 
 const schemaName = (file: string): string => file.replace(/\.schema\.json$/, '');
 
-/** Compares two versions of `schemas/` (path below `schemas/` to parsed schema). */
-export function changeReport(
+/** Parses a tree of schema texts; a file that is not a JSON object is left out (seen as removed). */
+export function parseTree(tree: Map<string, string>): Map<string, JsonObject> {
+  const parsed = new Map<string, JsonObject>();
+  for (const [file, text] of tree) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (isJsonObject(value)) parsed.set(file, value);
+    } catch {
+      // an unparsable old file shows up as removed and re-added
+    }
+  }
+  return parsed;
+}
+
+/** Every change between two versions of `schemas/` (path below `schemas/` to parsed schema). */
+export function schemaChanges(
   before: Map<string, JsonObject>,
   after: Map<string, JsonObject>,
-): string[] {
-  const lines: string[] = [];
+): SchemaChange[] {
+  const changes: SchemaChange[] = [];
   const files = [...new Set([...before.keys(), ...after.keys()])]
     .filter((f) => f !== 'manifest.json')
     .sort();
@@ -49,14 +73,27 @@ export function changeReport(
     const old = before.get(file);
     const now = after.get(file);
     const name = schemaName(file);
-    if (!old) lines.push(`+ schema ${name}`);
-    else if (!now) lines.push(`- schema ${name}`);
-    else lines.push(...schemaChanges(name, old, now));
+    const title = (now ?? old)?.title;
+    const typeName = typeof title === 'string' ? title : name;
+    const lines = !old
+      ? [`+ schema ${name}`]
+      : !now
+        ? [`- schema ${name}`]
+        : fieldChanges(name, old, now);
+    for (const text of lines) changes.push({ file, typeName, text });
   }
-  return lines;
+  return changes;
 }
 
-function schemaChanges(name: string, old: JsonObject, now: JsonObject): string[] {
+/** Compares two versions of `schemas/`: one line per change. */
+export function changeReport(
+  before: Map<string, JsonObject>,
+  after: Map<string, JsonObject>,
+): string[] {
+  return schemaChanges(before, after).map((change) => change.text);
+}
+
+function fieldChanges(name: string, old: JsonObject, now: JsonObject): string[] {
   const lines: string[] = [];
   const oldFields = new Map<string, FieldShape>();
   const newFields = new Map<string, FieldShape>();

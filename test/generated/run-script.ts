@@ -13,14 +13,14 @@ export interface ScriptRun {
 }
 
 /** Runs `scripts/<name>.ts` with tsx and the given arguments, from the project root. */
-export function runScript(name: string, args: readonly string[]): ScriptRun {
+export function runScript(name: string, args: readonly string[], timeoutMs = 120_000): ScriptRun {
   const result = spawnSync(
     process.execPath,
     ['--import', 'tsx', join('scripts', `${name}.ts`), ...args],
     {
       cwd: projectRoot,
       encoding: 'utf8',
-      timeout: 120_000,
+      timeout: timeoutMs,
     },
   );
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };

@@ -1,0 +1,109 @@
+/**
+ * The sources of `schemas/`: reading an input (a local file or a URL), and the repository's list
+ * of sources, `schema-sources.json` (where each reference lives, and what was last synced).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { isJsonObject } from './canonical-json.js';
+import { SyncInputError } from './sync-error.js';
+
+/** The repository's list of sources, relative to the project root. */
+export const SOURCES_FILE = 'schema-sources.json';
+
+const URL_PATTERN = /^https?:\/\//;
+const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;
+const REVISION = /^\d{8}$/;
+/** A reference document is a few hundred kilobytes: a minute is generous. */
+const FETCH_TIMEOUT_MS = 60_000;
+
+/** True when a location is a URL rather than a local path. */
+function isUrl(location: string): boolean {
+  return URL_PATTERN.test(location);
+}
+
+/** Reads an input: a URL is fetched, anything else is a local file. Failures name the input. */
+export async function load(location: string): Promise<Uint8Array> {
+  try {
+    if (isUrl(location)) {
+      const response = await fetch(location, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
+    }
+    return await readFile(location);
+  } catch (error) {
+    throw new SyncInputError(location, `cannot be read (${(error as Error).message})`);
+  }
+}
+
+/** The Gemini API reference: a discovery document. */
+interface GeminiSource {
+  location: string;
+  /** The discovery document's `id`; a document with another id is the wrong document. */
+  id: string;
+  /** The discovery revision last synced into `schemas/`. */
+  revision: string;
+}
+
+/** One MCP protocol version we follow. */
+export interface McpSource {
+  protocolVersion: string;
+  location: string;
+}
+
+/** `schema-sources.json`, read and checked. */
+export interface SchemaSources {
+  /** The file it was read from. */
+  file: string;
+  gemini: GeminiSource;
+  /** Oldest protocol version first. */
+  mcp: McpSource[];
+}
+
+function text(file: string, value: unknown, what: string, pattern?: RegExp): string {
+  if (typeof value !== 'string' || value === '' || (pattern && !pattern.test(value))) {
+    throw new SyncInputError(file, `${what} must be ${pattern ? `like ${pattern}` : 'a string'}`);
+  }
+  return value;
+}
+
+/** A location from the file: a URL as it is, a path relative to the file's folder. */
+function located(file: string, location: string): string {
+  return isUrl(location) ? location : resolve(dirname(file), location);
+}
+
+/** Reads and checks a sources file; anything missing or malformed is a SyncInputError. */
+export async function readSources(file: string): Promise<SchemaSources> {
+  const bytes = await load(file);
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch (error) {
+    throw new SyncInputError(file, `not valid JSON (${(error as Error).message})`);
+  }
+  if (!isJsonObject(value) || !isJsonObject(value.gemini) || !isJsonObject(value.mcp)) {
+    throw new SyncInputError(file, 'needs a "gemini" object and an "mcp" object');
+  }
+  const gemini: GeminiSource = {
+    location: located(file, text(file, value.gemini.location, 'gemini.location')),
+    id: text(file, value.gemini.id, 'gemini.id'),
+    revision: text(file, value.gemini.revision, 'gemini.revision', REVISION),
+  };
+  const mcp = Object.entries(value.mcp).map(([protocolVersion, location]) => ({
+    protocolVersion: text(file, protocolVersion, 'an mcp key', PROTOCOL_VERSION),
+    location: located(file, text(file, location, `mcp.${protocolVersion}`)),
+  }));
+  if (mcp.length === 0) throw new SyncInputError(file, 'lists no MCP protocol version');
+  mcp.sort((a, b) => (a.protocolVersion < b.protocolVersion ? -1 : 1));
+  return { file, gemini, mcp };
+}
+
+/** Records in the sources file the Gemini revision just synced (the rest of the file is kept). */
+export async function recordSyncedRevision(file: string, revision: string): Promise<void> {
+  const value: unknown = JSON.parse(await readFile(file, 'utf8'));
+  if (!isJsonObject(value) || !isJsonObject(value.gemini)) {
+    throw new SyncInputError(file, 'needs a "gemini" object');
+  }
+  if (value.gemini.revision === revision) return;
+  value.gemini.revision = revision;
+  await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
+}
