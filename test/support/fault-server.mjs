@@ -6,7 +6,7 @@
  *
  * Tools (listed three per page, so clients must follow `nextCursor`):
  * echo {text, delayMs?}, hang, crash, malformed, not_object, huge {bytes}, fail, rpc_error,
- * bad_structured, good_structured, add_tool, cancellations, drip {text} (the answer trickles
+ * bad_structured, good_structured, add_tool, cancellations (also counts tools/list requests), drip {text} (the answer trickles
  * out a few bytes at a time), garbage (a line that is not JSON-RPC, then silence), storm {count}
  * (a burst of notifications/tools/list_changed).
  *
@@ -66,7 +66,8 @@ const BASE_TOOLS = [
   },
   {
     name: 'cancellations',
-    description: 'The request ids this server was told to cancel.',
+    description:
+      'The request ids this server was told to cancel, and the tools/list requests it served.',
     inputSchema: objectSchema(),
   },
   {
@@ -114,6 +115,7 @@ export function createFaultHandler({
     })),
   ];
   let calls = 0;
+  let lists = 0;
   const cancelled = [];
   const pending = new Map();
   const reply = (id, result) => {
@@ -159,7 +161,10 @@ export function createFaultHandler({
         return send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
       }
       case 'cancellations':
-        return reply(id, { ...text(JSON.stringify(cancelled)), structuredContent: { cancelled } });
+        return reply(id, {
+          ...text(JSON.stringify(cancelled)),
+          structuredContent: { cancelled, lists },
+        });
       case 'drip': {
         if (!raw || !pending.delete(id)) return reply(id, text(String(args.text)));
         const line = `${JSON.stringify({ jsonrpc: '2.0', id, result: text(String(args.text)) })}\n`;
@@ -202,6 +207,7 @@ export function createFaultHandler({
       });
     }
     if (method === 'tools/list') {
+      lists += 1;
       const start = params.cursor === undefined ? 0 : Number(params.cursor);
       const page = tools.slice(start, start + pageSize);
       const next = start + pageSize < tools.length ? String(start + pageSize) : undefined;
