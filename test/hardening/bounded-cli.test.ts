@@ -1,0 +1,57 @@
+/**
+ * Issue 13 (CLI half): `validate` and the server commands do bounded work on hostile input and
+ * print server-controlled text without terminal escapes. The CLI runs as a child process with a
+ * capped heap where memory is the point.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../cli/helpers.js';
+
+const work = tempDir();
+afterAll(() => work.remove());
+
+/** A request whose last turn answers 20,000 calls with ids that match none of theirs. */
+function mismatchedRequest(calls: number): object {
+  return {
+    contents: [
+      { role: 'user', parts: [{ text: 'go' }] },
+      {
+        role: 'model',
+        parts: Array.from({ length: calls }, (_, i) => ({
+          functionCall: { id: `call-${i}`, name: 'f', args: { n: i } },
+        })),
+      },
+      {
+        role: 'user',
+        parts: Array.from({ length: calls }, (_, i) => ({
+          functionResponse: { id: `other-${i}`, name: 'f', response: { output: 'done' } },
+        })),
+      },
+    ],
+  };
+}
+
+describe('issue 13: validate --request on 20,000 mismatched calls', () => {
+  it('finishes in a 96 MB heap with a bounded report (20 findings per rule, counted rest)', async () => {
+    const file = join(work.dir, 'mismatched.json');
+    const text = JSON.stringify(mismatchedRequest(20_000));
+    expect(text.length).toBeGreaterThan(2_800_000);
+    writeFileSync(file, text);
+    const run = await runCli(
+      ['validate', '--request', '--kind', 'generate-content-request', '--format', 'json', file],
+      { nodeArgs: ['--max-old-space-size=96'] },
+    );
+    expect(run.code, run.stderr.slice(0, 500)).toBe(1);
+    const report = JSON.parse(run.stdout) as { findings: { keyword?: string; message: string }[] };
+    const rule = (name: string) => report.findings.filter((f) => f.keyword === `request/${name}`);
+    // 20 shown + 1 "and 19,980 more" per rule.
+    expect(rule('response-id')).toHaveLength(21);
+    expect(rule('unanswered-call')).toHaveLength(21);
+    expect(rule('response-id').at(-1)?.message).toMatch(/and 19980 more/);
+    // A message quotes at most 5 ids and counts the rest.
+    const first = rule('response-id')?.[0]?.message ?? '';
+    expect(first).toMatch(/call-4, and 19995 more\)$/);
+    expect(first.length).toBeLessThan(300);
+  });
+});
