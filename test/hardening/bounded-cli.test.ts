@@ -55,3 +55,30 @@ describe('issue 13: validate --request on 20,000 mismatched calls', () => {
     expect(first.length).toBeLessThan(300);
   });
 });
+
+describe('issue 13: a 2,000-deep line in a JSONL file', () => {
+  it('is reported as too deep on its own line; the lines after it are still checked', async () => {
+    let schema: object = { type: 'STRING' };
+    for (let i = 0; i < 1000; i++) schema = { type: 'ARRAY', items: schema }; // 2,000 JSON levels
+    const ok = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
+    const deep = JSON.stringify({
+      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+      generationConfig: { responseSchema: schema },
+    });
+    const file = join(work.dir, 'deep.jsonl');
+    writeFileSync(file, `${[ok, deep, ok, '[1,'].join('\n')}\n`);
+    const run = await runCli(['validate', '--format', 'json', file]);
+    expect(run.code, run.stderr).toBe(1);
+    const report = JSON.parse(run.stdout) as {
+      counts: Record<string, number>;
+      findings: { line: number; keyword?: string; message: string; pointer: string }[];
+    };
+    expect(report.findings.map((f) => [f.line, f.keyword])).toEqual([
+      [2, 'too-deep'],
+      [4, 'json'],
+    ]);
+    expect(report.findings[0]?.message).toMatch(/^nested deeper than 512 levels/);
+    expect(report.findings[0]?.pointer).toMatch(/^\/generationConfig\/responseSchema\/items/);
+    expect(report.counts).toMatchObject({ payloads: 4, valid: 2, invalid: 2, inputErrors: 0 });
+  });
+});
