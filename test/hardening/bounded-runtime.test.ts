@@ -4,7 +4,12 @@
  * end, stdio servers end with their whole process group, and options out of range are refused
  * with a typed error. Every call is answered exactly once.
  */
-import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { answerCalls } from '../../src/runtime/answer.js';
+import { ROOT } from '../cli/helpers.js';
+import { type EndlessHttpServer, startEndlessHttpServer } from '../support/endless-http-server.js';
 import { connectReapedAfterEach, FAULT_SERVER } from '../support/runtime-servers.js';
 
 const connectServers = connectReapedAfterEach();
@@ -37,4 +42,107 @@ describe('issue 13: list_changed storms are coalesced', () => {
     expect(changes.length).toBeLessThanOrEqual(3);
     expect(c.toolset.entries.length).toBe(10_015);
   }, 120_000);
+});
+
+/** Runs `code` (an ES module importing the built package as `PKG`) in a node with a capped heap. */
+function runCapped(code: string, heapMb: number): Promise<{ code: number | null; out: string }> {
+  const pkg = JSON.stringify(join(ROOT, 'dist', 'index.js'));
+  const source = `const PKG = await import(${pkg});\n${code}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${heapMb}`, '--input-type=module', '-e', source],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => {
+      out += s;
+    });
+    child.stderr.setEncoding('utf8').on('data', (s: string) => {
+      out += s;
+    });
+    child.on('error', reject);
+    child.on('close', (exit) => resolve({ code: exit, out }));
+  });
+}
+
+describe('issue 13: Streamable HTTP downloads are bounded', () => {
+  let server: EndlessHttpServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('an endless SSE event is cut at maxMessageBytes: one answer per call, in a 64 MB heap', async () => {
+    server = await startEndlessHttpServer();
+    const run = await runCapped(
+      `
+      const c = await PKG.connectServers({ mcpServers: { web: { url: ${JSON.stringify(server.url)} } } },
+        { maxMessageBytes: 1024 * 1024 });
+      const turn = { role: 'model', parts: [
+        { functionCall: { id: 'a', name: 'endless', args: {} } },
+        { functionCall: { id: 'b', name: 'hello', args: {} } },
+      ] };
+      const content = await PKG.answerCalls(turn, c.toolset, c.clients, { timeoutMs: 30000 });
+      await c.close();
+      console.log(JSON.stringify({ content, heapMb: process.memoryUsage().heapUsed / 2 ** 20 }));
+      `,
+      64,
+    );
+    expect(run.code, run.out.slice(0, 2000)).toBe(0);
+    const { content } = JSON.parse(run.out) as {
+      content: { parts: { functionResponse: { id: string; response: Record<string, string> } }[] };
+    };
+    expect(content.parts.map((p) => p.functionResponse.id)).toEqual(['a', 'b']);
+    expect(content.parts[0]?.functionResponse.response.error).toMatch(
+      /^TRANSPORT: .*passed 1048576 bytes \(maxMessageBytes\); the download was stopped/,
+    );
+    expect(content.parts[1]?.functionResponse.response.output).toBe('hello');
+    // The server stopped writing soon after the cap: at most a few socket buffers past 1 MiB.
+    expect(server.written()).toBeLessThan(32 * 1024 * 1024);
+    expect(server.open()).toEqual([]);
+  });
+
+  it('a timeout aborts the download: the response socket is closed, the body stops', async () => {
+    server = await startEndlessHttpServer();
+    const c = await connectServers({ mcpServers: { web: { url: server.url } } });
+    const content = await answerCalls(
+      { role: 'model', parts: [{ functionCall: { id: 't', name: 'trickle', args: {} } }] },
+      c.toolset,
+      c.clients,
+      { timeoutMs: 500 },
+    );
+    expect(content.parts?.map((p) => p.functionResponse?.id)).toEqual(['t']);
+    expect(String(content.parts?.[0]?.functionResponse?.response.error)).toMatch(/^TIMEOUT/);
+    // Generous ceiling: the socket closes within 10 s of the TIMEOUT answer (at once, in fact).
+    const deadline = Date.now() + 10_000;
+    while (server.open().length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(server.open()).toEqual([]);
+    const after = server.written();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.written()).toBe(after);
+  });
+
+  it("a caller's abort stops the download too", async () => {
+    server = await startEndlessHttpServer();
+    const c = await connectServers({ mcpServers: { web: { url: server.url } } });
+    const abort = new AbortController();
+    const running = answerCalls(
+      { role: 'model', parts: [{ functionCall: { id: 'c', name: 'trickle', args: {} } }] },
+      c.toolset,
+      c.clients,
+      { timeoutMs: 30_000, signal: abort.signal },
+    );
+    while (server.open().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    abort.abort();
+    const content = await running;
+    expect(String(content.parts?.[0]?.functionResponse?.response.error)).toMatch(/^CANCELLED/);
+    const deadline = Date.now() + 10_000;
+    while (server.open().length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(server.open()).toEqual([]);
+  });
 });
