@@ -26,7 +26,7 @@ function byteCount(value: string): number {
 
 /** Lists every kind with its schema(s), for `validate --list-kinds`. */
 function listKinds(KINDS: readonly Kind[], out: NodeJS.WritableStream): void {
-  const width = Math.max(...KINDS.map((k) => k.name.length));
+  const width = KINDS.reduce((most, k) => Math.max(most, k.name.length), 0);
   for (const kind of KINDS) {
     const schemas =
       kind.vertex === undefined ? kind.schema : `${kind.schema} (vertex: ${kind.vertex})`;

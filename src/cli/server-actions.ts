@@ -84,7 +84,9 @@ export function warningLine(
 }
 
 function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
+  const widths = rows[0]!.map((_, c) =>
+    rows.reduce((most, row) => Math.max(most, row[c]!.length), 0),
+  );
   return rows
     .map((row) =>
       row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  '),

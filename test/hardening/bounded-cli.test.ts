@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../cli/helpers.js';
+import { ROOT, runCli, tempDir } from '../cli/helpers.js';
 
 const work = tempDir();
 afterAll(() => work.remove());
@@ -81,4 +81,26 @@ describe('issue 13: a 2,000-deep line in a JSONL file', () => {
     expect(report.findings[0]?.pointer).toMatch(/^\/generationConfig\/responseSchema\/items/);
     expect(report.counts).toMatchObject({ payloads: 4, valid: 2, invalid: 2, inputErrors: 0 });
   });
+});
+
+describe('issue 13: tools --format table over 150,000 tools', () => {
+  it('prints the table (no spread over the rows: Math.max(...rows) overflowed the stack)', async () => {
+    const config = join(work.dir, 'many-tools.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          fault: {
+            command: process.execPath,
+            args: [join(ROOT, 'test', 'support', 'fault-server.mjs')],
+            env: { FAULT_TOOL_COUNT: '150000', FAULT_PAGE_SIZE: '50000' },
+          },
+        },
+      }),
+    );
+    const run = await runCli(['tools', '--config', config, '--format', 'table']);
+    expect(run.code, run.stderr.slice(0, 500)).toBe(0);
+    expect(run.stdout).toMatch(/^150015 tool\(s\) from 1 server\(s\)/m);
+    expect(run.stdout).toMatch(/^tool_149999 /m);
+  }, 240_000);
 });

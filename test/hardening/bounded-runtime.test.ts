@@ -7,10 +7,16 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { GeminiMcpError } from '../../src/errors.js';
 import { answerCalls } from '../../src/runtime/answer.js';
+import { connectServers as connectDirect } from '../../src/runtime/connect.js';
 import { ROOT } from '../cli/helpers.js';
 import { type EndlessHttpServer, startEndlessHttpServer } from '../support/endless-http-server.js';
-import { connectReapedAfterEach, FAULT_SERVER } from '../support/runtime-servers.js';
+import {
+  connectReapedAfterEach,
+  FAULT_SERVER,
+  inMemoryServers,
+} from '../support/runtime-servers.js';
 
 const connectServers = connectReapedAfterEach();
 
@@ -144,5 +150,60 @@ describe('issue 13: Streamable HTTP downloads are bounded', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(server.open()).toEqual([]);
+  });
+});
+
+describe('issue 13: option edges are refused, typed, naming the option', () => {
+  const turn = {
+    role: 'model' as const,
+    parts: [
+      { functionCall: { id: 'a', name: 'echo', args: { text: 'a' } } },
+      { functionCall: { id: 'b', name: 'echo', args: { text: 'b' } } },
+    ],
+  };
+  const refused = (option: string) =>
+    expect.objectContaining({ code: 'INVALID_INPUT', data: { option } });
+
+  for (const [option, value] of [
+    ['concurrency', Number.NaN],
+    ['concurrency', 0],
+    ['concurrency', 1.5],
+    ['timeoutMs', 2 ** 31],
+    ['timeoutMs', Number.POSITIVE_INFINITY],
+    ['timeoutMs', -1],
+  ] as const) {
+    it(`answerCalls with ${option}: ${value} is INVALID_INPUT, not a TypeError or an instant TIMEOUT`, async () => {
+      const servers = await inMemoryServers();
+      try {
+        const answering = answerCalls(turn, servers.toolset, servers.clients, { [option]: value });
+        await expect(answering).rejects.toBeInstanceOf(GeminiMcpError);
+        await expect(answering).rejects.toEqual(refused(option));
+      } finally {
+        await servers.close();
+      }
+    });
+  }
+
+  it('the largest timer timeout and Infinity concurrency are accepted', async () => {
+    const servers = await inMemoryServers();
+    try {
+      const content = await answerCalls(turn, servers.toolset, servers.clients, {
+        timeoutMs: 2 ** 31 - 1,
+        concurrency: Number.POSITIVE_INFINITY,
+      });
+      expect(content.parts?.map((p) => p.functionResponse?.response.output)).toEqual(['a', 'b']);
+    } finally {
+      await servers.close();
+    }
+  });
+
+  it('connectServers refuses a bad timeoutMs or maxMessageBytes before starting anything', async () => {
+    const config = { mcpServers: { fault: FAULT_SERVER } };
+    await expect(connectDirect(config, { timeoutMs: 2 ** 31 })).rejects.toEqual(
+      refused('timeoutMs'),
+    );
+    await expect(connectDirect(config, { maxMessageBytes: Number.NaN })).rejects.toEqual(
+      refused('maxMessageBytes'),
+    );
   });
 });
