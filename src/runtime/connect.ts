@@ -44,7 +44,10 @@ export interface ServerConnections {
   refreshTools(serverId?: string): Promise<void>;
   /** Calls `listener` after each refresh that `notifications/tools/list_changed` triggers; returns an unsubscribe. */
   onToolsChanged(listener: (change: ToolsChange) => void): () => void;
-  /** Closes every client; stdio servers' processes are ended (stdin closed, then SIGTERM, then SIGKILL). */
+  /**
+   * Closes every client; each stdio server's process group is ended (stdin closed, then
+   * SIGTERM, then SIGKILL), so processes a wrapper started go too.
+   */
   close(): Promise<void>;
 }
 

@@ -1,12 +1,13 @@
 /**
- * Opens the transport an `mcpServers` entry asks for: a child process over stdio, or
- * Streamable HTTP with bounded downloads.
+ * Opens the transport an `mcpServers` entry asks for: a child process over stdio (leading its
+ * own process group, ended as a whole on close), or Streamable HTTP with bounded downloads.
  */
 import type { IOType } from 'node:child_process';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerEntry } from './config.js';
 import { BoundedHttpTransport } from './http-transport.js';
+import { ProcessGroupStdioTransport } from './stdio-transport.js';
 
 /** The SDK's cap on one stdio message, used for Streamable HTTP too: 10 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -41,12 +42,16 @@ export function createTransport(entry: ServerEntry, options: TransportOptions = 
     });
   }
   const { command, args, env, cwd } = entry.config;
-  return new StdioClientTransport({
+  const server = {
     command,
     stderr: options.stderr ?? 'inherit',
     ...(args === undefined ? {} : { args }),
     ...(env === undefined ? {} : { env }),
     ...(cwd === undefined ? {} : { cwd }),
     ...(options.maxMessageBytes === undefined ? {} : { maxBufferSize: options.maxMessageBytes }),
-  });
+  };
+  // Windows has no process groups to end, and needs the SDK's cross-spawn for .cmd shims (npx).
+  return process.platform === 'win32'
+    ? new StdioClientTransport(server)
+    : new ProcessGroupStdioTransport(server);
 }

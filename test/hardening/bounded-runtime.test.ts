@@ -5,6 +5,8 @@
  * with a typed error. Every call is answered exactly once.
  */
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
@@ -14,8 +16,10 @@ import { ROOT } from '../cli/helpers.js';
 import { type EndlessHttpServer, startEndlessHttpServer } from '../support/endless-http-server.js';
 import {
   connectReapedAfterEach,
+  exited,
   FAULT_SERVER,
   inMemoryServers,
+  pidOf,
 } from '../support/runtime-servers.js';
 
 const connectServers = connectReapedAfterEach();
@@ -207,3 +211,90 @@ describe('issue 13: option edges are refused, typed, naming the option', () => {
     );
   });
 });
+
+/** The fault server behind `sh -c` (not exec'd: sh stays its parent), ignoring stdin's end. */
+function wrappedServer(pidFile: string) {
+  const script = join(ROOT, 'test', 'support', 'fault-server.mjs');
+  return {
+    command: 'sh',
+    args: ['-c', `"${process.execPath}" "${script}"; :`],
+    env: { FAULT_IGNORE_EOF: '1', FAULT_PID_FILE: pidFile },
+  };
+}
+
+async function pidFrom(file: string): Promise<number> {
+  const deadline = Date.now() + 20_000;
+  while (!existsSync(file) || readFileSync(file, 'utf8') === '') {
+    if (Date.now() > deadline) throw new Error(`${file} was never written`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return Number(readFileSync(file, 'utf8'));
+}
+
+describe.skipIf(process.platform === 'win32')(
+  'issue 13: stdio servers end with their process group',
+  () => {
+    let dir = '';
+    afterEach(() => {
+      if (dir !== '') rmSync(dir, { recursive: true, force: true });
+      dir = '';
+    });
+
+    it('close() ends a wrapper (sh -c) and the server under it that ignores stdin EOF', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'gemini-mcp-pg-'));
+      const pidFile = join(dir, 'server.pid');
+      const c = await connectDirect(
+        { mcpServers: { fault: wrappedServer(pidFile) } },
+        { stderr: 'ignore' },
+      );
+      const wrapper = pidOf(c.clients.get('fault')!)!;
+      const server = await pidFrom(pidFile);
+      expect(server).not.toBe(wrapper);
+      await c.close();
+      // Ceiling: stdin closed, 2 s, SIGTERM to the group; both are gone well within 10 s.
+      expect(await exited(wrapper, 10_000), `wrapper ${wrapper} still running`).toBe(true);
+      expect(await exited(server, 10_000), `server ${server} still running`).toBe(true);
+    }, 30_000);
+
+    for (const [signal, code] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130],
+    ] as const) {
+      it(`the CLI on ${signal} closes its servers and exits ${code}`, async () => {
+        dir = mkdtempSync(join(tmpdir(), 'gemini-mcp-pg-'));
+        const pidFile = join(dir, 'server.pid');
+        const config = join(dir, 'mcp.json');
+        writeFileSync(config, JSON.stringify({ mcpServers: { fault: wrappedServer(pidFile) } }));
+        const turn = join(dir, 'turn.json');
+        writeFileSync(
+          turn,
+          JSON.stringify({
+            role: 'model',
+            parts: [{ functionCall: { id: 'h', name: 'hang', args: {} } }],
+          }),
+        );
+        const cli = spawn(
+          process.execPath,
+          [
+            join(ROOT, 'dist', 'cli', 'main.js'),
+            'answer',
+            '--config',
+            config,
+            '--timeout',
+            '600000',
+            turn,
+          ],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        const ended = new Promise<number | null>((resolve) =>
+          cli.on('close', (exit) => resolve(exit)),
+        );
+        const server = await pidFrom(pidFile);
+        await new Promise((resolve) => setTimeout(resolve, 500)); // the call is running
+        cli.kill(signal);
+        expect(await ended).toBe(code);
+        expect(await exited(server, 10_000), `server ${server} still running`).toBe(true);
+      }, 60_000);
+    }
+  },
+);

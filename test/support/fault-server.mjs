@@ -11,8 +11,11 @@
  * (a burst of notifications/tools/list_changed).
  *
  * Script mode reads faults from the environment: FAULT_CRASH_AT=N exits at the N-th tools/call,
- * FAULT_TOOL_COUNT=N lists N more tools (`tool_0` ...), FAULT_PAGE_SIZE sets the page size.
+ * FAULT_TOOL_COUNT=N lists N more tools (`tool_0` ...), FAULT_PAGE_SIZE sets the page size,
+ * FAULT_PID_FILE=path writes the server's pid there, FAULT_IGNORE_EOF=1 keeps running after
+ * stdin closes (as a server that ignores EOF does).
  */
+import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -237,7 +240,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     extraTools: number('FAULT_TOOL_COUNT'),
     pageSize: number('FAULT_PAGE_SIZE'),
   });
+  if (process.env.FAULT_PID_FILE) writeFileSync(process.env.FAULT_PID_FILE, String(process.pid));
   const lines = createInterface({ input: process.stdin });
   lines.on('line', (line) => handle(JSON.parse(line)));
-  lines.on('close', () => process.exit(0));
+  if (process.env.FAULT_IGNORE_EOF) setInterval(() => undefined, 1000);
+  else lines.on('close', () => process.exit(0));
 }
