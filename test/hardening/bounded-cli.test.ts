@@ -104,3 +104,40 @@ describe('issue 13: tools --format table over 150,000 tools', () => {
     expect(run.stdout).toMatch(/^tool_149999 /m);
   }, 240_000);
 });
+
+describe('issue 13: server-controlled text is printed without terminal escapes', () => {
+  const ESC = '\u001b';
+  it('tools --format table escapes control characters in names and warnings', async () => {
+    const config = join(work.dir, 'escapes.json');
+    const name = `evil${ESC}[2K${ESC}[1A\rtool\u202e`;
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          fault: {
+            command: process.execPath,
+            args: [join(ROOT, 'test', 'support', 'fault-server.mjs')],
+            env: { FAULT_EXTRA_TOOL: name },
+          },
+        },
+      }),
+    );
+    const run = await runCli(['tools', '--config', config, '--format', 'table']);
+    expect(run.code, run.stderr).toBe(0);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may pass
+    expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/u);
+    expect(run.stdout).toContain('evil\\x1b[2K\\x1b[1A\\rtool\\u202e');
+    // JSON output stays JSON (its own escaping), warnings on stderr are escaped text.
+    const json = await runCli(['tools', '--config', config]);
+    expect(json.stderr).not.toContain(ESC);
+  });
+
+  it('validate text output escapes control characters from the payload', async () => {
+    const file = join(work.dir, 'escapes.jsonl');
+    writeFileSync(file, `${JSON.stringify({ contents: [], [`x${ESC}[2K\r`]: 1 })}\n`);
+    const run = await runCli(['validate', '--kind', 'generate-content-request', file]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toContain(ESC);
+    expect(run.stdout).toContain('x\\x1b[2K\\r');
+  });
+});

@@ -12,7 +12,7 @@
  *
  * Script mode reads faults from the environment: FAULT_CRASH_AT=N exits at the N-th tools/call,
  * FAULT_TOOL_COUNT=N lists N more tools (`tool_0` ...), FAULT_PAGE_SIZE sets the page size,
- * FAULT_PID_FILE=path writes the server's pid there, FAULT_IGNORE_EOF=1 keeps running after
+ * FAULT_PID_FILE=path writes the server's pid there, FAULT_EXTRA_TOOL=name lists one more tool, FAULT_IGNORE_EOF=1 keeps running after
  * stdin closes (as a server that ignores EOF does).
  */
 import { writeFileSync } from 'node:fs';
@@ -108,6 +108,7 @@ export function createFaultHandler({
   crashAtCall,
   extraTools = 0,
   pageSize = DEFAULT_PAGE_SIZE,
+  extraName,
 }) {
   const tools = [
     ...BASE_TOOLS,
@@ -116,6 +117,7 @@ export function createFaultHandler({
       description: `Generated tool number ${i}.`,
       inputSchema: objectSchema({ value: { type: 'string' } }),
     })),
+    ...(extraName ? [{ name: extraName, inputSchema: objectSchema() }] : []),
   ];
   let calls = 0;
   let lists = 0;
@@ -238,6 +240,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     exit: () => process.exit(1),
     crashAtCall: number('FAULT_CRASH_AT'),
     extraTools: number('FAULT_TOOL_COUNT'),
+    extraName: process.env.FAULT_EXTRA_TOOL,
     pageSize: number('FAULT_PAGE_SIZE'),
   });
   if (process.env.FAULT_PID_FILE) writeFileSync(process.env.FAULT_PID_FILE, String(process.pid));
