@@ -2,7 +2,7 @@
 import { GeminiMcpError } from '../errors.js';
 
 /** The longest delay a Node timer holds (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
-export const MAX_TIMEOUT_MS = 2_147_483_647;
+const MAX_TIMEOUT_MS = 2_147_483_647;
 
 function refuse(option: string, expected: string, value: unknown): never {
   throw new GeminiMcpError(

@@ -10,7 +10,7 @@ import { BoundedHttpTransport } from './http-transport.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
 
 /** The SDK's cap on one stdio message, used for Streamable HTTP too: 10 MiB. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** How transports are set up. */
 export interface TransportOptions {
