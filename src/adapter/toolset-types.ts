@@ -66,7 +66,10 @@ export type ToolSetWarningCode =
   | 'TOOL_DUPLICATE'
   /** A tool is exposed under a name other than its own. */
   | 'TOOL_RENAMED'
-  /** A tool's name looks like another server's tool (case, accents, look-alike letters). */
+  /**
+   * A tool's name looks like another server's tool (case, accents, look-alike letters), or
+   * starts with another server's prefix (`fs__...` on server `evil`; then `data.claimedServerId`).
+   */
   | 'TOOL_SHADOWS'
   /** An input property name Gemini may refuse. */
   | 'PARAMETER_NAME'

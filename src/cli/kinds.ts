@@ -130,7 +130,7 @@ export function similarKinds(name: string): string[] {
     .map(({ candidate }) => candidate);
 }
 
-const has = (value: Record<string, unknown>, ...keys: string[]): boolean =>
+const has = (value: Record<string, unknown>, keys: readonly string[]): boolean =>
   keys.some((key) => Object.hasOwn(value, key));
 
 const PART_FIELDS = [
@@ -190,27 +190,27 @@ const GEMINI_TYPES = new Set([
 export function guessKind(value: unknown): Kind | undefined {
   if (!isJsonObject(value)) return undefined;
   const pick = (name: string): Kind | undefined => findKind(name);
-  if (has(value, 'candidates', 'promptFeedback')) return pick('generate-content-response');
-  if (has(value, 'contents')) return pick('generate-content-request');
+  if (has(value, ['candidates', 'promptFeedback'])) return pick('generate-content-response');
+  if (has(value, ['contents'])) return pick('generate-content-request');
   if (Array.isArray(value.tools)) return pick('list-tools-result');
-  if (has(value, 'inputSchema')) return pick('mcp-tool');
+  if (has(value, ['inputSchema'])) return pick('mcp-tool');
   if (Array.isArray(value.content)) return pick('call-tool-result');
-  if (has(value, ...TOOL_FIELDS)) return pick('tool');
-  if (has(value, 'parts', 'role')) return pick('content');
+  if (has(value, TOOL_FIELDS)) return pick('tool');
+  if (has(value, ['parts', 'role'])) return pick('content');
   if (typeof value.name === 'string') {
-    if (has(value, 'arguments')) return pick('call-tool-request-params');
-    if (has(value, 'args')) return pick('function-call');
-    if (has(value, 'response')) return pick('function-response');
-    if (has(value, 'description', 'parameters', 'parametersJsonSchema', 'behavior')) {
+    if (has(value, ['arguments'])) return pick('call-tool-request-params');
+    if (has(value, ['args'])) return pick('function-call');
+    if (has(value, ['response'])) return pick('function-response');
+    if (has(value, ['description', 'parameters', 'parametersJsonSchema', 'behavior'])) {
       return pick('function-declaration');
     }
     return pick('function-call');
   }
-  if (has(value, ...PART_FIELDS)) return pick('part');
+  if (has(value, PART_FIELDS)) return pick('part');
   if (typeof value.type === 'string') {
     if (MCP_BLOCK_TYPES.has(value.type)) return pick('content-block');
     if (GEMINI_TYPES.has(value.type)) return pick('schema');
   }
-  if (has(value, 'properties', 'anyOf', 'items', 'enum')) return pick('schema');
+  if (has(value, ['properties', 'anyOf', 'items', 'enum'])) return pick('schema');
   return undefined;
 }

@@ -7,7 +7,7 @@ import { GeminiMcpError } from '../errors.js';
 import { packageVersion } from '../runtime/version.js';
 import { positiveInteger } from './arguments.js';
 import { CliError, EXIT } from './cli-error.js';
-import type { CliIo } from './io.js';
+import { type CliIo, terminalSafe } from './io.js';
 import type { Kind } from './kinds.js';
 import { DEFAULT_MAX_LINE_BYTES } from './lines.js';
 import { SERVER_COMMANDS } from './server-commands.js';
@@ -30,7 +30,7 @@ function listKinds(
   received: (schema: Kind['schema']) => boolean,
   out: NodeJS.WritableStream,
 ): void {
-  const width = Math.max(...KINDS.map((k) => k.name.length));
+  const width = KINDS.reduce((most, k) => Math.max(most, k.name.length), 0);
   for (const kind of KINDS) {
     const schemas =
       kind.vertex === undefined ? kind.schema : `${kind.schema} (vertex: ${kind.vertex})`;
@@ -184,7 +184,7 @@ export async function main(
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
     }
-    io.stderr.write(`gemini-mcp: ${describe(error)}\n`);
+    io.stderr.write(`gemini-mcp: ${terminalSafe(describe(error))}\n`);
     if (debug && error instanceof Error && error.stack !== undefined) {
       io.stderr.write(`${error.stack}\n`);
       if (error.cause !== undefined)

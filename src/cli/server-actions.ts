@@ -13,7 +13,7 @@ import { answerCalls } from '../runtime/answer.js';
 import { runConversation } from '../runtime/conversation.js';
 import { type GenAiClient, genaiGenerate } from '../runtime/genai.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
-import type { CliIo } from './io.js';
+import { type CliIo, terminalSafe } from './io.js';
 import { connect, type ServerFlags } from './servers.js';
 
 /** Gemini's limit on a function name. */
@@ -84,7 +84,10 @@ export function warningLine(
 }
 
 function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
+  rows = rows.map((row) => row.map(terminalSafe));
+  const widths = rows[0]!.map((_, c) =>
+    rows.reduce((most, row) => Math.max(most, row[c]!.length), 0),
+  );
   return rows
     .map((row) =>
       row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  '),
@@ -133,7 +136,7 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
       onWarning: (w) => declarationWarnings.push(w),
     });
     const warnings = [...connections.warnings, ...declarationWarnings].map((w) =>
-      warningLine(w, connections.toolset, opts.prefix),
+      terminalSafe(warningLine(w, connections.toolset, opts.prefix)),
     );
     const servers = [...connections.clients.keys()];
     if (opts.format === 'table') {
@@ -278,14 +281,16 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
         for (const part of turn.model.parts ?? []) {
           if (part.functionCall === undefined) continue;
           const { name, args } = part.functionCall;
-          io.stderr.write(`-> ${name}(${JSON.stringify(args ?? {})})\n`);
+          io.stderr.write(`-> ${terminalSafe(`${name}(${JSON.stringify(args ?? {})})`)}\n`);
         }
         for (const part of turn.answer.parts ?? []) {
           const response = part.functionResponse?.response as Record<string, unknown> | undefined;
           if (response === undefined) continue;
           const shown = JSON.stringify(response.error ?? response.output ?? response);
           const tag = response.error === undefined ? '<-' : '<- error:';
-          io.stderr.write(`${tag} ${part.functionResponse?.name}: ${shown.slice(0, 200)}\n`);
+          io.stderr.write(
+            `${tag} ${terminalSafe(`${part.functionResponse?.name}: ${shown.slice(0, 200)}`)}\n`,
+          );
         }
       },
     });

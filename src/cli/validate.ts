@@ -8,6 +8,8 @@ import type { Readable } from 'node:stream';
 import { checkRequest } from '../adapter/request-checks.js';
 import type { Dialect } from '../adapter/responses.js';
 import type { SchemaName } from '../generated/guards.js';
+import { MAX_JSON_DEPTH } from '../json/copy.js';
+import { nestedBeyond } from '../json/depth.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
 import {
   checkSchema,
@@ -221,6 +223,37 @@ class Checker {
     }
   }
 
+  /**
+   * Checks one payload like {@link payload}, unless it nests deeper than MAX_JSON_DEPTH levels
+   * (no API payload does; the checks would overflow the stack): that payload is reported as
+   * too deep, with its line, and the input goes on.
+   */
+  bounded(
+    file: string,
+    value: unknown,
+    where: (pointer: string) => { line: number; column?: number },
+  ): void {
+    const deep = nestedBeyond(value, MAX_JSON_DEPTH);
+    if (deep === undefined) {
+      try {
+        this.payload(file, value, where);
+        return;
+      } catch (error) {
+        // The stack ran out inside a check: payload() had counted the payload, reported nothing.
+        if (!(error instanceof RangeError)) throw error;
+      }
+    } else this.run.payloads++;
+    this.run.invalid++;
+    this.report.finding({
+      severity: 'error',
+      file,
+      ...where(''),
+      pointer: deep ?? '',
+      message: `nested deeper than ${MAX_JSON_DEPTH} levels${deep === undefined ? '' : ` (at ${deep.slice(0, 80)}${deep.length > 80 ? '...' : ''})`}: not checked`,
+      keyword: 'too-deep',
+    });
+  }
+
   invalidJson(file: string, line: number, column: number | undefined, error: unknown): void {
     this.run.payloads++;
     this.run.invalid++;
@@ -253,7 +286,7 @@ class Checker {
       this.invalidJson(file, line.number, offset === undefined ? undefined : offset + 1, error);
       return;
     }
-    this.payload(file, value, () => ({ line: line.number }));
+    this.bounded(file, value, () => ({ line: line.number }));
   }
 
   document(file: string, text: string, firstLine: number): void {
@@ -266,7 +299,7 @@ class Checker {
       this.invalidJson(file, line + firstLine - 1, column, error);
       return;
     }
-    this.payload(file, value, (pointer) => {
+    this.bounded(file, value, (pointer) => {
       const { line, column } = locatePointer(text, pointer);
       return { line: line + firstLine - 1, column };
     });

@@ -9,6 +9,7 @@ import { TOO_DEEP, toolSchemaViolations } from '../adapter/tool-schemas.js';
 import type { ResolvedCall, ToolError, ToolResult } from '../adapter/types.js';
 import { type ReadNotice, readMcpCallToolResult } from '../generated/guards.js';
 import { transportErrorSince, wasClosed } from './client-state.js';
+import { checkCount, checkTimeout } from './options.js';
 import { mapConcurrent } from './pool.js';
 import { guardResults } from './result-guard.js';
 import { describeCall, toolErrorFrom } from './tool-errors.js';
@@ -168,7 +169,8 @@ async function executed(
  * cancellation, transport, closed client, unknown server, a result that fails the MCP
  * CallToolResult schema or the tool's outputSchema) becomes a `ToolError` with its code; a
  * single call never throws. Timeouts and `signal` cancel the MCP request itself, so the server
- * gets `notifications/cancelled`.
+ * gets `notifications/cancelled`. Throws INVALID_INPUT (naming the option) for a `concurrency`
+ * that is not a whole number >= 1 or Infinity, or a `timeoutMs` outside (0, 2^31 - 1].
  *
  * @example
  * ```ts
@@ -194,6 +196,8 @@ export async function executeToolCalls(
   clients: ClientMap,
   options: ExecuteOptions = {},
 ): Promise<Outcome[]> {
+  checkCount('concurrency', options.concurrency, true);
+  checkTimeout('timeoutMs', options.timeoutMs);
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const toRun = (item: CallItem | ResolvedCall): ResolvedCall | undefined =>
     !('kind' in item) ? item : item.kind === 'call' ? item.call : undefined;

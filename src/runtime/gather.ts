@@ -49,7 +49,8 @@ export async function gatherTurn(
   if (!isAsyncIterable(turn)) return turn;
   const chunks: GenerateContentResponse[] = [];
   for await (const chunk of turn) chunks.push(chunk);
-  const response: GenerateContentResponse = Object.assign({}, ...chunks);
+  const response: GenerateContentResponse = {};
+  for (const chunk of chunks) Object.assign(response, chunk);
   const candidates = mergeCandidates(chunks);
   if (candidates.length > 0) response.candidates = candidates;
   return response;

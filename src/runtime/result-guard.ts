@@ -80,6 +80,7 @@ export function nonObjectResult(error: unknown): string | undefined {
 }
 
 /** The stdio transport's line buffer, as the pinned SDK (1.32) has it. */
+/** The SDK's `ReadBuffer` as the guard sees it. */
 interface LineBuffer {
   _buffer?: Buffer;
   readMessage(): unknown;
@@ -94,19 +95,18 @@ function parsed(line: string): unknown {
 }
 
 /**
- * Over stdio the SDK refuses such a response before any handler sees it (its line parser
- * throws, and the line is lost): this lets the stand-in error through instead. A transport
- * without the SDK's line buffer is left as it is.
+ * Over stdio the SDK's line buffer refuses such a response before any handler sees it (its
+ * parser throws, and the line is lost): this lets the stand-in error through instead. Applied
+ * to the SDK's `ReadBuffer` (whose pending bytes are its `_buffer`), as our own stdio
+ * transport and the SDK's both use it.
  *
  * @example
  * ```ts
- * const transport = new StdioClientTransport({ command: 'node', args: ['server.js'] });
- * guardStdioResults(transport);
+ * const buffer = new ReadBuffer();
+ * guardLineBuffer(buffer);
  * ```
  */
-export function guardStdioResults(transport: StdioClientTransport): void {
-  const buffer = (transport as unknown as { _readBuffer?: LineBuffer })._readBuffer;
-  if (buffer === undefined || typeof buffer.readMessage !== 'function') return;
+export function guardLineBuffer(buffer: LineBuffer): void {
   const read = buffer.readMessage.bind(buffer);
   buffer.readMessage = () => {
     const pending = buffer._buffer;
@@ -121,4 +121,10 @@ export function guardStdioResults(transport: StdioClientTransport): void {
       return replaced;
     }
   };
+}
+
+/** {@link guardLineBuffer} on the SDK's own stdio transport (where it holds it privately). */
+export function guardStdioResults(transport: StdioClientTransport): void {
+  const buffer = (transport as unknown as { _readBuffer?: LineBuffer })._readBuffer;
+  if (buffer !== undefined && typeof buffer.readMessage === 'function') guardLineBuffer(buffer);
 }

@@ -324,7 +324,9 @@ function convertTyped(scope: NodeScope, conjuncts: readonly Conjunct[], depth: n
   let unsatisfiable: Unsatisfiable | undefined;
   for (const type of types) {
     try {
-      alternatives.push(...buildType(scope, conjuncts, depth, type, values, format, issues));
+      for (const built of buildType(scope, conjuncts, depth, type, values, format, issues)) {
+        alternatives.push(built);
+      }
     } catch (error) {
       if (!(error instanceof Unsatisfiable)) throw error;
       unsatisfiable ??= error;
@@ -573,7 +575,9 @@ function convertUnion(
       }
       return;
     }
-    alternatives.push(...(isBareUnion(schema) ? (schema.anyOf ?? []) : [schema]));
+    for (const branch of isBareUnion(schema) ? (schema.anyOf ?? []) : [schema]) {
+      alternatives.push(branch);
+    }
   });
   if (keyword === 'oneOf' && !pairwiseDisjoint(alternatives, nullable)) {
     scope.lose(owner, keyword, 'weakened', 'written as anyOf: a value may match several branches');
