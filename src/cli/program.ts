@@ -47,7 +47,7 @@ function validateCommand(io: CliIo): Command {
       [
         'Check Gemini and MCP payloads against the vendored schemas.',
         'FILE is a .json file (one payload, may be pretty-printed), a .jsonl/.ndjson file (one payload per line) or - for stdin; other files are read as JSONL when their first line is a JSON value by itself. Input is streamed: memory stays flat however large the file.',
-        'Received kinds (generate-content-response, mcp-tool, list-tools-result, call-tool-result, content blocks and what they hold) are read with the read contract: what is newer than the vendored schemas (a field, an enum value, a kind of part) is a warning; --strict makes it an error. Other kinds (requests, declarations, ...) are what we send: always strict.',
+        'Received kinds (generate-content-response, mcp-tool, list-tools-result, call-tool-result, content blocks and what they hold) are read with the read contract: what is newer than the vendored schemas (a field, an enum value, a kind of part) is a warning; --strict makes it an error. Other kinds (requests, declarations and the like) are what we send: always strict.',
         'Exit status: 0 every payload valid, 1 some payload invalid, 2 usage or input error.',
       ].join('\n\n'),
     )
