@@ -207,7 +207,7 @@ describe('declarations (FD)', () => {
         tool('plain'),
       );
       const [weather, plain] = functionDeclarations(toolset, options);
-      expect(weather?.[key]).toEqual(want);
+      expect(weather).toHaveProperty(key, want);
       expect(plain).not.toHaveProperty(key);
       const [withoutOption] = functionDeclarations(toolset, { ...options, responseSchema: false });
       expect(withoutOption).not.toHaveProperty(key);
