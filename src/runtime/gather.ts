@@ -53,7 +53,7 @@ export async function gatherTurn<R extends ResponseInput>(turn: R | AsyncIterabl
     ...chunks,
   );
   const candidates = mergeCandidates(chunks);
-  if (candidates.length > 0) response['candidates'] = candidates;
+  if (candidates.length > 0) response.candidates = candidates;
   // The chunks' own fields, merged, on their prototype: the shape the chunks have.
   return response as R;
 }

@@ -327,7 +327,7 @@ describe('issue 12: what the MCP SDK returns', () => {
       { toolResult: 'x'.repeat(100) },
       { maxOutputBytes: 10 },
     );
-    expect(String(responseOf(part)?.['output'])).toMatch(
+    expect(String(responseOf(part)?.output)).toMatch(
       /^x{10}\n\[output truncated: 10 of 100 bytes shown\]$/,
     );
   });
