@@ -26,6 +26,21 @@ export type { RequestCheckOptions, RequestFinding } from './adapter/request-chec
 export { checkRequest } from './adapter/request-checks.js';
 export type { Dialect, FunctionResponseOptions, StructuredMode } from './adapter/responses.js';
 export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './adapter/responses.js';
+export type {
+  AnswerContent,
+  AnswerPart,
+  CallToolResultInput,
+  CandidateInput,
+  ContentInput,
+  DeclaredFunction,
+  FunctionCallInput,
+  FunctionTool,
+  JsonFunctionDeclaration,
+  OpenApiFunctionDeclaration,
+  PartInput,
+  ResponseInput,
+  SchemaMode,
+} from './adapter/shapes.js';
 export { buildToolSet } from './adapter/toolset.js';
 export type {
   BuildToolSetOptions,
@@ -83,6 +98,12 @@ export type {
 } from './generated/types.js';
 export type { AnswerOptions, ModelTurn } from './runtime/answer.js';
 export { answerCalls } from './runtime/answer.js';
+export type {
+  CallableServers,
+  CallableToolOptions,
+  McpCallableTool,
+} from './runtime/callable-tool.js';
+export { mcpCallableTool } from './runtime/callable-tool.js';
 export type {
   HttpServerConfig,
   McpServersConfig,
