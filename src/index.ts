@@ -125,6 +125,7 @@ export type { ClientMap, ExecutedCall, ExecuteOptions, Outcome } from './runtime
 export { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, executeToolCalls } from './runtime/execute.js';
 export { gatherTurn } from './runtime/gather.js';
 export type {
+  ContentOf,
   GenAiClient,
   GenAiGenerateOptions,
   GenAiParameters,

@@ -3,27 +3,40 @@
  * `ai.models.generateContent` and `ai.models.generateContentStream`. @google/genai is typed
  * structurally here, so gemini-mcp never loads it: users bring their own client.
  */
+
+import type { AnswerContent, FunctionTool, ResponseInput, SchemaMode } from '../adapter/shapes.js';
 import { GeminiMcpError } from '../errors.js';
 import { checkGenerateContentResponse } from '../generated/guards.js';
-import type { Content, GenerateContentResponse, Tool } from '../generated/types.js';
+import type { Content, GenerateContentResponse } from '../generated/types.js';
 
-/** What {@link runConversation} asks of a model on each turn. */
-export interface GenerateRequest {
-  /** The conversation so far, ending with the user's turn. */
-  contents: Content[];
+/**
+ * What {@link runConversation} asks of a model on each turn. `C` is the type of the history's
+ * Contents (the caller's, e.g. @google/genai's `Content`), `M` the schema mode of the tools.
+ */
+export interface GenerateRequest<C = Content, M extends SchemaMode = 'json'> {
+  /** The conversation so far, ending with the user's turn: the caller's Contents and the answers. */
+  contents: (C | AnswerContent)[];
   /** The tool set as Gemini tools (`[]` when it is empty). */
-  tools: Tool[];
+  tools: FunctionTool<M>[];
   /** Fires when the conversation is cancelled. */
   signal?: AbortSignal;
 }
 
+/** The Content type of a response type's candidates (genai's `Content` for genai's response). */
+export type ContentOf<R extends ResponseInput> = NonNullable<
+  NonNullable<NonNullable<R['candidates']>[number]['content']>
+>;
+
 /**
  * One model turn: a whole response, or a stream of chunks that together make one turn.
- * Any client works: wrap it in a function of this type.
+ * Any client works: wrap it in a function of this type. `R` is the client's response type
+ * (gemini-mcp's own, or @google/genai's `GenerateContentResponse`); the history it is given
+ * holds that response's Contents and gemini-mcp's answers.
  */
-export type Generate = (
-  request: GenerateRequest,
-) => Promise<GenerateContentResponse | AsyncIterable<GenerateContentResponse>>;
+export type Generate<
+  R extends ResponseInput = GenerateContentResponse,
+  M extends SchemaMode = 'json',
+> = (request: GenerateRequest<ContentOf<R>, M>) => Promise<R | AsyncIterable<R>>;
 
 /** The parameters @google/genai's `generateContent` and `generateContentStream` take. */
 export interface GenAiParameters {
@@ -32,11 +45,14 @@ export interface GenAiParameters {
   config?: object;
 }
 
-/** The part of a @google/genai `GoogleGenAI` client the ready `generate` functions use. */
-export interface GenAiClient {
+/**
+ * The part of a @google/genai `GoogleGenAI` client the ready `generate` functions use; `R` is
+ * the client's response type (genai's `GenerateContentResponse`), checked at run time.
+ */
+export interface GenAiClient<R extends ResponseInput = ResponseInput> {
   models: {
-    generateContent(params: GenAiParameters): Promise<unknown>;
-    generateContentStream(params: GenAiParameters): Promise<AsyncIterable<unknown>>;
+    generateContent(params: GenAiParameters): Promise<R>;
+    generateContentStream(params: GenAiParameters): Promise<AsyncIterable<R>>;
   };
 }
 
@@ -71,7 +87,10 @@ export function readGenerateContentResponse(value: unknown): GenerateContentResp
   );
 }
 
-function parameters(options: GenAiGenerateOptions, request: GenerateRequest): GenAiParameters {
+function parameters<C, M extends SchemaMode>(
+  options: GenAiGenerateOptions,
+  request: GenerateRequest<C, M>,
+): GenAiParameters {
   const { signal } = request;
   return {
     model: options.model,
@@ -84,12 +103,20 @@ function parameters(options: GenAiGenerateOptions, request: GenerateRequest): Ge
   };
 }
 
-async function* readChunks(stream: AsyncIterable<unknown>): AsyncIterable<GenerateContentResponse> {
-  for await (const chunk of stream) yield readGenerateContentResponse(chunk);
+/** The reply itself, once it passed {@link readGenerateContentResponse}. */
+function checked<R>(reply: R): R {
+  readGenerateContentResponse(reply);
+  return reply;
+}
+
+async function* readChunks<R>(stream: AsyncIterable<R>): AsyncIterable<R> {
+  for await (const chunk of stream) yield checked(chunk);
 }
 
 /**
- * A {@link Generate} over @google/genai's `ai.models.generateContent`.
+ * A {@link Generate} over @google/genai's `ai.models.generateContent`. Each reply is checked
+ * as {@link readGenerateContentResponse} checks it and passed on as the client returned it,
+ * typed as the client types it (genai's `GenerateContentResponse`, with its `Content`).
  *
  * @example
  * ```ts
@@ -99,9 +126,11 @@ async function* readChunks(stream: AsyncIterable<unknown>): AsyncIterable<Genera
  * const result = await runConversation({ generate, toolset, clients, contents });
  * ```
  */
-export function genaiGenerate(ai: GenAiClient, options: GenAiGenerateOptions): Generate {
-  return async (request) =>
-    readGenerateContentResponse(await ai.models.generateContent(parameters(options, request)));
+export function genaiGenerate<R extends ResponseInput>(
+  ai: GenAiClient<R>,
+  options: GenAiGenerateOptions,
+): Generate<R, SchemaMode> {
+  return async (request) => checked(await ai.models.generateContent(parameters(options, request)));
 }
 
 /**
@@ -114,7 +143,10 @@ export function genaiGenerate(ai: GenAiClient, options: GenAiGenerateOptions): G
  * const result = await runConversation({ generate, toolset, clients, contents });
  * ```
  */
-export function genaiGenerateStream(ai: GenAiClient, options: GenAiGenerateOptions): Generate {
+export function genaiGenerateStream<R extends ResponseInput>(
+  ai: GenAiClient<R>,
+  options: GenAiGenerateOptions,
+): Generate<R, SchemaMode> {
   return async (request) =>
     readChunks(await ai.models.generateContentStream(parameters(options, request)));
 }

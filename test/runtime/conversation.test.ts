@@ -3,6 +3,7 @@
 import * as genai from '@google/genai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResponseInput } from '../../src/adapter/shapes.js';
 import { buildToolSet } from '../../src/adapter/toolset.js';
 import type { ToolSet } from '../../src/adapter/toolset-types.js';
 import { GeminiMcpError } from '../../src/errors.js';
@@ -217,14 +218,15 @@ describe('EX-4: @google/genai generate adapters', () => {
       params,
       ai: {
         models: {
+          // Whatever the client returns, however hostile: the adapters check it at run time.
           generateContent: async (p) => {
             params.push(p);
-            return reply;
+            return reply as ResponseInput;
           },
           generateContentStream: async (p) => {
             params.push(p);
             return (async function* () {
-              yield reply;
+              yield reply as ResponseInput;
             })();
           },
         },

@@ -106,7 +106,7 @@ await runConversation({
 });
 
 // ... or through a generate of the user's own, handing the request to the client as it is.
-const generate = async (request: GenerateRequest) =>
+const generate = async (request: GenerateRequest<Content>) =>
   ai.models.generateContent({
     model,
     contents: request.contents,
