@@ -84,7 +84,7 @@ describe('issue 12: the type test fails when a block stops compiling', () => {
       origin: { file: 'crux.ts', line: 1 },
     });
     const [core] = compileSnippets([block('gemini-mcp')], 'genai3', STRICTNESS.strict);
-    expect(core).toMatch(/^crux\.ts:4:\d+: TS2322: .*'Type'/s);
+    expect(core).toMatch(/^crux\.ts:4:\d+: TS2322: .*Types of property 'type' are incompatible/s);
     expect(compileSnippets([block('gemini-mcp/genai')], 'genai3', STRICTNESS.strict)).toEqual([]);
   });
 });
