@@ -26,6 +26,21 @@ export type { RequestCheckOptions, RequestFinding } from './adapter/request-chec
 export { checkRequest } from './adapter/request-checks.js';
 export type { Dialect, FunctionResponseOptions, StructuredMode } from './adapter/responses.js';
 export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './adapter/responses.js';
+export type {
+  AnswerContent,
+  AnswerPart,
+  CallToolResultInput,
+  CandidateInput,
+  ContentInput,
+  DeclaredFunction,
+  FunctionCallInput,
+  FunctionTool,
+  JsonFunctionDeclaration,
+  OpenApiFunctionDeclaration,
+  PartInput,
+  ResponseInput,
+  SchemaMode,
+} from './adapter/shapes.js';
 export type { UncheckedKeyword } from './adapter/tool-schemas.js';
 export { buildToolSet } from './adapter/toolset.js';
 export type {
@@ -90,6 +105,12 @@ export type {
 export type { AnswerOptions, ModelTurn } from './runtime/answer.js';
 export { answerCalls } from './runtime/answer.js';
 export type {
+  CallableServers,
+  CallableToolOptions,
+  McpCallableTool,
+} from './runtime/callable-tool.js';
+export { mcpCallableTool } from './runtime/callable-tool.js';
+export type {
   HttpServerConfig,
   McpServersConfig,
   ServerConfig,
@@ -110,6 +131,7 @@ export type { ClientMap, ExecutedCall, ExecuteOptions, Outcome } from './runtime
 export { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, executeToolCalls } from './runtime/execute.js';
 export { gatherTurn } from './runtime/gather.js';
 export type {
+  ContentOf,
   GenAiClient,
   GenAiGenerateOptions,
   GenAiParameters,

@@ -7,12 +7,13 @@ import {
   checkVertexPart,
   readMcpCallToolResult,
 } from '../generated/guards.js';
-import type { FunctionResponse, McpCallToolResult, Part } from '../generated/types.js';
+import type { FunctionResponse, McpCallToolResult } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
 import { toPlainJson } from '../json/copy.js';
 import { isJsonObject } from '../json/object.js';
 import { truncateUtf8, utf8ByteLength } from '../json/utf8.js';
 import { type MediaMode, renderContent } from './render.js';
+import type { AnswerPart, CallToolResultInput } from './shapes.js';
 import type { ToolError, ToolResult } from './types.js';
 import { isToolError } from './types.js';
 
@@ -158,6 +159,23 @@ function checkOptions(exposedName: string, options: FunctionResponseOptions): nu
   return maxBytes;
 }
 
+/**
+ * A result in the CallToolResult shape: the legacy `{toolResult}` (protocol 2024-10-07) becomes
+ * one text block holding it (as JSON unless it is a string); anything else is left to the check.
+ */
+function currentShape(result: unknown): unknown {
+  if (
+    !isJsonObject(result) ||
+    Object.hasOwn(result, 'content') ||
+    !Object.hasOwn(result, 'toolResult')
+  ) {
+    return result;
+  }
+  const legacy = result.toolResult;
+  const text = typeof legacy === 'string' ? legacy : JSON.stringify(toPlainJson(legacy) ?? null);
+  return { content: [{ type: 'text', text }] };
+}
+
 function toolErrorText(error: ToolError): string {
   const data = error.data === undefined ? '' : `\n${JSON.stringify(toPlainJson(error.data))}`;
   return `${error.code}: ${error.message}${data}`;
@@ -181,9 +199,11 @@ function toolErrorText(error: ToolError): string {
  *   a `$ref` key (the API would read it as a part reference), is sent as JSON text.
  * - `id` is echoed for the Gemini dialect and never sent for Vertex AI.
  *
- * Throws INVALID_INPUT when `exposedName` cannot name a function response or `result` is
- * neither a ToolError nor a valid MCP CallToolResult; the part is proven against the Part
- * (or VertexPart) schema.
+ * `result` takes what the MCP SDK's `Client.callTool` returns as it is typed, including the
+ * legacy `{toolResult}` of protocol version 2024-10-07 (sent as text). Throws INVALID_INPUT when
+ * `exposedName` cannot name a function response or `result` is neither a ToolError nor a valid
+ * MCP CallToolResult. The part is typed {@link AnswerPart} (assignable to @google/genai's
+ * `Part`) and proven against the Part (or VertexPart) schema.
  *
  * @example
  * ```ts
@@ -194,11 +214,14 @@ function toolErrorText(error: ToolError): string {
  */
 export function functionResponse(
   exposedName: string,
-  result: ToolResult | ToolError,
+  result: CallToolResultInput | ToolError,
   options: FunctionResponseOptions = {},
-): Part {
-  if (!isToolError(result)) {
-    const { violations } = readMcpCallToolResult(result);
+): AnswerPart {
+  let checked: ToolResult | ToolError;
+  if (isToolError(result)) checked = result;
+  else {
+    const current = currentShape(result);
+    const { violations } = readMcpCallToolResult(current);
     if (violations.length > 0) {
       throw new GeminiMcpError(
         'INVALID_INPUT',
@@ -206,10 +229,11 @@ export function functionResponse(
         { path: violations[0]!.path, details: violations },
       );
     }
+    checked = current as ToolResult;
   }
   const vertex = options.dialect === 'vertex';
   return proveContract(
-    unprovenResponsePart(exposedName, result, options),
+    unprovenResponsePart(exposedName, checked, options),
     vertex ? checkVertexPart : checkPart,
     {
       schema: vertex ? 'VertexPart' : 'Part',
@@ -227,7 +251,7 @@ export function unprovenResponsePart(
   exposedName: string,
   result: ToolResult | ToolError,
   options: FunctionResponseOptions,
-): Part {
+): AnswerPart {
   const maxBytes = checkOptions(exposedName, options);
   let response: FunctionResponse['response'];
   let parts: FunctionResponse['parts'] = [];

@@ -240,8 +240,11 @@ export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Prom
 
 const DEFAULT_MODEL = 'gemini-2.5-flash';
 
-async function loadGenAi(apiKey: string): Promise<GenAiClient> {
-  let module: { GoogleGenAI: new (options: { apiKey: string }) => GenAiClient };
+/** The client, its replies typed as the schema has them once `genaiGenerate` checked them. */
+type ChatClient = GenAiClient<GenerateContentResponse>;
+
+async function loadGenAi(apiKey: string): Promise<ChatClient> {
+  let module: { GoogleGenAI: new (options: { apiKey: string }) => ChatClient };
   try {
     module = (await import('@google/genai')) as unknown as typeof module;
   } catch (error) {
@@ -267,9 +270,11 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
   const model = opts.model ?? process.env.GEMINI_MODEL ?? DEFAULT_MODEL;
   const ai = await loadGenAi(apiKey);
   const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
+  // A variable, so that the response type is inferred from it before onTurn is typed.
+  const generate = genaiGenerate(ai, { model });
   try {
     const result = await runConversation({
-      generate: genaiGenerate(ai, { model }),
+      generate,
       toolset: connections.toolset,
       clients: connections.clients,
       contents: [{ role: 'user', parts: [{ text: words.join(' ') }] }],

@@ -3,12 +3,15 @@
  * `ai.models.generateContent` and `ai.models.generateContentStream`. @google/genai is typed
  * structurally here, so gemini-mcp never loads it: users bring their own client.
  */
+
+import type { AnswerContent, FunctionTool, ResponseInput, SchemaMode } from '../adapter/shapes.js';
 import { GeminiMcpError } from '../errors.js';
 import {
   type ReadNotice,
   readGenerateContentResponse as readResponse,
 } from '../generated/guards.js';
-import type { Content, GenerateContentResponse, Tool } from '../generated/types.js';
+import type { Content, GenerateContentResponse } from '../generated/types.js';
+import { isJsonObject } from '../json/object.js';
 
 /** Options of the functions that read what the model sends. */
 export interface ReadOptions {
@@ -20,25 +23,36 @@ export interface ReadOptions {
   onNotice?: (notice: ReadNotice) => void;
 }
 
-/** What {@link runConversation} asks of a model on each turn. */
-export interface GenerateRequest {
-  /** The conversation so far, ending with the user's turn. */
-  contents: Content[];
+/**
+ * What {@link runConversation} asks of a model on each turn. `C` is the type of the history's
+ * Contents (the caller's, e.g. @google/genai's `Content`), `M` the schema mode of the tools.
+ */
+export interface GenerateRequest<C = Content, M extends SchemaMode = 'json'> {
+  /** The conversation so far, ending with the user's turn: the caller's Contents and the answers. */
+  contents: (C | AnswerContent)[];
   /** The tool set as Gemini tools (`[]` when it is empty). */
-  tools: Tool[];
+  tools: FunctionTool<M>[];
   /** Fires when the conversation is cancelled. */
   signal?: AbortSignal;
   /** Where a `generate` that reads the reply reports each tolerance used (see {@link ReadOptions}). */
   onNotice?: (notice: ReadNotice) => void;
 }
 
+/** The Content type of a response type's candidates (genai's `Content` for genai's response). */
+export type ContentOf<R extends ResponseInput> = NonNullable<
+  NonNullable<NonNullable<R['candidates']>[number]['content']>
+>;
+
 /**
  * One model turn: a whole response, or a stream of chunks that together make one turn.
- * Any client works: wrap it in a function of this type.
+ * Any client works: wrap it in a function of this type. `R` is the client's response type
+ * (gemini-mcp's own, or @google/genai's `GenerateContentResponse`); the history it is given
+ * holds that response's Contents and gemini-mcp's answers.
  */
-export type Generate = (
-  request: GenerateRequest,
-) => Promise<GenerateContentResponse | AsyncIterable<GenerateContentResponse>>;
+export type Generate<
+  R extends ResponseInput = GenerateContentResponse,
+  M extends SchemaMode = 'json',
+> = (request: GenerateRequest<ContentOf<R>, M>) => Promise<R | AsyncIterable<R>>;
 
 /** The parameters @google/genai's `generateContent` and `generateContentStream` take. */
 export interface GenAiParameters {
@@ -47,11 +61,14 @@ export interface GenAiParameters {
   config?: object;
 }
 
-/** The part of a @google/genai `GoogleGenAI` client the ready `generate` functions use. */
-export interface GenAiClient {
+/**
+ * The part of a @google/genai `GoogleGenAI` client the ready `generate` functions use; `R` is
+ * the client's response type (genai's `GenerateContentResponse`), checked at run time.
+ */
+export interface GenAiClient<R extends ResponseInput = ResponseInput> {
   models: {
-    generateContent(params: GenAiParameters): Promise<unknown>;
-    generateContentStream(params: GenAiParameters): Promise<AsyncIterable<unknown>>;
+    generateContent(params: GenAiParameters): Promise<R>;
+    generateContentStream(params: GenAiParameters): Promise<AsyncIterable<R>>;
   };
 }
 
@@ -95,20 +112,19 @@ export function readGenerateContentResponse(
   return value as GenerateContentResponse;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The client's parameters. `contents` also travel in `httpOptions.extraBody`, which @google/genai
  * merges into the request body as they are: its own converter keeps only the fields it knows,
  * and would drop what a newer API added to the model's Content (a new Part field, a part of a
  * new kind), which must go back unchanged.
  */
-function parameters(options: GenAiGenerateOptions, request: GenerateRequest): GenAiParameters {
+function parameters<C, M extends SchemaMode>(
+  options: GenAiGenerateOptions,
+  request: GenerateRequest<C, M>,
+): GenAiParameters {
   const { signal } = request;
-  const httpOptions = isRecord(options.config?.httpOptions) ? options.config.httpOptions : {};
-  const extraBody = isRecord(httpOptions.extraBody) ? httpOptions.extraBody : {};
+  const httpOptions = isJsonObject(options.config?.httpOptions) ? options.config.httpOptions : {};
+  const extraBody = isJsonObject(httpOptions.extraBody) ? httpOptions.extraBody : {};
   return {
     model: options.model,
     contents: request.contents,
@@ -124,23 +140,28 @@ function parameters(options: GenAiGenerateOptions, request: GenerateRequest): Ge
 /** What @google/genai adds to each response itself (not the API's, so never a novelty). */
 const CLIENT_FIELDS = new Set(['/sdkHttpResponse']);
 
-function readOptions(request: GenerateRequest): ReadOptions {
+function readOptions<C, M extends SchemaMode>(request: GenerateRequest<C, M>): ReadOptions {
   const { onNotice } = request;
   if (onNotice === undefined) return {};
   return { onNotice: (notice) => CLIENT_FIELDS.has(notice.path) || onNotice(notice) };
 }
 
-async function* readChunks(
-  stream: AsyncIterable<unknown>,
-  options: ReadOptions,
-): AsyncIterable<GenerateContentResponse> {
-  for await (const chunk of stream) yield readGenerateContentResponse(chunk, options);
+/** The reply itself, once it passed {@link readGenerateContentResponse}. */
+function checked<R>(reply: R, options: ReadOptions): R {
+  readGenerateContentResponse(reply, options);
+  return reply;
+}
+
+async function* readChunks<R>(stream: AsyncIterable<R>, options: ReadOptions): AsyncIterable<R> {
+  for await (const chunk of stream) yield checked(chunk, options);
 }
 
 /**
  * A {@link Generate} over @google/genai's `ai.models.generateContent`. Each reply is read with
- * {@link readGenerateContentResponse}, its notices going to the request's `onNotice`; the
- * contents are sent as they are (see the note on unknown fields there).
+ * {@link readGenerateContentResponse}, its notices going to the request's `onNotice`, and
+ * passed on as the client returned it, typed as the client types it (genai's
+ * `GenerateContentResponse`, with its `Content`); the contents are sent as they are (see the
+ * note on unknown fields there).
  *
  * @example
  * ```ts
@@ -150,12 +171,12 @@ async function* readChunks(
  * const result = await runConversation({ generate, toolset, clients, contents });
  * ```
  */
-export function genaiGenerate(ai: GenAiClient, options: GenAiGenerateOptions): Generate {
+export function genaiGenerate<R extends ResponseInput>(
+  ai: GenAiClient<R>,
+  options: GenAiGenerateOptions,
+): Generate<R, SchemaMode> {
   return async (request) =>
-    readGenerateContentResponse(
-      await ai.models.generateContent(parameters(options, request)),
-      readOptions(request),
-    );
+    checked(await ai.models.generateContent(parameters(options, request)), readOptions(request));
 }
 
 /**
@@ -169,7 +190,10 @@ export function genaiGenerate(ai: GenAiClient, options: GenAiGenerateOptions): G
  * const result = await runConversation({ generate, toolset, clients, contents });
  * ```
  */
-export function genaiGenerateStream(ai: GenAiClient, options: GenAiGenerateOptions): Generate {
+export function genaiGenerateStream<R extends ResponseInput>(
+  ai: GenAiClient<R>,
+  options: GenAiGenerateOptions,
+): Generate<R, SchemaMode> {
   return async (request) =>
     readChunks(
       await ai.models.generateContentStream(parameters(options, request)),

@@ -207,7 +207,7 @@ describe('declarations (FD)', () => {
         tool('plain'),
       );
       const [weather, plain] = functionDeclarations(toolset, options);
-      expect(weather?.[key]).toEqual(want);
+      expect(weather).toHaveProperty(key, want);
       expect(plain).not.toHaveProperty(key);
       const [withoutOption] = functionDeclarations(toolset, { ...options, responseSchema: false });
       expect(withoutOption).not.toHaveProperty(key);
@@ -238,7 +238,7 @@ describe('declarations (FD)', () => {
       const { toolset, warnings } = buildToolSet([{ serverId: 's', tools: [primes] }]);
       expect(warnings).toEqual([]);
       const [declaration] = functionDeclarations(toolset, options);
-      expect(declaration?.[key]).toEqual(want);
+      expect((declaration as Record<string, unknown> | undefined)?.[key]).toEqual(want);
       expect(checkFunctionDeclaration(declaration)).toEqual([]);
     },
   );

@@ -312,6 +312,34 @@ const options: fc.Arbitrary<FunctionResponseOptions> = fc.record(
   { requiredKeys: [] },
 );
 
+describe('issue 12: what the MCP SDK returns', () => {
+  it('FR-1: the legacy {toolResult} of protocol 2024-10-07 is answered as output text', () => {
+    expect(functionResponse('legacy', { toolResult: { tempC: 21 } }, { id: 'c1' })).toEqual({
+      functionResponse: { id: 'c1', name: 'legacy', response: { output: '{"tempC":21}' } },
+    });
+    expect(functionResponse('legacy', { toolResult: 'Sunny' })).toEqual({
+      functionResponse: { name: 'legacy', response: { output: 'Sunny' } },
+    });
+  });
+
+  it('FR-1: a legacy result is bounded like any text (capped, not thrown)', () => {
+    const part = functionResponse(
+      'legacy',
+      { toolResult: 'x'.repeat(100) },
+      { maxOutputBytes: 10 },
+    );
+    expect(String(responseOf(part)?.output)).toMatch(
+      /^x{10}\n\[output truncated: 10 of 100 bytes shown\]$/,
+    );
+  });
+
+  it('FR-1: a value that has content is read as a CallToolResult, toolResult or not', () => {
+    expect(() => functionResponse('t', { content: 'not a list', toolResult: 1 } as never)).toThrow(
+      /neither a ToolError nor an MCP CallToolResult/,
+    );
+  });
+});
+
 describe('function response properties (FR)', () => {
   it('FR-1..FR-8: any CallToolResult (or ToolError) gives a valid functionResponse part', () => {
     fc.assert(

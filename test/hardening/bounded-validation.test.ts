@@ -434,9 +434,11 @@ describe('issue 13: hidden text in every string of a declared schema', () => {
           '/properties/q/examples/0',
           '/properties/mode/enum/1',
         ]);
-        expect(declaration?.parametersJsonSchema).toMatchObject({
-          title: 'Search',
-          properties: { mode: { enum: ['fast', 'slow'] } },
+        expect(declaration).toMatchObject({
+          parametersJsonSchema: {
+            title: 'Search',
+            properties: { mode: { enum: ['fast', 'slow'] } },
+          },
         });
       }
       // The tool set keeps the server's schema as it was.

@@ -1,6 +1,9 @@
 /** runConversation, gatherTurn and the @google/genai adapters, with scripted models in memory. */
+
+import * as genai from '@google/genai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResponseInput } from '../../src/adapter/shapes.js';
 import { buildToolSet } from '../../src/adapter/toolset.js';
 import type { ToolSet } from '../../src/adapter/toolset-types.js';
 import { GeminiMcpError } from '../../src/errors.js';
@@ -187,6 +190,21 @@ describe('EX-4: gatherTurn', () => {
     });
   });
 
+  it('EX-4, issue 12: chunks of @google/genai keep its class: the getters read the whole turn', async () => {
+    const chunk = (text: string) =>
+      Object.assign(new genai.GenerateContentResponse(), {
+        candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0 }],
+      });
+    async function* chunks(): AsyncGenerator<genai.GenerateContentResponse> {
+      yield chunk('Hello ');
+      yield chunk('Ada');
+    }
+    const gathered = await gatherTurn(chunks());
+    expect(gathered).toBeInstanceOf(genai.GenerateContentResponse);
+    expect(gathered.text).toBe('Hello Ada');
+    expect(gathered.candidates?.[0]?.content?.parts).toEqual([{ text: 'Hello ' }, { text: 'Ada' }]);
+  });
+
   it('EX-4: an empty stream is a response without candidates', async () => {
     async function* none(): AsyncIterable<GenerateContentResponse> {}
     expect(await gatherTurn(none())).toEqual({});
@@ -200,14 +218,15 @@ describe('EX-4: @google/genai generate adapters', () => {
       params,
       ai: {
         models: {
+          // Whatever the client returns, however hostile: the adapters check it at run time.
           generateContent: async (p) => {
             params.push(p);
-            return reply;
+            return reply as ResponseInput;
           },
           generateContentStream: async (p) => {
             params.push(p);
             return (async function* () {
-              yield reply;
+              yield reply as ResponseInput;
             })();
           },
         },

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GoogleGenAI } from '@google/genai';
+import { type Content as GenAiContent, GoogleGenAI } from '@google/genai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -49,7 +49,7 @@ const FUTURE = readdirSync(futureDir)
  */
 const DROPPED_BY_GENAI = new Set(['/candidates/0/futureGroundingScore']);
 
-const USER: Content = { role: 'user', parts: [{ text: 'Say hello to Ada.' }] };
+const USER: GenAiContent = { role: 'user', parts: [{ text: 'Say hello to Ada.' }] };
 const finalResponse = (finishReason = 'STOP') => ({
   candidates: [{ content: { role: 'model', parts: [{ text: 'Hello, Ada!' }] }, finishReason }],
 });
