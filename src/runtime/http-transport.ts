@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '../json/object.js';
+import { standIn } from './result-guard.js';
 
 type RequestId = string | number;
 
@@ -32,6 +33,9 @@ function messagesOf(body: unknown): Record<string, unknown>[] {
   }
   return (Array.isArray(parsed) ? parsed : [parsed]).filter(isJsonObject);
 }
+
+/** The blank line that ends an SSE event (two line breaks in a row: CRLF, LF or CR). */
+const EVENT_END = /(?:\r\n|\r|\n)(?:\r\n|\r|\n)/g;
 
 const isRequestId = (id: unknown): id is RequestId =>
   typeof id === 'string' || typeof id === 'number';
@@ -69,13 +73,63 @@ class ByteCounter {
   }
 }
 
+/** `text` parsed as JSON, or `undefined` when it is not JSON. */
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Takes the responses whose result is not an object out of a JSON body (one message or a
+ * batch), handing each one's stand-in error to `deliver`: the SDK's parser would drop them
+ * without a word, and their calls would wait for their timeout. The body itself when it holds
+ * none (or is not JSON).
+ */
+function withoutNonObjectResults(body: string, deliver: (message: JSONRPCMessage) => void) {
+  const parsed = parsedJson(body);
+  if (parsed === undefined) return body;
+  const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+  const kept = messages.filter((message) => {
+    const replaced = standIn(message);
+    if (replaced === message) return true;
+    deliver(replaced as JSONRPCMessage);
+    return false;
+  });
+  if (kept.length === messages.length) return body;
+  return JSON.stringify(Array.isArray(parsed) || kept.length !== 1 ? kept : kept[0]);
+}
+
+/**
+ * The same for one SSE event (its text up to the blank line): an event whose data is such a
+ * response becomes a comment line, which SSE readers skip.
+ */
+function eventWithoutNonObjectResult(event: string, deliver: (message: JSONRPCMessage) => void) {
+  const data = event
+    .split(/\r\n|\r|\n/)
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
+    .join('\n');
+  if (data === '') return event;
+  const message = parsedJson(data);
+  const replaced = message === undefined ? message : standIn(message);
+  if (replaced === message) return event;
+  deliver(replaced as JSONRPCMessage);
+  return ': a result that is not an object, answered as an error\n\n';
+}
+
 /**
  * A fetch for the SDK's Streamable HTTP transport that bounds what it downloads, and tells
- * `onTooLarge` which requests lost their answer when it cuts a body off.
+ * `onTooLarge` which requests lost their answer when it cuts a body off. A response whose
+ * result is not an object is taken out of the body and handed to `onStandIn` as an error
+ * answer for its request.
  */
 class BoundedFetch {
   readonly #downloads = new Map<RequestId, AbortController>();
   onTooLarge: (ids: readonly RequestId[], error: Error) => void = () => undefined;
+  onStandIn: (message: JSONRPCMessage) => void = () => undefined;
 
   constructor(readonly maxMessageBytes: number) {}
 
@@ -124,18 +178,48 @@ class BoundedFetch {
       this.onTooLarge(ids, error);
       return error;
     };
+    const deliver = (message: JSONRPCMessage): void => this.onStandIn(message);
+    // The text held back: a JSON body until it ends, an SSE event until its blank line (both
+    // within the cap), so a response of a non-object result can be taken out whole.
+    const decoder = new TextDecoder();
+    const encoder = new TextEncoder();
+    let pending = '';
     const bounded = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, stream) {
-          if (counter.add(chunk) <= max) {
-            stream.enqueue(chunk);
+          if (counter.add(chunk) > max) {
+            stream.error(tooLarge());
+            forget();
+            controller.abort();
             return;
           }
-          stream.error(tooLarge());
-          forget();
-          controller.abort();
+          // Only the new text (and the 3 characters before it) is searched for a boundary, so a
+          // large event arriving in small chunks costs linear time.
+          const from = Math.max(0, pending.length - 3);
+          pending += decoder.decode(chunk, { stream: true });
+          if (!sse) return;
+          EVENT_END.lastIndex = from;
+          for (
+            let match = EVENT_END.exec(pending);
+            match !== null;
+            match = EVENT_END.exec(pending)
+          ) {
+            const event = pending.slice(0, match.index + match[0].length);
+            pending = pending.slice(event.length);
+            EVENT_END.lastIndex = 0;
+            stream.enqueue(encoder.encode(eventWithoutNonObjectResult(event, deliver)));
+          }
         },
-        flush: forget,
+        flush(stream) {
+          pending += decoder.decode();
+          if (pending !== '') {
+            const text = sse
+              ? eventWithoutNonObjectResult(pending, deliver)
+              : withoutNonObjectResults(pending, deliver);
+            stream.enqueue(encoder.encode(text));
+          }
+          forget();
+        },
       }),
       { signal },
     );
@@ -159,6 +243,7 @@ export class BoundedHttpTransport extends StreamableHTTPClientTransport {
       fetch: bounded.fetch,
       ...(options.headers === undefined ? {} : { requestInit: { headers: options.headers } }),
     });
+    bounded.onStandIn = (message) => this.onmessage?.(message);
     bounded.onTooLarge = (ids, error) => {
       this.onerror?.(error);
       for (const id of ids) {

@@ -27,7 +27,7 @@ function describe(value: unknown): string {
 }
 
 /** The message itself, or, for a response whose result is not an object, the stand-in error. */
-function standIn(message: unknown): unknown {
+export function standIn(message: unknown): unknown {
   if (!isRecord(message) || !Object.hasOwn(message, 'result') || 'method' in message)
     return message;
   const { id, result } = message;
