@@ -60,6 +60,11 @@ export type DeclarationWarning =
       /** How many strings changed. */
       readonly changedStrings: number;
       readonly removedCharacters: number;
+      /**
+       * Pointers of the property names (object keys) holding invisible characters (the first
+       * 20): kept, as they name the arguments the server reads, but told.
+       */
+      readonly hiddenKeyPointers: readonly string[];
       readonly message: string;
     }
   | {
@@ -170,7 +175,21 @@ function sanitized<T>(
   options: FunctionDeclarationsOptions,
 ): T {
   const clean = convertFor(entry, schema, () => sanitizeJsonStrings(value));
-  if (clean.changedStrings > 0) {
+  if (clean.changedStrings > 0 || clean.hiddenKeys > 0) {
+    const listed = (pointers: readonly string[], count: number): string =>
+      `${pointers.map((p) => `"${p}"`).join(', ')}${count > pointers.length ? ', ...' : ''}`;
+    const removed =
+      clean.changedStrings === 0
+        ? []
+        : [
+            `${clean.removedCharacters} invisible characters removed from ${clean.changedStrings} strings (${listed(clean.pointers, clean.changedStrings)})`,
+          ];
+    const keys =
+      clean.hiddenKeys === 0
+        ? []
+        : [
+            `${clean.hiddenKeys} property names hold invisible characters, kept as the server names its arguments (${listed(clean.hiddenKeyPointers, clean.hiddenKeys)})`,
+          ];
     options.onWarning?.({
       kind: 'hidden-text',
       exposedName: entry.exposedName,
@@ -180,7 +199,8 @@ function sanitized<T>(
       pointers: clean.pointers,
       changedStrings: clean.changedStrings,
       removedCharacters: clean.removedCharacters,
-      message: `Tool "${entry.exposedName}": ${schema}: ${clean.removedCharacters} invisible characters removed from ${clean.changedStrings} strings (${clean.pointers.map((p) => `"${p}"`).join(', ')}${clean.changedStrings > clean.pointers.length ? ', ...' : ''})`,
+      hiddenKeyPointers: clean.hiddenKeyPointers,
+      message: `Tool "${entry.exposedName}": ${schema}: ${removed.concat(keys).join('; ')}`,
     });
     return clean.value;
   }

@@ -4,11 +4,12 @@
  * defaults, examples) reaches the model, so hidden text is removed from all of it.
  */
 import { GeminiMcpError } from '../errors.js';
+import { MAX_JSON_DEPTH } from './copy.js';
 import { stripInvisible } from './invisible.js';
 import { appendPointer } from './pointer.js';
 
-/** Deepest nesting copied (as `cloneJson`); deeper data is refused, typed. */
-const MAX_SANITIZE_DEPTH = 1000;
+/** Deepest nesting copied (the one depth policy of `cloneJson`); deeper data is refused, typed. */
+const MAX_SANITIZE_DEPTH = MAX_JSON_DEPTH;
 
 /** Pointers listed in a {@link SanitizedJson}, at most; `changedStrings` counts them all. */
 const MAX_LISTED_POINTERS = 20;
@@ -23,6 +24,14 @@ export interface SanitizedJson<T> {
   readonly changedStrings: number;
   /** How many code points were removed in all. */
   readonly removedCharacters: number;
+  /**
+   * JSON pointers of the object keys that hold invisible characters, at most
+   * {@link MAX_LISTED_POINTERS}: kept as they are (they name the arguments the server reads),
+   * so the caller can warn of them.
+   */
+  readonly hiddenKeyPointers: readonly string[];
+  /** How many object keys hold invisible characters. */
+  readonly hiddenKeys: number;
 }
 
 interface Frame {
@@ -69,6 +78,8 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
   const pointers: string[] = [];
   let changedStrings = 0;
   let removedCharacters = 0;
+  const hiddenKeyPointers: string[] = [];
+  let hiddenKeys = 0;
   const stack: Frame[] = [
     { source: input, depth: 0, parent: undefined, token: '', assign: (v) => (result = v) },
   ];
@@ -108,6 +119,12 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
       // Pushed in reverse so the keys are popped, and so defined, in their original order.
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string;
+        if (stripInvisible(key).removed > 0) {
+          hiddenKeys += 1;
+          if (hiddenKeyPointers.length < MAX_LISTED_POINTERS) {
+            hiddenKeyPointers.push(appendPointer(pointerOf(frame), key));
+          }
+        }
         stack.push({
           source: (source as Record<string, unknown>)[key],
           depth: depth + 1,
@@ -118,5 +135,12 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
       }
     }
   }
-  return { value: result as T, pointers, changedStrings, removedCharacters };
+  return {
+    value: result as T,
+    pointers,
+    changedStrings,
+    removedCharacters,
+    hiddenKeyPointers,
+    hiddenKeys,
+  };
 }

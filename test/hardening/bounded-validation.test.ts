@@ -447,6 +447,33 @@ describe('issue 13: hidden text in every string of a declared schema', () => {
   );
 });
 
+describe('issue 13: hidden text in a property name is told, not hidden', () => {
+  it.each(['json', 'openapi'] as const)(
+    '%s mode: a property name holding invisible characters is kept (the server reads it) and warned with its pointer',
+    (schemaMode) => {
+      const name = `path${HIDDEN}`;
+      const { toolset } = buildToolSet([
+        {
+          serverId: 's',
+          tools: [
+            {
+              name: 'read',
+              inputSchema: { type: 'object', properties: { [name]: { type: 'string' } } },
+            },
+          ],
+        },
+      ]);
+      const warnings: DeclarationWarning[] = [];
+      functionDeclarations(toolset, { schemaMode, onWarning: (w) => warnings.push(w) });
+      const [warning] = warnings.filter((w) => w.kind === 'hidden-text');
+      expect(warning?.kind === 'hidden-text' && warning.hiddenKeyPointers).toEqual([
+        `/properties/${name}`,
+      ]);
+      expect(warning?.message).toContain('property names hold invisible characters');
+    },
+  );
+});
+
 describe('issue 13: compiled validators are bounded (heap-capped child process)', () => {
   const child = join(dirname(fileURLToPath(import.meta.url)), 'children', 'refresh-cycles.ts');
 
