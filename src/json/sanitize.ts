@@ -3,9 +3,11 @@
  * iterative copy: what a server declares in a schema (descriptions, titles, enum values,
  * defaults, examples) reaches the model, so hidden text is removed from all of it.
  */
+
 import { GeminiMcpError } from '../errors.js';
 import { MAX_JSON_DEPTH } from './copy.js';
 import { stripInvisible } from './invisible.js';
+import { setOwn } from './object.js';
 import { appendPointer } from './pointer.js';
 
 /** Deepest nesting copied (the one depth policy of `cloneJson`); deeper data is refused, typed. */
@@ -48,17 +50,6 @@ function pointerOf(frame: Frame): string {
     tokens.push(at.token);
   }
   return tokens.reverse().reduce<string>((pointer, token) => appendPointer(pointer, token), '');
-}
-
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key !== '__proto__') target[key] = value;
-  else
-    Object.defineProperty(target, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
 }
 
 /**

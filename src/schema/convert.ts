@@ -4,8 +4,10 @@
  * branches) or, without one, the typed node (ARRAY and OBJECT nodes converting their items and
  * properties one level deeper); finally writes the annotations and loss notes.
  */
+
 import { GeminiMcpError } from '../errors.js';
 import type { Schema } from '../generated/types.js';
+import { setOwn } from '../json/object.js';
 import type { Conjunct, GeminiType, Kinds } from './keywords.js';
 import {
   ALL_KINDS,
@@ -853,7 +855,7 @@ function buildObject(
   for (const [name, list] of byName) {
     const at = list[0] as Conjunct;
     try {
-      define(properties, name, convertNode(scope.ctx, list, depth + 1));
+      setOwn(properties, name, convertNode(scope.ctx, list, depth + 1));
     } catch (error) {
       if (!(error instanceof Unsatisfiable)) throw error;
       if (required.has(name)) throw error;
@@ -877,7 +879,7 @@ function buildObject(
   const missing = [...required.keys()].filter((name) => !byName.has(name));
   for (const name of missing) {
     scope.ctx.budget.spend(required.get(name)?.pointer ?? '', ANY_VALUE_NODES);
-    define(properties, name, anyValue());
+    setOwn(properties, name, anyValue());
   }
   if (missing.length > 0) {
     scope.lose(
@@ -912,18 +914,6 @@ function readRequired(scope: NodeScope, conjuncts: readonly Conjunct[]): Map<str
     for (const name of names as string[]) if (!required.has(name)) required.set(name, conjunct);
   }
   return required;
-}
-
-/** Sets an own, enumerable property, even one named `__proto__`. */
-function define(target: Record<string, Schema>, name: string, value: Schema): void {
-  if (name !== '__proto__') target[name] = value;
-  else
-    Object.defineProperty(target, name, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
 }
 
 // Gemini's Schema has no "any value". These are the closest it can say: every type, nullable,

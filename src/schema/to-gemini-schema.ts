@@ -8,6 +8,7 @@ import { GeminiMcpError } from '../errors.js';
 import { checkSchema } from '../generated/guards.js';
 import type { Schema } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
+import { setOwn } from '../json/object.js';
 import type { Context } from './convert.js';
 import { convertNode } from './convert.js';
 import { canonicalJson, isObject, Unsatisfiable } from './keywords.js';
@@ -261,14 +262,7 @@ function mergeObjectUnion(schema: Schema): Schema | undefined {
   for (const [name, variants] of byName) {
     const list = [...variants.values()];
     const value = list.length === 1 ? (list[0] as Schema) : { anyOf: list };
-    if (name !== '__proto__') properties[name] = value;
-    else
-      Object.defineProperty(properties, name, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    setOwn(properties, name, value);
   }
   const merged: Schema = { type: 'OBJECT' };
   const names = Object.keys(properties);
