@@ -2,6 +2,7 @@
  * `gemini-mcp validate`: checks JSON and JSONL payloads against the vendored schemas, line by
  * line, in constant memory, and reports every violation with file, line and JSON pointer.
  */
+
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -10,6 +11,7 @@ import type { Dialect } from '../adapter/responses.js';
 import type { SchemaName } from '../generated/guards.js';
 import { MAX_JSON_DEPTH } from '../json/copy.js';
 import { nestedBeyond } from '../json/depth.js';
+import { isJsonObject } from '../json/object.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
 import {
   checkSchema,
@@ -146,10 +148,9 @@ class Checker {
     const kind = this.fixed?.kind ?? guessed;
     if (kind === undefined) {
       run.invalid++;
-      const fields =
-        typeof value === 'object' && value !== null && !Array.isArray(value)
-          ? `fields: ${Object.keys(value).slice(0, 5).join(', ') || 'none'}`
-          : `a JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}`;
+      const fields = isJsonObject(value)
+        ? `fields: ${Object.keys(value).slice(0, 5).join(', ') || 'none'}`
+        : `a JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}`;
       this.report.finding({
         severity: 'error',
         file,

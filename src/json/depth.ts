@@ -1,19 +1,11 @@
 /** How deep a JSON value nests, found without recursion (so deep input cannot overflow the stack). */
-import { appendPointer } from './pointer.js';
+import { pointerOfStep } from './pointer.js';
 
 interface Place {
   value: unknown;
   depth: number;
   parent: Place | undefined;
-  key: string | number;
-}
-
-function pointerOf(place: Place): string {
-  const keys: (string | number)[] = [];
-  for (let at: Place | undefined = place; at?.parent !== undefined; at = at.parent) {
-    keys.push(at.key);
-  }
-  return keys.reduceRight<string>((pointer, key) => appendPointer(pointer, key), '');
+  token: string | number;
 }
 
 /**
@@ -28,18 +20,18 @@ function pointerOf(place: Place): string {
  * ```
  */
 export function nestedBeyond(value: unknown, maxDepth: number): string | undefined {
-  const stack: Place[] = [{ value, depth: 0, parent: undefined, key: '' }];
+  const stack: Place[] = [{ value, depth: 0, parent: undefined, token: '' }];
   for (let place = stack.pop(); place !== undefined; place = stack.pop()) {
     const { value: current, depth } = place;
     if (typeof current !== 'object' || current === null) continue;
-    if (depth > maxDepth) return pointerOf(place);
+    if (depth > maxDepth) return pointerOfStep(place);
     if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--) {
-        stack.push({ value: current[i], depth: depth + 1, parent: place, key: i });
+        stack.push({ value: current[i], depth: depth + 1, parent: place, token: i });
       }
     } else {
       for (const [key, child] of Object.entries(current)) {
-        stack.push({ value: child, depth: depth + 1, parent: place, key });
+        stack.push({ value: child, depth: depth + 1, parent: place, token: key });
       }
     }
   }

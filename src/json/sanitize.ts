@@ -8,7 +8,7 @@ import { GeminiMcpError } from '../errors.js';
 import { MAX_JSON_DEPTH } from './copy.js';
 import { stripInvisible } from './invisible.js';
 import { setOwn } from './object.js';
-import { appendPointer } from './pointer.js';
+import { appendPointer, pointerOfStep } from './pointer.js';
 
 /** Deepest nesting copied (the one depth policy of `cloneJson`); deeper data is refused, typed. */
 const MAX_SANITIZE_DEPTH = MAX_JSON_DEPTH;
@@ -44,14 +44,6 @@ interface Frame {
   readonly assign: (value: unknown) => void;
 }
 
-function pointerOf(frame: Frame): string {
-  const tokens: Array<string | number> = [];
-  for (let at: Frame | undefined = frame; at?.parent !== undefined; at = at.parent) {
-    tokens.push(at.token);
-  }
-  return tokens.reverse().reduce<string>((pointer, token) => appendPointer(pointer, token), '');
-}
-
 /**
  * A deep copy of JSON data with invisible characters removed from every string value, and
  * where they were. Iterative (no stack overflow); throws INVALID_INPUT past
@@ -81,7 +73,7 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
       if (removed > 0) {
         changedStrings += 1;
         removedCharacters += removed;
-        if (pointers.length < MAX_LISTED_POINTERS) pointers.push(pointerOf(frame));
+        if (pointers.length < MAX_LISTED_POINTERS) pointers.push(pointerOfStep(frame));
       }
       assign(text);
     } else if (typeof source !== 'object' || source === null) assign(source);
@@ -89,7 +81,7 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
       throw new GeminiMcpError(
         'INVALID_INPUT',
         `JSON data nests deeper than ${MAX_SANITIZE_DEPTH} levels`,
-        { path: pointerOf(frame) },
+        { path: pointerOfStep(frame) },
       );
     } else if (Array.isArray(source)) {
       const copy: unknown[] = new Array(source.length).fill(null);
@@ -113,7 +105,7 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
         if (stripInvisible(key).removed > 0) {
           hiddenKeys += 1;
           if (hiddenKeyPointers.length < MAX_LISTED_POINTERS) {
-            hiddenKeyPointers.push(appendPointer(pointerOf(frame), key));
+            hiddenKeyPointers.push(appendPointer(pointerOfStep(frame), key));
           }
         }
         stack.push({

@@ -4,10 +4,12 @@
  * clients turn such a response into a JSON-RPC error for the same request at once, which
  * {@link nonObjectResult} recognises, so the call ends as `INVALID_RESULT` within milliseconds.
  */
+
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject } from '../json/object.js';
 
 /** The `data` of every stand-in error: identity, not a code a server could also send. */
 const standIns = new WeakSet<object>();
@@ -15,10 +17,6 @@ const guarded = new WeakSet<Transport>();
 
 /** JSON-RPC "internal error": what a stand-in error says it is, to anyone else listening. */
 const INTERNAL_ERROR = -32603;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** What a value is, in words, for the error message. */
 function describe(value: unknown): string {
@@ -28,10 +26,10 @@ function describe(value: unknown): string {
 
 /** The message itself, or, for a response whose result is not an object, the stand-in error. */
 export function standIn(message: unknown): unknown {
-  if (!isRecord(message) || !Object.hasOwn(message, 'result') || 'method' in message)
+  if (!isJsonObject(message) || !Object.hasOwn(message, 'result') || 'method' in message)
     return message;
   const { id, result } = message;
-  if (isRecord(result) || (typeof id !== 'string' && typeof id !== 'number')) return message;
+  if (isJsonObject(result) || (typeof id !== 'string' && typeof id !== 'number')) return message;
   const data = { resultType: describe(result) };
   standIns.add(data);
   return {
@@ -74,7 +72,7 @@ export function guardResults(client: Client): void {
  * ```
  */
 export function nonObjectResult(error: unknown): string | undefined {
-  if (!(error instanceof McpError) || !isRecord(error.data) || !standIns.has(error.data))
+  if (!(error instanceof McpError) || !isJsonObject(error.data) || !standIns.has(error.data))
     return undefined;
   return String(error.data.resultType);
 }

@@ -7,7 +7,7 @@
 
 import { GeminiMcpError } from '../errors.js';
 import type { Schema } from '../generated/types.js';
-import { setOwn } from '../json/object.js';
+import { isJsonObject, setOwn } from '../json/object.js';
 import type { Conjunct, GeminiType, Kinds } from './keywords.js';
 import {
   ALL_KINDS,
@@ -17,7 +17,6 @@ import {
   describeType,
   GEMINI_PROPERTY_NAME,
   geminiTypes,
-  isObject,
   KIND,
   keywordsOf,
   kindOf,
@@ -449,7 +448,7 @@ const VACUOUS_WHEN_FALSE = new Set(['deprecated', 'readOnly', 'uniqueItems', 'wr
 
 function isVacuous(keyword: string, value: unknown): boolean {
   if (value === false) return VACUOUS_WHEN_FALSE.has(keyword);
-  const empty = value === true || (isObject(value) && Object.keys(value).length === 0);
+  const empty = value === true || (isJsonObject(value) && Object.keys(value).length === 0);
   return empty && VACUOUS_WHEN_TRUE.has(keyword);
 }
 
@@ -826,7 +825,7 @@ function buildObject(
   values: readonly unknown[] | undefined,
   issues: EnumIssues,
 ): Schema {
-  if (values?.some(isObject)) {
+  if (values?.some(isJsonObject)) {
     issues.weakened.push(
       'objects cannot be listed in a Gemini enum: any object of the type is accepted',
     );
@@ -835,7 +834,7 @@ function buildObject(
   for (const conjunct of conjuncts) {
     const properties = read(conjunct, 'properties');
     if (properties === undefined) continue;
-    if (!isObject(properties)) {
+    if (!isJsonObject(properties)) {
       scope.lose(conjunct, 'properties', 'dropped', 'not an object of schemas');
       continue;
     }
