@@ -3,7 +3,9 @@
  * (bench/corpus/tools.json) and writes BENCHMARKS.md. `npm run bench -- --quick`: fewer rounds,
  * smaller inputs where a figure allows, prints only (CI). `--only P1,P3` runs some figures;
  * `--src <commit>` measures src/ as committed there (before/after figures from one harness;
- * with `--out`). `--out FILE` writes the report there (with --quick too).
+ * with `--out`). `--out FILE` writes the report there (with --quick too), and the figures as
+ * JSON to `FILE.json`; `--before FILE.json` (such a file, e.g. of a `--src` run) adds a
+ * before/after table of every target to the report.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -25,7 +27,7 @@ import { loadBuilt } from './lib/built.js';
 import { type BenchContext, createContext } from './lib/context.js';
 import { loadCorpus } from './lib/corpus.js';
 import { profileFigure } from './lib/profile-figure.js';
-import { type Figure, renderConsole, renderMarkdown } from './lib/report.js';
+import { type Figure, type RunInfo, readRun, renderConsole, renderMarkdown } from './lib/report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -112,6 +114,7 @@ async function main(): Promise<number> {
       only: { type: 'string' },
       out: { type: 'string' },
       src: { type: 'string' },
+      before: { type: 'string' },
     },
   });
   const quick = values.quick === true;
@@ -155,31 +158,30 @@ async function main(): Promise<number> {
     // A full run writes BENCHMARKS.md; --quick writes only where --out says.
     const out = values.out ?? (quick ? undefined : join(ROOT, 'BENCHMARKS.md'));
     if (out !== undefined) {
-      const markdown = renderMarkdown(
-        {
-          date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-          node: process.version,
-          cpu: cpus()[0]?.model.trim() ?? 'unknown',
-          cores: cpus().length,
-          memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
-          os: `${platform()} ${release()}`,
-          commit: commit(values.src),
-          mode: quick ? 'quick' : 'full',
-          wallSeconds,
-          load: `${loadAtStart.map((value) => value.toFixed(1)).join(' / ')} at the start, ${loadAtEnd.map((value) => value.toFixed(1)).join(' / ')} at the end (1 / 5 / 15 min)`,
-          sizes: `the real corpus of ${corpus.tools.length} tools from ${corpus.servers.length} MCP server packages (P1-P3, bench/corpus/tools.json), ${quick ? '2,000' : '10,000'} tools replicated from it (memory), JSONL of ${quick ? '2 MB' : '10 MB, 100 MB, 1 GB'} (P4)`,
-          corpus: corpus.file.servers.map((server) => ({
-            name: server.name,
-            version: server.version,
-            license: server.license,
-            tools: server.toolCount,
-          })),
-          skipped: corpus.file.skipped,
-        },
-        figures,
-      );
-      await writeFile(out, markdown);
-      process.stderr.write(`[bench] wrote ${out}\n`);
+      const info: RunInfo = {
+        date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        node: process.version,
+        cpu: cpus()[0]?.model.trim() ?? 'unknown',
+        cores: cpus().length,
+        memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
+        os: `${platform()} ${release()}`,
+        commit: commit(values.src),
+        mode: quick ? 'quick' : 'full',
+        wallSeconds,
+        load: `${loadAtStart.map((value) => value.toFixed(1)).join(' / ')} at the start, ${loadAtEnd.map((value) => value.toFixed(1)).join(' / ')} at the end (1 / 5 / 15 min)`,
+        sizes: `the real corpus of ${corpus.tools.length} tools from ${corpus.servers.length} MCP server packages (P1-P3, bench/corpus/tools.json), ${quick ? '2,000' : '10,000'} tools replicated from it (memory), JSONL of ${quick ? '2 MB' : '10 MB, 100 MB, 1 GB'} (P4)`,
+        corpus: corpus.file.servers.map((server) => ({
+          name: server.name,
+          version: server.version,
+          license: server.license,
+          tools: server.toolCount,
+        })),
+        skipped: corpus.file.skipped,
+      };
+      const before = values.before === undefined ? undefined : await readRun(values.before);
+      await writeFile(out, renderMarkdown(info, figures, before));
+      await writeFile(`${out}.json`, `${JSON.stringify({ info, figures }, null, 1)}\n`);
+      process.stderr.write(`[bench] wrote ${out} and ${out}.json\n`);
     }
   } finally {
     await rm(tmp, { recursive: true, force: true });

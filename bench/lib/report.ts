@@ -1,4 +1,5 @@
 /** The figures of a run and their rendering: console text and BENCHMARKS.md. */
+import { readFile } from 'node:fs/promises';
 import type { TaskMeasurement } from './compare.js';
 import type { CpuMeasurement, LoadWindow } from './cpu.js';
 import { formatMs, formatRatio, formatSummary } from './stats.js';
@@ -154,8 +155,58 @@ function escapeCell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 }
 
-/** The whole report as markdown. */
-export function renderMarkdown(info: RunInfo, figures: readonly Figure[]): string {
+/** A run as `--out FILE` records it in `FILE.json`. */
+export interface RecordedRun {
+  readonly info: RunInfo;
+  readonly figures: readonly Figure[];
+}
+
+/** Reads a run recorded by `--out` (`FILE.json`). */
+export async function readRun(file: string): Promise<RecordedRun> {
+  return JSON.parse(await readFile(file, 'utf8')) as RecordedRun;
+}
+
+/** A check's label with its counts and parenthesized details taken out, to match runs. */
+function checkKey(figure: string, label: string): string {
+  return `${figure}|${label
+    .replace(/\([^)]*\)/g, '')
+    .replace(/[\d,.]+/g, '#')
+    .replace(/\s+/g, ' ')
+    .trim()}`;
+}
+
+/** Every target of this run beside the same target of `before` (matched by figure and label). */
+function beforeAfter(before: RecordedRun, figures: readonly Figure[]): string[] {
+  const earlier = new Map<string, Check>();
+  for (const figure of before.figures) {
+    for (const check of figure.checks) earlier.set(checkKey(figure.id, check.label), check);
+  }
+  const out = [
+    '## Before and after',
+    '',
+    `The same harness, measuring src/ as committed at ${before.info.commit.replace(/ \(src\/ measured.*$/, '')} ("before", run ${before.info.date}, ${before.info.mode}, load average ${before.info.load}) and at this report's commit ("after"). Each figure is a ratio of its own run, so the two are comparable although the runs were minutes apart.`,
+    '',
+    '| Figure | Measure | Before | Before spread | After | After spread | Target | Before → after |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const figure of figures) {
+    for (const check of figure.checks) {
+      const old = earlier.get(checkKey(figure.id, check.label));
+      out.push(
+        `| ${figure.id} | ${escapeCell(check.label)} | ${escapeCell(old?.value ?? '-')} | ${escapeCell(old?.spread ?? '-')} | ${escapeCell(check.value)} | ${escapeCell(check.spread)} | ${escapeCell(check.target)} | ${old === undefined ? 'not measured before' : `${metText(old.met, old.noisy)} → ${metText(check.met, check.noisy)}`} |`,
+      );
+    }
+  }
+  out.push('');
+  return out;
+}
+
+/** The whole report as markdown; with `before`, a before/after table of every target. */
+export function renderMarkdown(
+  info: RunInfo,
+  figures: readonly Figure[],
+  before?: RecordedRun,
+): string {
   const out: string[] = [];
   out.push('# Benchmarks');
   out.push('');
@@ -212,6 +263,7 @@ export function renderMarkdown(info: RunInfo, figures: readonly Figure[]): strin
     }
   }
   out.push('');
+  if (before !== undefined) out.push(...beforeAfter(before, figures));
   for (const figure of figures) {
     out.push(`## ${figure.id}: ${figure.title}`);
     out.push('');

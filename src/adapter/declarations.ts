@@ -208,17 +208,17 @@ function sanitized<T>(
 }
 
 /** The keywords of the tool's own schemas that argument and output checks leave out. */
-function reportUnchecked(entry: ToolSetEntry, options: FunctionDeclarationsOptions): void {
-  if (options.onWarning === undefined) return;
+function uncheckedWarnings(entry: ToolSetEntry): DeclarationWarning[] {
   const { inputSchema, outputSchema } = entry.tool;
   const schemas: Array<[SchemaName, object | undefined]> = [
     ['inputSchema', inputSchema],
     ['outputSchema', outputSchema],
   ];
+  const out: DeclarationWarning[] = [];
   for (const [schema, value] of schemas) {
     if (typeof value !== 'object' || value === null) continue;
     for (const unchecked of uncheckedKeywords(value)) {
-      options.onWarning({
+      out.push({
         kind: 'unchecked',
         exposedName: entry.exposedName,
         serverId: entry.serverId,
@@ -229,6 +229,7 @@ function reportUnchecked(entry: ToolSetEntry, options: FunctionDeclarationsOptio
       });
     }
   }
+  return out;
 }
 
 /** The tool's own schemas: the tool set's frozen copies, shared unless hidden text was removed. */
@@ -264,10 +265,11 @@ function openApiSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOption
 function declaration(
   entry: ToolSetEntry,
   options: FunctionDeclarationsOptions,
+  warnings: BuildWarnings,
 ): FunctionDeclaration {
   const schemas =
     options.schemaMode === 'openapi' ? openApiSchemas(entry, options) : jsonSchemas(entry, options);
-  reportUnchecked(entry, options);
+  warnings.unchecked(entry);
   const declared: FunctionDeclaration = {
     name: entry.exposedName,
     description: describe(entry, options),
@@ -287,11 +289,12 @@ function declaration(
 function declarationOrOmission(
   entry: ToolSetEntry,
   options: FunctionDeclarationsOptions,
+  warnings: BuildWarnings,
 ): FunctionDeclaration | undefined {
   if (options.schemaMode !== 'openapi' || options.strict === true)
-    return declaration(entry, options);
+    return declaration(entry, options, warnings);
   try {
-    return declaration(entry, options);
+    return declaration(entry, options, warnings);
   } catch (error) {
     if (
       !(error instanceof GeminiMcpError) ||
@@ -311,10 +314,43 @@ function declarationOrOmission(
   }
 }
 
+/**
+ * The warnings of one build, in tool order. The `unchecked` ones of a tool (its patterns RE2
+ * cannot run: each pattern compiled to find out) are worked out only once someone listens.
+ */
+class BuildWarnings {
+  readonly #items: (DeclarationWarning | { readonly uncheckedOf: ToolSetEntry })[] = [];
+  #all: readonly DeclarationWarning[] | undefined;
+
+  /** Records a warning. */
+  readonly add = (warning: DeclarationWarning): void => {
+    this.#items.push(warning);
+  };
+
+  /** Records the place of `entry`'s `unchecked` warnings. */
+  unchecked(entry: ToolSetEntry): void {
+    this.#items.push({ uncheckedOf: entry });
+  }
+
+  /** Every warning, the `unchecked` ones worked out on the first call. */
+  all(): readonly DeclarationWarning[] {
+    if (this.#all === undefined) {
+      const all: DeclarationWarning[] = [];
+      for (const item of this.#items) {
+        if ('uncheckedOf' in item) {
+          for (const warning of uncheckedWarnings(item.uncheckedOf)) all.push(warning);
+        } else all.push(item);
+      }
+      this.#all = all;
+    }
+    return this.#all;
+  }
+}
+
 /** Declarations built and proven once per tool set and options, with the warnings they gave. */
 interface Declared {
   readonly declarations: readonly FunctionDeclaration[];
-  readonly warnings: readonly DeclarationWarning[];
+  readonly warnings: BuildWarnings;
   /** Whether `{functionDeclarations: declarations}` was proven against the Tool schema. */
   toolProven: boolean;
 }
@@ -331,20 +367,19 @@ function declared(toolset: ToolSet, options: FunctionDeclarationsOptions): Decla
   }
   let found = byOptions.get(key);
   if (found === undefined) {
-    const warnings: DeclarationWarning[] = [];
-    const collecting = {
-      ...options,
-      onWarning: (warning: DeclarationWarning) => warnings.push(warning),
-    };
+    const warnings = new BuildWarnings();
+    const collecting = { ...options, onWarning: warnings.add };
     const declarations: FunctionDeclaration[] = [];
     for (const entry of toolset.entries) {
-      const built = declarationOrOmission(entry, collecting);
+      const built = declarationOrOmission(entry, collecting, warnings);
       if (built !== undefined) declarations.push(deepFreeze(built));
     }
     found = { declarations, warnings, toolProven: false };
     byOptions.set(key, found);
   }
-  for (const warning of found.warnings) options.onWarning?.(warning);
+  if (options.onWarning !== undefined) {
+    for (const warning of found.warnings.all()) options.onWarning(warning);
+  }
   return found;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Every string of a JSON value cleaned of invisible characters (see `stripInvisible`), in one
- * iterative copy: what a server declares in a schema (descriptions, titles, enum values,
+ * iterative copy when some string holds any (a read-only scan finds out first): what a server declares in a schema (descriptions, titles, enum values,
  * defaults, examples) reaches the model, so hidden text is removed from all of it.
  */
 
@@ -18,7 +18,10 @@ const MAX_LISTED_POINTERS = 20;
 
 /** The result of {@link sanitizeJsonStrings}. */
 export interface SanitizedJson<T> {
-  /** The copy, every string value without invisible characters (object keys are kept as they are). */
+  /**
+   * Every string value without invisible characters (object keys are kept as they are): a copy,
+   * or the input itself when nothing had to change.
+   */
   readonly value: T;
   /** JSON pointers of the strings that changed, in document order, at most {@link MAX_LISTED_POINTERS}. */
   readonly pointers: readonly string[];
@@ -45,10 +48,10 @@ interface Frame {
 }
 
 /**
- * A deep copy of JSON data with invisible characters removed from every string value, and
- * where they were. Iterative (no stack overflow); throws INVALID_INPUT past
- * {@link MAX_SANITIZE_DEPTH} levels. Object keys are not changed (they name the arguments the
- * server reads).
+ * JSON data with invisible characters removed from every string value, and where they were: a
+ * deep copy, or `input` itself when it holds no invisible character (nothing is copied).
+ * Iterative (no stack overflow); throws INVALID_INPUT past {@link MAX_SANITIZE_DEPTH} levels.
+ * Object keys are not changed (they name the arguments the server reads).
  *
  * @example
  * ```ts
@@ -57,6 +60,16 @@ interface Frame {
  * ```
  */
 export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
+  if (isClean(input)) {
+    return {
+      value: input,
+      pointers: [],
+      changedStrings: 0,
+      removedCharacters: 0,
+      hiddenKeyPointers: [],
+      hiddenKeys: 0,
+    };
+  }
   let result: unknown;
   const pointers: string[] = [];
   let changedStrings = 0;
@@ -126,4 +139,35 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
     hiddenKeyPointers,
     hiddenKeys,
   };
+}
+
+/**
+ * True when no string or key of `input` holds an invisible character and it nests within
+ * {@link MAX_SANITIZE_DEPTH} levels: a read-only walk, no copy and no pointer.
+ */
+function isClean(input: unknown): boolean {
+  const values: unknown[] = [input];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop() as number;
+    if (typeof value === 'string') {
+      if (stripInvisible(value).removed > 0) return false;
+    } else if (typeof value === 'object' && value !== null) {
+      if (depth >= MAX_SANITIZE_DEPTH) return false;
+      if (Array.isArray(value)) {
+        for (const item of value) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      } else {
+        for (const key of Object.keys(value)) {
+          if (stripInvisible(key).removed > 0) return false;
+          values.push((value as Record<string, unknown>)[key]);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return true;
 }

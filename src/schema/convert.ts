@@ -108,6 +108,10 @@ function expand(scope: NodeScope, input: readonly Conjunct[], depth: number): Co
   const visit = (conjunct: Conjunct): void => {
     if (conjunct.node === true) return;
     if (conjunct.node === false) throw new Unsatisfiable(conjunct.pointer, 'the schema is false');
+    if (!expandable(conjunct)) {
+      out.push(conjunct);
+      return;
+    }
     const refs = REF_KEYWORDS.map((keyword) => read(conjunct, keyword));
     const allOf = read(conjunct, 'allOf');
     const expands = allOf !== undefined || refs.some((ref) => ref !== undefined);
@@ -131,6 +135,16 @@ function expand(scope: NodeScope, input: readonly Conjunct[], depth: number): Co
   };
   for (const conjunct of input) visit(conjunct);
   return out;
+}
+
+/** Whether `conjunct` holds a `$ref` or an `allOf` to expand (most do not). */
+function expandable(conjunct: Conjunct): boolean {
+  return (
+    read(conjunct, 'allOf') !== undefined ||
+    read(conjunct, '$ref') !== undefined ||
+    read(conjunct, '$dynamicRef') !== undefined ||
+    read(conjunct, '$recursiveRef') !== undefined
+  );
 }
 
 function followRef(
@@ -202,6 +216,8 @@ interface Annotations {
   example?: unknown;
 }
 
+const TEXT_ANNOTATIONS = ['title', 'description'] as const;
+
 /**
  * Reads the annotations of `conjuncts`: distinct descriptions are joined (a `$ref`'s target and the
  * place that uses it often both describe), the first title, default and example win, and
@@ -211,7 +227,7 @@ function collectAnnotations(scope: NodeScope, conjuncts: readonly Conjunct[]): A
   const out: Annotations = {};
   const descriptions: string[] = [];
   for (const conjunct of conjuncts) {
-    for (const keyword of ['title', 'description'] as const) {
+    for (const keyword of TEXT_ANNOTATIONS) {
       const value = read(conjunct, keyword);
       if (value === undefined) continue;
       if (typeof value !== 'string') {
@@ -295,12 +311,13 @@ function applyAnnotations(schema: Schema, annotations: Annotations, scope: NodeS
 /** The node (or `anyOf` of nodes) for `conjuncts`, before annotations. */
 function convertTyped(scope: NodeScope, conjuncts: readonly Conjunct[], depth: number): Schema {
   const at = conjuncts[0]?.pointer ?? '';
-  const declared = new Map<Conjunct, Kinds>();
+  // Each conjunct's own `type`, by index.
+  const declared: (Kinds | undefined)[] = [];
   let kinds: Kinds | undefined;
   for (const conjunct of conjuncts) {
     const own = readType(scope, conjunct);
+    declared.push(own);
     if (own === undefined) continue;
-    declared.set(conjunct, own);
     kinds = kinds === undefined ? own : kinds & own;
   }
   const enumeration = readEnum(scope, conjuncts);
@@ -387,11 +404,13 @@ interface Enumeration {
   readonly keyword: 'enum' | 'const';
 }
 
+const ENUM_KEYWORDS = ['enum', 'const'] as const;
+
 /** The values every `enum`/`const` of the conjunction allows, with the first place that says. */
 function readEnum(scope: NodeScope, conjuncts: readonly Conjunct[]): Enumeration | undefined {
   let out: Enumeration | undefined;
   for (const conjunct of conjuncts) {
-    for (const keyword of ['enum', 'const'] as const) {
+    for (const keyword of ENUM_KEYWORDS) {
       const value = read(conjunct, keyword);
       if (value === undefined) continue;
       if (keyword === 'enum' && !Array.isArray(value)) {
@@ -459,11 +478,12 @@ function isVacuous(keyword: string, value: unknown): boolean {
 function checkKeywords(
   scope: NodeScope,
   conjuncts: readonly Conjunct[],
-  declared: ReadonlyMap<Conjunct, Kinds>,
+  declared: readonly (Kinds | undefined)[],
   kinds: Kinds,
 ): void {
-  for (const conjunct of conjuncts) {
-    const own = declared.get(conjunct);
+  for (let i = 0; i < conjuncts.length; i++) {
+    const conjunct = conjuncts[i] as Conjunct;
+    const own = declared[i];
     for (const keyword of keywordsOf(conjunct)) {
       const entry = classifyKeyword(keyword);
       if (entry.kind === 'unknown') {
@@ -527,10 +547,12 @@ const WITHOUT_UNION: Readonly<Record<Union['keyword'], number>> = {
 };
 const WITHOUT_ANNOTATIONS = skipMask(ANNOTATIONS);
 
+const UNION_KEYWORDS = ['anyOf', 'oneOf'] as const;
+
 /** Finds the first valid `anyOf`/`oneOf` among `conjuncts`; malformed ones are reported and skipped. */
 function findUnion(scope: NodeScope, conjuncts: readonly Conjunct[]): Union | undefined {
   for (const conjunct of conjuncts) {
-    for (const keyword of ['anyOf', 'oneOf'] as const) {
+    for (const keyword of UNION_KEYWORDS) {
       const branches = read(conjunct, keyword);
       if (branches === undefined) continue;
       if (Array.isArray(branches) && branches.length > 0) return { conjunct, keyword, branches };
@@ -611,16 +633,27 @@ function isBareUnion(schema: Schema): boolean {
 function mergeAlternatives(alternatives: readonly Schema[]): Schema[] {
   if (alternatives.length < 2) return [...alternatives];
   const out: Schema[] = [];
-  const seen = new Set<string>();
+  // The canonical texts of the alternatives met, by type: an alternative can only repeat an
+  // earlier one of its own type, so an alternative of a new type is never serialized.
+  const seen = new Map<Schema['type'], { first: Schema; texts?: Set<string> }>();
   let stringEnum: Schema | undefined;
   for (const alternative of alternatives) {
-    const text = canonicalJson(alternative);
-    if (seen.has(text)) continue;
-    seen.add(text);
-    const bareEnum =
-      alternative.type === 'STRING' &&
-      alternative.enum !== undefined &&
-      Object.keys(alternative).every((key) => key === 'type' || key === 'enum');
+    const sameType = seen.get(alternative.type);
+    if (sameType === undefined) {
+      // The first of its type; a bare string enum is serialized now, as it may grow below.
+      seen.set(alternative.type, {
+        first: alternative,
+        ...(isBareStringEnum(alternative)
+          ? { texts: new Set([canonicalJson(alternative)]) }
+          : {}),
+      });
+    } else {
+      sameType.texts ??= new Set([canonicalJson(sameType.first)]);
+      const text = canonicalJson(alternative);
+      if (sameType.texts.has(text)) continue;
+      sameType.texts.add(text);
+    }
+    const bareEnum = isBareStringEnum(alternative);
     if (bareEnum && stringEnum?.enum !== undefined) {
       for (const value of alternative.enum ?? []) {
         if (!stringEnum.enum.includes(value)) stringEnum.enum.push(value);
@@ -631,6 +664,15 @@ function mergeAlternatives(alternatives: readonly Schema[]): Schema[] {
     out.push(alternative);
   }
   return out;
+}
+
+/** A STRING node with an enum and nothing else. */
+function isBareStringEnum(schema: Schema): boolean {
+  return (
+    schema.type === 'STRING' &&
+    schema.enum !== undefined &&
+    Object.keys(schema).every((key) => key === 'type' || key === 'enum')
+  );
 }
 
 /** True when no value can match two of `alternatives` (a null branch counts as one more). */

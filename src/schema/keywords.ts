@@ -102,19 +102,26 @@ type KeywordKind =
   | { readonly kind: 'unsupported'; readonly target?: KeywordTarget; readonly loss: string }
   | { readonly kind: 'unknown' };
 
+/** Every known keyword's {@link KeywordKind}, worked out once (the results are shared). */
+const KEYWORD_KINDS: ReadonlyMap<string, KeywordKind> = new Map<string, KeywordKind>([
+  ...[...HANDLED].map((keyword): [string, KeywordKind] => [keyword, { kind: 'handled' }]),
+  ...Object.entries(TYPED_HANDLED).map(([keyword, target]): [string, KeywordKind] => [
+    keyword,
+    { kind: 'handled', target },
+  ]),
+  ...Object.entries(UNSUPPORTED).map(([keyword, entry]): [string, KeywordKind] => [
+    keyword,
+    entry.target === undefined
+      ? { kind: 'unsupported', loss: entry.loss }
+      : { kind: 'unsupported', target: entry.target, loss: entry.loss },
+  ]),
+]);
+
+const UNKNOWN_KEYWORD: KeywordKind = { kind: 'unknown' };
+
 /** Classifies `keyword`. */
 export function classifyKeyword(keyword: string): KeywordKind {
-  if (HANDLED.has(keyword)) return { kind: 'handled' };
-  const target = TYPED_HANDLED[keyword];
-  if (target !== undefined && Object.hasOwn(TYPED_HANDLED, keyword))
-    return { kind: 'handled', target };
-  if (Object.hasOwn(UNSUPPORTED, keyword)) {
-    const entry = UNSUPPORTED[keyword] as Unsupported;
-    return entry.target === undefined
-      ? { kind: 'unsupported', loss: entry.loss }
-      : { kind: 'unsupported', target: entry.target, loss: entry.loss };
-  }
-  return { kind: 'unknown' };
+  return KEYWORD_KINDS.get(keyword) ?? UNKNOWN_KEYWORD;
 }
 
 /** Formats Gemini acts on, by the Gemini type that takes them; any other format is dropped. */

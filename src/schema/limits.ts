@@ -47,30 +47,34 @@ export function resolveLimits(options: Partial<Record<keyof Limits, number | und
   return out;
 }
 
-/** Keywords whose value is one schema. */
-const SCHEMA_KEYWORDS = new Set([
-  'additionalItems',
-  'additionalProperties',
-  'contains',
-  'contentSchema',
-  'else',
-  'if',
-  'items',
-  'not',
-  'propertyNames',
-  'then',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-]);
-/** Keywords whose value is an array of schemas. */
-const SCHEMA_ARRAY_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-/** Keywords whose value maps names to schemas. */
-const SCHEMA_MAP_KEYWORDS = new Set([
-  '$defs',
-  'definitions',
-  'dependentSchemas',
-  'patternProperties',
-  'properties',
+/** How a keyword holds schemas: one, an array of them, a map of names to them, or `dependencies`. */
+const Holds = { One: 1, Array: 2, Map: 3, Dependencies: 4 } as const;
+type Holds = (typeof Holds)[keyof typeof Holds];
+
+/** The keywords whose values hold schemas, and how (one lookup per keyword of the walk). */
+const SCHEMA_HOLDERS: ReadonlyMap<string, Holds> = new Map<string, Holds>([
+  ['additionalItems', Holds.One],
+  ['additionalProperties', Holds.One],
+  ['contains', Holds.One],
+  ['contentSchema', Holds.One],
+  ['else', Holds.One],
+  ['if', Holds.One],
+  ['items', Holds.One],
+  ['not', Holds.One],
+  ['propertyNames', Holds.One],
+  ['then', Holds.One],
+  ['unevaluatedItems', Holds.One],
+  ['unevaluatedProperties', Holds.One],
+  ['allOf', Holds.Array],
+  ['anyOf', Holds.Array],
+  ['oneOf', Holds.Array],
+  ['prefixItems', Holds.Array],
+  ['$defs', Holds.Map],
+  ['definitions', Holds.Map],
+  ['dependentSchemas', Holds.Map],
+  ['patternProperties', Holds.Map],
+  ['properties', Holds.Map],
+  ['dependencies', Holds.Dependencies],
 ]);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -179,7 +183,12 @@ function walk(
           index.anchors.set(value.$id.slice(1), pointer);
         }
       }
-      if (!hasRefs) hasRefs = REF_KEYS.some((key) => value[key] !== undefined);
+      if (!hasRefs) {
+        hasRefs =
+          value.$ref !== undefined ||
+          value.$dynamicRef !== undefined ||
+          value.$recursiveRef !== undefined;
+      }
       for (const key of Object.keys(value)) {
         const child = value[key];
         // A key holding `undefined` is absent, as in JSON.stringify (JS-built schemas have them).
@@ -198,19 +207,21 @@ function walk(
 /** Queues the value of `key` in the schema `item`. */
 function pushChildren(stack: Pending[], key: string, child: unknown, item: Pending): void {
   const depth = item.depth + 1;
-  if (SCHEMA_KEYWORDS.has(key) && !(key === 'items' && Array.isArray(child))) {
+  const holds = SCHEMA_HOLDERS.get(key);
+  // `items` holds one schema, or (draft 7 tuples) an array of them.
+  if (holds === Holds.One && !(key === 'items' && Array.isArray(child))) {
     stack.push({ value: child, up: item, via: key, key: undefined, depth, isSchema: true });
-  } else if ((SCHEMA_ARRAY_KEYWORDS.has(key) || key === 'items') && Array.isArray(child)) {
+  } else if ((holds === Holds.Array || key === 'items') && Array.isArray(child)) {
     for (let i = 0; i < child.length; i++) {
       stack.push({ value: child[i], up: item, via: key, key: i, depth, isSchema: true });
     }
-  } else if (SCHEMA_MAP_KEYWORDS.has(key) && isPlainObject(child)) {
+  } else if (holds === Holds.Map && isPlainObject(child)) {
     for (const name of Object.keys(child)) {
       const entry = child[name];
       if (entry !== undefined)
         stack.push({ value: entry, up: item, via: key, key: name, depth, isSchema: true });
     }
-  } else if (key === 'dependencies' && isPlainObject(child)) {
+  } else if (holds === Holds.Dependencies && isPlainObject(child)) {
     for (const name of Object.keys(child)) {
       const entry = child[name];
       stack.push({
@@ -222,9 +233,19 @@ function pushChildren(stack: Pending[], key: string, child: unknown, item: Pendi
         isSchema: !Array.isArray(entry),
       });
     }
-  } else {
+  } else if (!isPlainJsonLeaf(child)) {
     stack.push({ value: child, up: item, via: undefined, key, depth: item.depth, isSchema: false });
   }
+}
+
+/** A string, boolean, null or finite number: JSON, nothing to queue (anything else is queued and checked). */
+function isPlainJsonLeaf(value: unknown): boolean {
+  return (
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    value === null ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
 }
 
 /** Checks a plain JSON value (enum, const, default, ...) one level; queues its members. */

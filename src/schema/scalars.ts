@@ -26,25 +26,26 @@ export function countBounds(
 ): CountBounds {
   const out: CountBounds = {};
   for (const conjunct of conjuncts) {
-    for (const [keyword, side] of [
-      [minKeyword, 'min'],
-      [maxKeyword, 'max'],
-    ] as const) {
-      const value = read(conjunct, keyword);
-      if (value === undefined) continue;
-      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-        scope.lose(conjunct, keyword, 'dropped', 'not a non-negative integer Gemini can take');
-        continue;
-      }
-      const current = out[side];
-      if (current === undefined) out[side] = value;
-      else out[side] = side === 'min' ? Math.max(current, value) : Math.min(current, value);
-    }
+    const min = readCount(scope, conjunct, minKeyword);
+    if (min !== undefined) out.min = out.min === undefined ? min : Math.max(out.min, min);
+    const max = readCount(scope, conjunct, maxKeyword);
+    if (max !== undefined) out.max = out.max === undefined ? max : Math.min(out.max, max);
   }
   if (out.min !== undefined && out.max !== undefined && out.min > out.max) {
     throw new Unsatisfiable(conjuncts[0]?.pointer ?? '', `${minKeyword} exceeds ${maxKeyword}`);
   }
   return out;
+}
+
+/** The count `keyword` of `conjunct`; one that is not a non-negative integer is reported. */
+function readCount(scope: Scope, conjunct: Conjunct, keyword: string): number | undefined {
+  const value = read(conjunct, keyword);
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    scope.lose(conjunct, keyword, 'dropped', 'not a non-negative integer Gemini can take');
+    return undefined;
+  }
+  return value;
 }
 
 /** A count as Gemini's int64 JSON string. */

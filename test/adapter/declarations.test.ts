@@ -406,6 +406,25 @@ describe('FD-1: declarations reused (issue 14, item 3)', () => {
     }
   });
 
+  it('FD-2, issue 14: the unchecked-pattern warnings, worked out only when listened to, keep their place in tool order', () => {
+    const lookahead = { type: 'string', pattern: '^(?!admin)' };
+    const toolset = toolsetOf(
+      tool('a', {
+        description: 'A\u200b',
+        inputSchema: { type: 'object', properties: { u: lookahead } },
+      }),
+      tool('b', { description: 'B\u200b' }),
+    );
+    functionDeclarations(toolset); // built and cached, nobody listening
+    const warnings: DeclarationWarning[] = [];
+    functionDeclarations(toolset, { onWarning: (warning) => warnings.push(warning) });
+    expect(warnings.map((warning) => `${warning.exposedName}:${warning.kind}`)).toEqual([
+      'a:unchecked',
+      'a:description',
+      'b:description',
+    ]);
+  });
+
   it('FD-6: openapi declarations are frozen too, and each mode has its own declarations', () => {
     const toolset = toolsetOf(structuredClone(noisy));
     const [openapi] = functionDeclarations(toolset, { schemaMode: 'openapi' });

@@ -6,6 +6,7 @@ import { proveContract } from '../../src/json/contract.js';
 import { cloneJson, MAX_JSON_DEPTH, toPlainJson } from '../../src/json/copy.js';
 import { isJsonObject, isPlainObject, ownValue } from '../../src/json/object.js';
 import { appendPointer, decodePointer } from '../../src/json/pointer.js';
+import { sanitizeJsonStrings } from '../../src/json/sanitize.js';
 
 function nested(depth: number): unknown {
   let value: unknown = 'leaf';
@@ -91,5 +92,26 @@ describe('json: contract proof', () => {
       expect((error as GeminiMcpError).code).toBe('CONTRACT_VIOLATION');
       expect((error as GeminiMcpError).message).toContain('Part for tool "hello" at "/text"');
     }
+  });
+});
+
+describe('json: sanitized strings', () => {
+  it('issue 14: data without invisible characters is returned as it is, not copied', () => {
+    const clean = { properties: { a: { title: 'x', enum: ['é', 1, null] } } };
+    const result = sanitizeJsonStrings(clean);
+    expect(result.value).toBe(clean);
+    expect(result.changedStrings).toBe(0);
+    const dirty = { properties: { a: { title: 'x\u200b' } }, other: { b: 'y' } };
+    const cleaned = sanitizeJsonStrings(dirty);
+    expect(cleaned.value).not.toBe(dirty);
+    expect(cleaned.value).toEqual({ properties: { a: { title: 'x' } }, other: { b: 'y' } });
+    expect(cleaned.pointers).toEqual(['/properties/a/title']);
+  });
+
+  it('a hidden key alone is reported, the value still returned as it is', () => {
+    const data = { properties: { 'a\u200b': { type: 'string' } } };
+    const result = sanitizeJsonStrings(data);
+    expect(result.value).toEqual(data);
+    expect(result.hiddenKeyPointers).toEqual(['/properties/a\u200b']);
   });
 });
