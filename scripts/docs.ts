@@ -8,7 +8,8 @@
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Application, LogLevel } from 'typedoc';
+import { Application, LogLevel, type TypeDocOptions } from 'typedoc';
+import type { PluginOptions } from 'typedoc-plugin-markdown';
 
 const OUT = 'docs/api';
 const check = process.argv.includes('--check');
@@ -47,7 +48,7 @@ async function differences(expected: string, actual: string): Promise<string[]> 
 
 // Generated into a scratch folder first: docs/api/ is replaced (or compared) only when all went well.
 const scratch = await mkdtemp(join(tmpdir(), 'gemini-mcp-docs-'));
-const app = await Application.bootstrapWithPlugins({
+const options: Partial<TypeDocOptions & PluginOptions> = {
   entryPoints: ['src/index.ts', 'src/genai.ts'],
   tsconfig: 'tsconfig.build.json',
   plugin: ['typedoc-plugin-markdown'],
@@ -65,7 +66,8 @@ const app = await Application.bootstrapWithPlugins({
   sort: ['source-order'],
   validation: { notExported: true, invalidLink: true, notDocumented: false },
   logLevel: LogLevel.Info,
-});
+};
+const app = await Application.bootstrapWithPlugins(options);
 
 const project = await app.convert();
 if (project === undefined) {
