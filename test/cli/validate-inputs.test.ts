@@ -3,14 +3,13 @@
  * has no globstar), JSON arrays read as many payloads (what `gemini-mcp tools` prints), the cap
  * on an array's length, and the progress line, shown only on a terminal.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runValidate, type ValidateOptions } from '../../src/cli/validate.js';
 import { ensureBuilt } from './build.js';
-import { CLI, type CliRun, runCli, tempDir } from './helpers.js';
+import { CLI, type CliRun, runCli, runProcess, tempDir } from './helpers.js';
 
 const USER = { role: 'user', parts: [{ text: 'hi' }] };
 const BAD_PART = { role: 'user', parts: [{ bogus: 1 }] };
@@ -39,21 +38,8 @@ interface Report {
 }
 
 /** `sh -c script` in `cwd`: a pipeline, or a command line as a user types it. */
-function shell(script: string, cwd: string): Promise<CliRun> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn('sh', ['-c', script], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => {
-      stdout += s;
-    });
-    child.stderr.setEncoding('utf8').on('data', (s: string) => {
-      stderr += s;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-  });
-}
+const shell = (script: string, cwd: string): Promise<CliRun> =>
+  runProcess('sh', ['-c', script], { cwd });
 
 describe('issue 15: validate expands quoted globs itself', () => {
   let tree: string;
