@@ -47,11 +47,13 @@ function validateCommand(io: CliIo): Command {
       [
         'Check Gemini and MCP payloads against the vendored schemas.',
         'FILE is a .json file (one payload, may be pretty-printed), a .jsonl/.ndjson file (one payload per line) or - for stdin; other files are read as JSONL when their first line is a JSON value by itself. Input is streamed: memory stays flat however large the file.',
+        "FILE may be a glob, quoted so that gemini-mcp expands it the same under every shell: 'fixtures/**/*.json' (matches sorted; a glob matching no file is an input error).",
+        'A JSON array (what gemini-mcp tools prints, say) is as many payloads, each named by its index: /3/parts/0 is in the fourth.',
         'Received kinds (generate-content-response, mcp-tool, list-tools-result, call-tool-result, content blocks and what they hold) are read with the read contract: what is newer than the vendored schemas (a field, an enum value, a kind of part) is a warning; --strict makes it an error. Other kinds (requests, declarations and the like) are what we send: always strict.',
         'Exit status: 0 every payload valid, 1 some payload invalid, 2 usage or input error.',
       ].join('\n\n'),
     )
-    .argument('[FILE...]', 'payload files; - reads stdin')
+    .argument('[FILE...]', 'payload files or quoted globs; - reads stdin')
     .addOption(
       new Option(
         '-k, --kind <kind>',
@@ -94,6 +96,11 @@ function validateCommand(io: CliIo): Command {
         .default(DEFAULT_MAX_LINE_BYTES, '64MiB'),
     )
     .addOption(
+      new Option('--max-items <n>', 'payloads one JSON array may hold at most')
+        .argParser(positiveInteger)
+        .default(100_000),
+    )
+    .addOption(
       new Option('--max-errors <n>', 'problems printed (text, github) or kept (json) at most')
         .argParser(positiveInteger)
         .default(1000),
@@ -114,6 +121,7 @@ function validateCommand(io: CliIo): Command {
         request: opts.request === true,
         input: opts.input as ValidateOptions['input'],
         maxLineBytes: opts.maxLineBytes as number,
+        maxItems: opts.maxItems as number,
         maxErrors: opts.maxErrors as number,
         debug: globals.debug === true,
         ...(typeof opts.model === 'string' ? { model: opts.model } : {}),

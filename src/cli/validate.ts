@@ -1,6 +1,7 @@
 /**
  * `gemini-mcp validate`: checks JSON and JSONL payloads against the vendored schemas, line by
- * line, in constant memory, and reports every violation with file, line and JSON pointer.
+ * line, in constant memory, and reports every violation with file, line and JSON pointer. A JSON
+ * array (what `gemini-mcp tools` prints) is as many payloads, each named by its index.
  */
 
 import { createReadStream } from 'node:fs';
@@ -13,6 +14,7 @@ import { MAX_JSON_DEPTH } from '../json/copy.js';
 import { nestedBeyond } from '../json/depth.js';
 import { isJsonObject } from '../json/object.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
+import { terminalSafe } from './io.js';
 import {
   checkSchema,
   findKind,
@@ -24,7 +26,14 @@ import {
   similarKinds,
 } from './kinds.js';
 import { readLines, type TextLine } from './lines.js';
-import { locatePointer, parseErrorOffset, positionAt } from './locate.js';
+import {
+  arrayElementStarts,
+  type ElementStart,
+  locatePointer,
+  parseErrorOffset,
+  positionAt,
+} from './locate.js';
+import { expandInputs } from './validate-inputs.js';
 import { createReporter, type Finding, type Reporter, type Summary } from './validate-report.js';
 
 /** Options of {@link runValidate}, as the command line gives them. */
@@ -41,6 +50,8 @@ export interface ValidateOptions {
   model?: string;
   input: 'auto' | 'json' | 'jsonl';
   maxLineBytes: number;
+  /** Payloads one JSON array may hold; a longer array is an input error, not checked. */
+  maxItems: number;
   maxErrors: number;
   debug: boolean;
 }
@@ -53,6 +64,9 @@ export interface ValidateIo {
 }
 
 const STDIN_NAME = '<stdin>';
+
+/** Turns a JSON pointer into the payload into the line (and column) it starts at. */
+type Where = (pointer: string) => { line: number; column?: number };
 
 function formatBytes(bytes: number): string {
   if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
@@ -100,6 +114,8 @@ class Run {
   warnings = 0;
   inputErrors = 0;
   files = 0;
+  /** How many inputs the run has (globs expanded). */
+  total = 0;
   bytes = 0;
   lines = 0;
   readonly kinds = new Map<string, number>();
@@ -114,8 +130,9 @@ class Run {
         if (Date.now() - started < 2000) return;
         this.shown = true;
         const mb = (this.bytes / 1e6).toFixed(1);
+        const of = this.total > 1 ? ` (file ${this.files}/${this.total})` : '';
         stderr.write(
-          `\r\x1b[Kvalidate: ${this.current}: ${this.lines.toLocaleString('en-US')} lines, ${mb} MB, ${this.invalid} invalid`,
+          `\r\x1b[Kvalidate: ${terminalSafe(this.current)}${of}: ${this.lines.toLocaleString('en-US')} lines, ${this.payloads.toLocaleString('en-US')} payloads, ${mb} MB, ${this.invalid} invalid`,
         );
       }, 500);
       this.timer.unref();
@@ -136,12 +153,11 @@ class Checker {
     readonly report: Reporter,
   ) {}
 
-  /** Checks one parsed payload; `where` turns a pointer into a line (and column). */
-  payload(
-    file: string,
-    value: unknown,
-    where: (pointer: string) => { line: number; column?: number },
-  ): void {
+  /**
+   * Checks one parsed payload found at `at` in its input (`""`, or `/3` for an array's fourth
+   * element); `where` turns a pointer into the payload into a line (and column).
+   */
+  payload(file: string, value: unknown, at: string, where: Where): void {
     const run = this.run;
     run.payloads++;
     const guessed = this.fixed === undefined ? guessKind(value) : undefined;
@@ -155,7 +171,7 @@ class Checker {
         severity: 'error',
         file,
         ...where(''),
-        pointer: '',
+        pointer: at,
         message: `cannot tell the kind of this payload from its shape (${fields}); pass --kind`,
         keyword: 'kind',
       });
@@ -172,7 +188,7 @@ class Checker {
       ...where(notice.path),
       kind: kind.name,
       schema,
-      pointer: notice.path,
+      pointer: at + notice.path,
       message: this.options.strict
         ? `${notice.message} (--strict)`
         : `${notice.message} (tolerated; --strict refuses it)`,
@@ -195,7 +211,7 @@ class Checker {
           ...where(f.path),
           kind: kind.name,
           schema,
-          pointer: f.path,
+          pointer: at + f.path,
           message: f.message,
           ...(f.keyword === undefined ? {} : { keyword: f.keyword }),
         }),
@@ -209,7 +225,7 @@ class Checker {
           ...where(v.path),
           kind: kind.name,
           schema,
-          pointer: v.path,
+          pointer: at + v.path,
           message: v.message,
           ...(v.keyword === undefined ? {} : { keyword: v.keyword }),
         }),
@@ -229,15 +245,11 @@ class Checker {
    * (no API payload does; the checks would overflow the stack): that payload is reported as
    * too deep, with its line, and the input goes on.
    */
-  bounded(
-    file: string,
-    value: unknown,
-    where: (pointer: string) => { line: number; column?: number },
-  ): void {
+  bounded(file: string, value: unknown, at: string, where: Where): void {
     const deep = nestedBeyond(value, MAX_JSON_DEPTH);
     if (deep === undefined) {
       try {
-        this.payload(file, value, where);
+        this.payload(file, value, at, where);
         return;
       } catch (error) {
         // The stack ran out inside a check: payload() had counted the payload, reported nothing.
@@ -249,7 +261,7 @@ class Checker {
       severity: 'error',
       file,
       ...where(''),
-      pointer: deep ?? '',
+      pointer: at + (deep ?? ''),
       message: `nested deeper than ${MAX_JSON_DEPTH} levels${deep === undefined ? '' : ` (at ${deep.slice(0, 80)}${deep.length > 80 ? '...' : ''})`}: not checked`,
       keyword: 'too-deep',
     });
@@ -278,6 +290,44 @@ class Checker {
     this.report.inputError({ file, message, ...(line === undefined ? {} : { line }) });
   }
 
+  /**
+   * Checks a parsed input value: one payload, or, when it is an array, each element as one
+   * payload named by its index (`/3/parts/0`). An array longer than `--max-items` is an input
+   * error and none of it is checked; an empty one holds no payload, which is no pass.
+   * `element(i)` gives the `Where` of the i-th element.
+   */
+  value(file: string, value: unknown, where: Where, element: (index: number) => Where): void {
+    if (!Array.isArray(value)) {
+      this.bounded(file, value, '', where);
+      return;
+    }
+    const cap = this.options.maxItems;
+    if (value.length > cap) {
+      this.inputError(
+        file,
+        `a JSON array of ${value.length.toLocaleString('en-US')} payloads, more than ${cap.toLocaleString('en-US')} (--max-items): not checked; write one payload per line (JSONL) or raise --max-items`,
+        where('').line,
+      );
+      return;
+    }
+    if (value.length === 0) {
+      this.run.payloads++;
+      this.run.invalid++;
+      this.report.finding({
+        severity: 'error',
+        file,
+        ...where(''),
+        pointer: '',
+        message: 'no payload: an empty array',
+        keyword: 'empty',
+      });
+      return;
+    }
+    for (let index = 0; index < value.length; index++) {
+      this.bounded(file, value[index], `/${index}`, element(index));
+    }
+  }
+
   line(file: string, line: TextLine): void {
     let value: unknown;
     try {
@@ -287,7 +337,8 @@ class Checker {
       this.invalidJson(file, line.number, offset === undefined ? undefined : offset + 1, error);
       return;
     }
-    this.bounded(file, value, () => ({ line: line.number }));
+    const where: Where = () => ({ line: line.number });
+    this.value(file, value, where, () => where);
   }
 
   document(file: string, text: string, firstLine: number): void {
@@ -300,10 +351,31 @@ class Checker {
       this.invalidJson(file, line + firstLine - 1, column, error);
       return;
     }
-    this.bounded(file, value, (pointer) => {
-      const { line, column } = locatePointer(text, pointer);
-      return { line: line + firstLine - 1, column };
-    });
+    const shift = (line: number): number => line + firstLine - 1;
+    // An array's element starts, found in one pass the first time a finding needs a line.
+    let starts: ElementStart[] | undefined;
+    const element =
+      (index: number): Where =>
+      (pointer) => {
+        starts ??= arrayElementStarts(text);
+        const start = starts[index];
+        if (start === undefined) return { line: shift(1) };
+        const end = starts[index + 1]?.offset ?? text.length;
+        const inside = locatePointer(text.slice(start.offset, end), pointer);
+        return {
+          line: shift(start.line + inside.line - 1),
+          column: inside.line === 1 ? start.column + inside.column - 1 : inside.column,
+        };
+      };
+    this.value(
+      file,
+      value,
+      (pointer) => {
+        const { line, column } = locatePointer(text, pointer);
+        return { line: shift(line), column };
+      },
+      element,
+    );
   }
 }
 
@@ -351,7 +423,8 @@ async function checkSource(path: string, checker: Checker, io: ValidateIo): Prom
   const documentFrom = async (held: TextLine[]): Promise<void> => {
     const parts = held.map((l) => l.text);
     let total = held.reduce((n, l) => n + l.bytes, 0);
-    const firstLine = held.find((l) => l.text.trim() !== '')?.number ?? 1;
+    // The text starts at the first line held (blank lines included): its line 1 is that line.
+    const firstLine = held[0]?.number ?? 1;
     for (let next = await lines.next(); !next.done; next = await lines.next()) {
       const event = next.value;
       if (event.kind === 'too-long') {
@@ -464,11 +537,19 @@ export async function runValidate(
   }
   const fixed = resolveKind(options);
   const started = process.hrtime.bigint();
+  const inputs = await expandInputs(files);
   const run = new Run(io.stderr);
+  run.total = inputs.paths.length;
   const report = createReporter(options.format, io.stdout, options.maxErrors);
   const checker = new Checker(options, fixed, run, report);
+  for (const pattern of inputs.unmatched) {
+    checker.inputError(
+      pattern,
+      `no file matches the glob ${JSON.stringify(pattern)} (in ${process.cwd()})`,
+    );
+  }
   try {
-    for (const file of files) {
+    for (const file of inputs.paths) {
       try {
         await checkSource(file, checker, io);
       } catch (error) {

@@ -30,12 +30,24 @@ export interface RunOptions {
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
   if (!existsSync(CLI))
     throw new Error(`${CLI} is missing: run the CLI tests with their globalSetup (npm run build)`);
+  return runProcess(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], options);
+}
+
+/**
+ * Runs `file ...args` (in the repository root unless `cwd` says otherwise), with `env` over
+ * this process's environment (`undefined` removes a variable), and collects what it prints.
+ */
+export function runProcess(
+  file: string,
+  args: readonly string[],
+  options: Omit<RunOptions, 'nodeArgs'> = {},
+): Promise<CliRun> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries({ ...process.env, ...options.env })) {
     if (value !== undefined) env[key] = value;
   }
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
+    const child = spawn(file, args, {
       cwd: options.cwd ?? ROOT,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],

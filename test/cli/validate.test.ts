@@ -490,7 +490,9 @@ describe('validate progress', () => {
       const command = `sh -c 'sleep 4' | ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} validate -`;
       const run = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8' });
       expect(run.status).toBe(1); // the empty input
-      expect(run.stdout).toContain('\r\x1b[Kvalidate: <stdin>: 0 lines, 0.0 MB, 0 invalid');
+      expect(run.stdout).toContain(
+        '\r\x1b[Kvalidate: <stdin>: 0 lines, 0 payloads, 0.0 MB, 0 invalid',
+      );
     },
   );
 });
