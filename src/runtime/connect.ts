@@ -109,7 +109,7 @@ async function openServer(entry: ServerEntry, options: ConnectOptions): Promise<
   const client = new Client(options.clientInfo ?? defaultClientInfo());
   watchClient(client);
   try {
-    await client.connect(createTransport(entry, options), { timeout });
+    await client.connect(createTransport(entry, options, timeout), { timeout });
     return { entry, client, tools: await listAllTools(client, { timeoutMs: timeout }) };
   } catch (error) {
     await closeClient(client);

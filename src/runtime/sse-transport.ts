@@ -17,7 +17,11 @@ import { BoundedFetch } from './http-transport.js';
 export interface HttpTransportOptions {
   headers?: Record<string, string>;
   maxMessageBytes: number;
+  /** How long SSE's `start()` waits for the `endpoint` event; default 30 000 ms. */
+  startTimeoutMs?: number;
 }
+
+const DEFAULT_START_TIMEOUT_MS = 30_000;
 
 /** The statuses to the first POST that mean "not Streamable HTTP: try SSE" (the spec's list). */
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
@@ -34,17 +38,43 @@ const FALLBACK_STATUSES = new Set([400, 404, 405]);
  * ```
  */
 export class BoundedSseTransport extends SSEClientTransport {
+  readonly #startTimeoutMs: number;
+  /** Ends a `start()` still waiting for the `endpoint` event. */
+  #failStart: ((error: Error) => void) | undefined;
+
   constructor(url: URL, options: HttpTransportOptions) {
     const bounded = new BoundedFetch(options.maxMessageBytes);
     super(url, {
       fetch: bounded.fetch,
       ...(options.headers === undefined ? {} : { requestInit: { headers: options.headers } }),
     });
+    this.#startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
     bounded.onStandIn = (message) => this.onmessage?.(message);
     bounded.onTooLarge = (_ids, error) => {
       this.onerror?.(error);
+      this.#failStart?.(error);
       void this.close();
     };
+  }
+
+  /**
+   * Opens the stream and waits for the server's `endpoint` event, at most `startTimeoutMs`;
+   * fails at once when the stream is cut off first.
+   */
+  override start(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const started = new Promise<void>((resolve, reject) => {
+      this.#failStart = reject;
+      timer = setTimeout(() => {
+        reject(new Error(`no endpoint event within ${this.#startTimeoutMs} ms`));
+        void this.close();
+      }, this.#startTimeoutMs);
+      super.start().then(resolve, reject);
+    });
+    return started.finally(() => {
+      clearTimeout(timer);
+      this.#failStart = undefined;
+    });
   }
 }
 

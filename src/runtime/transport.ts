@@ -65,7 +65,8 @@ function stdioTransport(
  * The SDK transport for one checked entry (not yet started: `Client.connect` starts it). A
  * stdio server's response whose result is not an object reaches the client as an error at once
  * (see `guardStdioResults`), not as a lost line. An `'http'` entry with `sseFallback` tries
- * Streamable HTTP and falls back to SSE on a 400, 404 or 405 to its first POST.
+ * Streamable HTTP and falls back to SSE on a 400, 404 or 405 to its first POST. An SSE stream
+ * that sends no `endpoint` event within `startTimeoutMs` (default 30 000) fails to start.
  *
  * @example
  * ```ts
@@ -73,13 +74,18 @@ function stdioTransport(
  * await client.connect(createTransport(entry!));
  * ```
  */
-export function createTransport(entry: ServerEntry, options: TransportOptions = {}): Transport {
+export function createTransport(
+  entry: ServerEntry,
+  options: TransportOptions = {},
+  startTimeoutMs?: number,
+): Transport {
   if (entry.transport === 'stdio') return stdioTransport(entry, options);
   const url = new URL(entry.config.url);
   const { headers } = entry.config;
   const http = {
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     ...(headers === undefined ? {} : { headers }),
+    ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
   };
   if (entry.transport === 'sse') return new BoundedSseTransport(url, http);
   const streamable = new BoundedHttpTransport(url, http);
@@ -101,7 +107,9 @@ function reasonChain(error: unknown): string {
     }
     const inner =
       at instanceof AggregateError ? at.errors.slice(0, 3).map((e) => String(e?.message ?? e)) : [];
-    const message = at.message === '' ? inner.join('; ') : at.message;
+    const { code } = at as { code?: unknown };
+    const status = typeof code === 'number' && code >= 100 && code < 600 ? `HTTP ${code}: ` : '';
+    const message = status + (at.message === '' ? inner.join('; ') : at.message);
     if (message !== '' && !parts.some((part) => part.includes(message))) parts.push(message);
     at = at.cause;
   }

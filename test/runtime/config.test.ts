@@ -1,4 +1,5 @@
 /** Reading the configuration formats: detection by shape, checks with pointers, warnings, variables. */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the configurations under test write ${...} variables literally
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
