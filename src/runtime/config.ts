@@ -1,117 +1,89 @@
 /**
- * The `mcpServers` configuration other MCP clients keep (Claude Desktop, Cursor, VS Code, the
- * Gemini CLI): read from an object or a JSON file, checked, and turned into typed entries.
+ * The server configurations other MCP clients keep (Claude Desktop, Cursor, Claude Code,
+ * VS Code, gemini-cli): read from an object or a JSON file, told apart by shape, checked, and
+ * turned into typed entries.
  */
 
 import { readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { GeminiMcpError } from '../errors.js';
-import { isJsonObject } from '../json/object.js';
+import { appendPointer } from '../json/pointer.js';
+import { readEnvFile } from './config-env-file.js';
+import { locateServers, readEntry } from './config-formats.js';
+import type { ConfigReadOptions, ConfigWarning, ServerEntry } from './config-types.js';
 
-/** A server started as a child process and spoken to over stdio. */
-export interface StdioServerConfig {
-  type?: 'stdio';
-  command: string;
-  args?: string[];
-  /** Added to the SDK's safe default environment (PATH, HOME, ...). */
-  env?: Record<string, string>;
-  cwd?: string;
-  /** Left out of the connection when `true`. */
-  disabled?: boolean;
-}
+export type {
+  ConfigFormat,
+  ConfigReadOptions,
+  ConfigWarning,
+  GeminiCliHttpServerConfig,
+  HttpServerConfig,
+  HttpServerEntry,
+  McpServersConfig,
+  ServerConfig,
+  ServerEntry,
+  ServersConfig,
+  StdioServerConfig,
+  StdioServerEntry,
+  VsCodeServersConfig,
+} from './config-types.js';
 
-/** A server reached over Streamable HTTP. */
-export interface HttpServerConfig {
-  type?: 'http' | 'streamable-http' | 'streamableHttp';
-  url: string;
-  headers?: Record<string, string>;
-  /** Left out of the connection when `true`. */
-  disabled?: boolean;
-}
-
-/** One entry of `mcpServers`. */
-export type ServerConfig = StdioServerConfig | HttpServerConfig;
-
-/** The configuration file's shape: `{"mcpServers": {"name": {...}}}`. */
-export interface McpServersConfig {
-  mcpServers: Record<string, ServerConfig>;
-}
-
-/** A checked, enabled entry, tagged with its transport. */
-export type ServerEntry =
-  | { serverId: string; transport: 'stdio'; config: StdioServerConfig }
-  | { serverId: string; transport: 'http'; config: HttpServerConfig };
-
-function fail(message: string, data: Record<string, unknown> = {}): never {
-  throw new GeminiMcpError('CONFIG_INVALID', message, { data });
-}
-
-function checkStringRecord(value: unknown, where: string): void {
-  if (value === undefined) return;
-  if (!isJsonObject(value) || !Object.values(value).every((v) => typeof v === 'string')) {
-    fail(`${where} must be an object of strings`);
-  }
-}
-
-function checkEntry(serverId: string, value: unknown): ServerEntry | undefined {
-  const where = `mcpServers.${serverId}`;
-  if (!isJsonObject(value)) fail(`${where} must be an object`, { serverId });
-  if (value.disabled === true) return undefined;
-  const { type } = value;
-  if (typeof value.command === 'string' && value.url === undefined) {
-    if (type !== undefined && type !== 'stdio') fail(`${where}: "command" needs type "stdio"`);
-    const { args, cwd } = value;
-    if (args !== undefined && !(Array.isArray(args) && args.every((a) => typeof a === 'string'))) {
-      fail(`${where}.args must be an array of strings`, { serverId });
-    }
-    if (cwd !== undefined && typeof cwd !== 'string') fail(`${where}.cwd must be a string`);
-    checkStringRecord(value.env, `${where}.env`);
-    return { serverId, transport: 'stdio', config: value as unknown as StdioServerConfig };
-  }
-  if (typeof value.url === 'string' && value.command === undefined) {
-    if (
-      type !== undefined &&
-      !['http', 'streamable-http', 'streamableHttp'].includes(String(type))
-    ) {
-      fail(`${where}: type ${JSON.stringify(type)} is not supported (stdio or Streamable HTTP)`, {
-        serverId,
-      });
-    }
-    if (!URL.canParse(value.url)) fail(`${where}.url is not a URL`, { serverId });
-    checkStringRecord(value.headers, `${where}.headers`);
-    return { serverId, transport: 'http', config: value as unknown as HttpServerConfig };
-  }
-  return fail(`${where} needs either "command" (stdio) or "url" (Streamable HTTP)`, { serverId });
+/** The folder `${workspaceFolder}` means for a file: its folder, or the parent of `.vscode/` & co. */
+function workspaceOf(path: string): string {
+  const folder = dirname(path);
+  return ['.vscode', '.cursor', '.gemini', '.claude'].includes(basename(folder))
+    ? dirname(folder)
+    : folder;
 }
 
 /**
- * Checks an `mcpServers` configuration and returns its enabled entries, in the file's order.
- * Throws a `GeminiMcpError` with code `CONFIG_INVALID` naming the first bad entry.
+ * Checks a server configuration (any format gemini-mcp reads: see {@link ConfigReadOptions})
+ * and returns its enabled entries, in the file's order, variables expanded. Throws a
+ * `GeminiMcpError` with code `CONFIG_INVALID` and the JSON pointer of the first bad value as
+ * `path`; warnings (unknown keys with a did-you-mean, ignored keys, unset variables) go to
+ * `options.onWarning`. An `envFile` is read when the servers are connected.
  *
  * @example
  * ```ts
  * parseServersConfig({ mcpServers: { bitcoin: { command: 'npx', args: ['tsx', 'server.ts'] } } });
- * // [{serverId: 'bitcoin', transport: 'stdio', config: {command: 'npx', args: [...]}}]
+ * // [{serverId: 'bitcoin', pointer: '/mcpServers/bitcoin', transport: 'stdio', config: {...}}]
  * ```
  */
-export function parseServersConfig(config: unknown): ServerEntry[] {
-  if (!isJsonObject(config) || !isJsonObject(config.mcpServers)) {
-    fail('expected an object {"mcpServers": {"name": {...}}}');
-  }
-  return Object.entries(config.mcpServers).flatMap(([serverId, value]) => {
-    const entry = checkEntry(serverId, value);
+export function parseServersConfig(
+  config: unknown,
+  options: ConfigReadOptions = {},
+): ServerEntry[] {
+  const warn = options.onWarning ?? (() => undefined);
+  const located = locateServers(config, options.format ?? 'auto', warn);
+  const ctx = {
+    format: located.format,
+    workspaceFolder: options.workspaceFolder ?? process.cwd(),
+    env: options.env ?? process.env,
+    inputs: located.inputs,
+    warn,
+  };
+  return Object.entries(located.servers).flatMap(([serverId, value]) => {
+    const entry = readEntry(serverId, value, appendPointer(located.pointer, serverId), ctx);
     return entry === undefined ? [] : [entry];
   });
 }
 
 /**
- * Reads an `mcpServers` JSON file and checks it like {@link parseServersConfig}.
+ * Reads a configuration file and checks it like {@link parseServersConfig}; `${workspaceFolder}`
+ * is the file's folder (the parent of `.vscode/`, `.cursor/`, `.gemini/` or `.claude/`). Errors
+ * name the file.
  *
  * @example
  * ```ts
- * const entries = await readServersConfig('./mcp.json');
+ * const entries = await readServersConfig('.vscode/mcp.json', {
+ *   onWarning: (w) => console.warn(`${w.path}: ${w.message}`),
+ * });
  * ```
  */
-export async function readServersConfig(path: string): Promise<ServerEntry[]> {
+export async function readServersConfig(
+  path: string,
+  options: ConfigReadOptions = {},
+): Promise<ServerEntry[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -122,7 +94,76 @@ export async function readServersConfig(path: string): Promise<ServerEntry[]> {
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    throw new GeminiMcpError('CONFIG_INVALID', `${path} is not JSON`, { cause, data: { path } });
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new GeminiMcpError('CONFIG_INVALID', `${path} is not JSON (${reason})`, {
+      cause,
+      path: '',
+      data: { path },
+    });
   }
-  return parseServersConfig(value);
+  try {
+    return parseServersConfig(value, {
+      ...options,
+      workspaceFolder: options.workspaceFolder ?? workspaceOf(path),
+    });
+  } catch (error) {
+    if (!(error instanceof GeminiMcpError)) throw error;
+    throw new GeminiMcpError(error.code, `${path}: ${error.message}`, {
+      cause: error,
+      ...(error.path === undefined ? {} : { path: error.path }),
+      data: { ...error.data, file: path },
+    });
+  }
+}
+
+/**
+ * The entries with each `envFile` read into `env` (the entry's own `env` wins), for connecting.
+ *
+ * @example
+ * ```ts
+ * const ready = await withEnvFiles(parseServersConfig(config));
+ * ```
+ */
+async function withEnvFiles(entries: readonly ServerEntry[]): Promise<ServerEntry[]> {
+  return Promise.all(
+    entries.map(async (entry) => {
+      if (entry.transport !== 'stdio' || entry.config.envFile === undefined) return entry;
+      const { envFile, ...config } = entry.config;
+      const fromFile = await readEnvFile(envFile, appendPointer(entry.pointer, 'envFile'));
+      return { ...entry, config: { ...config, env: { ...fromFile, ...config.env } } };
+    }),
+  );
+}
+
+/** Warnings collected while reading, and the entries. */
+interface LoadedServers {
+  entries: ServerEntry[];
+  warnings: ConfigWarning[];
+}
+
+/**
+ * A configuration (an object, a file path, or entries already checked) read, checked, and its
+ * env files loaded: what `connectServers` connects.
+ *
+ * @example
+ * ```ts
+ * const { entries, warnings } = await loadServers('.vscode/mcp.json');
+ * ```
+ */
+export async function loadServers(
+  config: unknown,
+  options: ConfigReadOptions = {},
+): Promise<LoadedServers> {
+  const warnings: ConfigWarning[] = [];
+  const onWarning = (warning: ConfigWarning): void => {
+    warnings.push(warning);
+    options.onWarning?.(warning);
+  };
+  const entries =
+    typeof config === 'string'
+      ? await readServersConfig(config, { ...options, onWarning })
+      : Array.isArray(config)
+        ? (config as ServerEntry[])
+        : parseServersConfig(config, { ...options, onWarning });
+  return { entries: await withEnvFiles(entries), warnings };
 }

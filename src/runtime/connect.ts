@@ -5,19 +5,25 @@
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { BuildToolSetOptions, ToolSet, ToolSetWarning } from '../adapter/toolset-types.js';
+import type {
+  BuildToolSetOptions,
+  ToolFilter,
+  ToolSet,
+  ToolSetWarning,
+} from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
 import { closeClient, watchClient } from './client-state.js';
 import {
-  type McpServersConfig,
-  parseServersConfig,
-  readServersConfig,
+  type ConfigReadOptions,
+  type ConfigWarning,
+  loadServers,
   type ServerEntry,
+  type ServersConfig,
 } from './config.js';
 import { listAllTools } from './list-tools.js';
 import { LiveToolSet, type ToolsChange } from './live-toolset.js';
 import { checkCount, checkTimeout } from './options.js';
-import { createTransport, type TransportOptions } from './transport.js';
+import { createTransport, describeStartFailure, type TransportOptions } from './transport.js';
 import { packageVersion } from './version.js';
 
 export type { ToolsChange } from './live-toolset.js';
@@ -30,6 +36,8 @@ export interface ConnectOptions extends TransportOptions {
   timeoutMs?: number;
   /** How this client introduces itself to servers; default `gemini-mcp` and its version. */
   clientInfo?: { name: string; version: string };
+  /** How a configuration file or object is read (format, `${workspaceFolder}`, environment). */
+  configOptions?: ConfigReadOptions;
 }
 
 /** Live connections to every configured server and the tool set over them. */
@@ -40,6 +48,11 @@ export interface ServerConnections {
   readonly toolset: ToolSet;
   /** The current tool set's warnings (renames, tools left out, ...). */
   readonly warnings: readonly ToolSetWarning[];
+  /**
+   * What reading the configuration found: unknown keys (with a did-you-mean), keys that are
+   * ignored, unset variables; each with its JSON pointer. Empty for entries passed in.
+   */
+  readonly configWarnings: readonly ConfigWarning[];
   /** Lists one server's tools again (every server's when `serverId` is omitted) and rebuilds the set. */
   refreshTools(serverId?: string): Promise<void>;
   /** Calls `listener` after each refresh that `notifications/tools/list_changed` triggers; returns an unsubscribe. */
@@ -53,6 +66,34 @@ export interface ServerConnections {
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
+/** Both filters: names both include lists allow (either, when one is absent), and either exclude list. */
+function bothFilters(a: ToolFilter, b: ToolFilter): ToolFilter {
+  const include =
+    a.include === undefined || b.include === undefined
+      ? (a.include ?? b.include)
+      : a.include.filter((name) => b.include?.includes(name));
+  const exclude = [...(a.exclude ?? []), ...(b.exclude ?? [])];
+  return {
+    ...(include === undefined ? {} : { include }),
+    ...(exclude.length === 0 ? {} : { exclude }),
+  };
+}
+
+/** The tool set options with each entry's own filter (gemini-cli `includeTools`/`excludeTools`) added. */
+function withEntryFilters(
+  entries: readonly ServerEntry[],
+  toolSet: BuildToolSetOptions | undefined,
+): BuildToolSetOptions | undefined {
+  if (entries.every((entry) => entry.filter === undefined)) return toolSet;
+  const filters = new Map(Object.entries(toolSet?.filters ?? {}));
+  for (const { serverId, filter } of entries) {
+    if (filter === undefined) continue;
+    const given = filters.get(serverId);
+    filters.set(serverId, given === undefined ? filter : bothFilters(filter, given));
+  }
+  return { ...toolSet, filters: Object.fromEntries(filters) };
+}
+
 function defaultClientInfo(): { name: string; version: string } {
   return { name: 'gemini-mcp', version: packageVersion() };
 }
@@ -64,11 +105,11 @@ interface OpenServer {
 }
 
 async function openServer(entry: ServerEntry, options: ConnectOptions): Promise<OpenServer> {
-  const timeout = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const timeout = entry.timeoutMs ?? options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const client = new Client(options.clientInfo ?? defaultClientInfo());
   watchClient(client);
   try {
-    await client.connect(createTransport(entry, options), { timeout });
+    await client.connect(createTransport(entry, options, timeout), { timeout });
     return { entry, client, tools: await listAllTools(client, { timeoutMs: timeout }) };
   } catch (error) {
     await closeClient(client);
@@ -85,11 +126,17 @@ async function openAll(entries: ServerEntry[], options: ConnectOptions): Promise
   const first = failures[0];
   if (first === undefined) return opened;
   await Promise.allSettled(opened.map(({ client }) => closeClient(client)));
-  const reason = first.error instanceof Error ? first.error.message : String(first.error);
+  const entry = entries.find((e) => e.serverId === first.serverId);
+  const reason =
+    entry === undefined ? String(first.error) : describeStartFailure(entry, first.error);
   throw new GeminiMcpError(
     'CONFIG_INVALID',
     `server "${first.serverId}" could not be started: ${reason}`,
-    { cause: first.error, data: { failures: failures.map((f) => f.serverId) } },
+    {
+      cause: first.error,
+      ...(entry === undefined ? {} : { path: entry.pointer }),
+      data: { failures: failures.map((f) => f.serverId) },
+    },
   );
 }
 
@@ -117,20 +164,19 @@ async function openAll(entries: ServerEntry[], options: ConnectOptions): Promise
  * ```
  */
 export async function connectServers(
-  config: McpServersConfig | string,
+  config: ServersConfig | string | readonly ServerEntry[],
   options: ConnectOptions = {},
 ): Promise<ServerConnections> {
   checkTimeout('timeoutMs', options.timeoutMs);
   checkCount('maxMessageBytes', options.maxMessageBytes);
-  const entries =
-    typeof config === 'string' ? await readServersConfig(config) : parseServersConfig(config);
+  const { entries, warnings: configWarnings } = await loadServers(config, options.configOptions);
   const opened = await openAll(entries, options);
   const clients = new Map(opened.map(({ entry, client }) => [entry.serverId, client]));
   let live: LiveToolSet;
   try {
     live = new LiveToolSet(
       new Map(opened.map(({ entry, tools }) => [entry.serverId, tools])),
-      options.toolSet,
+      withEntryFilters(entries, options.toolSet),
     );
   } catch (error) {
     await Promise.allSettled([...clients.values()].map((client) => closeClient(client)));
@@ -152,6 +198,7 @@ export async function connectServers(
     get warnings() {
       return live.warnings;
     },
+    configWarnings,
     async refreshTools(serverId) {
       const ids = serverId === undefined ? [...clients.keys()] : [serverId];
       await Promise.all(

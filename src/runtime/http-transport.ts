@@ -121,12 +121,18 @@ function eventWithoutNonObjectResult(event: string, deliver: (message: JSONRPCMe
 }
 
 /**
- * A fetch for the SDK's Streamable HTTP transport that bounds what it downloads, and tells
- * `onTooLarge` which requests lost their answer when it cuts a body off. A response whose
- * result is not an object is taken out of the body and handed to `onStandIn` as an error
- * answer for its request.
+ * A fetch for the SDK's HTTP transports (Streamable HTTP and the legacy SSE one) that bounds
+ * what it downloads, and tells `onTooLarge` which requests lost their answer when it cuts a
+ * body off. A response whose result is not an object is taken out of the body and handed to
+ * `onStandIn` as an error answer for its request.
+ *
+ * @example
+ * ```ts
+ * const bounded = new BoundedFetch(10 * 1024 * 1024);
+ * const transport = new SSEClientTransport(url, { fetch: bounded.fetch });
+ * ```
  */
-class BoundedFetch {
+export class BoundedFetch {
   readonly #downloads = new Map<RequestId, AbortController>();
   onTooLarge: (ids: readonly RequestId[], error: Error) => void = () => undefined;
   onStandIn: (message: JSONRPCMessage) => void = () => undefined;

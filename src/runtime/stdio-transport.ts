@@ -4,6 +4,7 @@
  * it runs go together. Messages are framed and read as the SDK's own stdio transport does.
  */
 import { type ChildProcess, type IOType, spawn } from 'node:child_process';
+import { PassThrough, type Stream } from 'node:stream';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -64,14 +65,22 @@ export class ProcessGroupStdioTransport implements Transport {
   readonly #server: ProcessGroupServer;
   readonly #readBuffer: ReadBuffer;
   #process: ChildProcess | undefined;
+  /** With `stderr: 'pipe'`: the child's stderr, available before it starts (as the SDK's). */
+  readonly #stderr: PassThrough | undefined;
 
   constructor(server: ProcessGroupServer) {
     this.#server = server;
+    this.#stderr = server.stderr === 'pipe' ? new PassThrough() : undefined;
     this.#readBuffer = new ReadBuffer(
       server.maxBufferSize === undefined ? undefined : { maxBufferSize: server.maxBufferSize },
     );
     // A result that is not an object becomes an error answer instead of a lost line.
     guardLineBuffer(this.#readBuffer as unknown as Parameters<typeof guardLineBuffer>[0]);
+  }
+
+  /** The child's stderr when `stderr` is `'pipe'` (read it: an unread pipe stalls the child). */
+  get stderr(): Stream | null {
+    return this.#stderr ?? null;
   }
 
   /** The child's pid (its process group's id), once started. */
@@ -93,6 +102,7 @@ export class ProcessGroupStdioTransport implements Transport {
         ...(cwd === undefined ? {} : { cwd }),
       });
       this.#process = child;
+      if (this.#stderr !== undefined) child.stderr?.pipe(this.#stderr);
       child.on('error', (error) => {
         reject(error);
         this.onerror?.(error);

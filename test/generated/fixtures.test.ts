@@ -13,7 +13,10 @@ import { MCP_ROOTS } from '../../scripts/lib/mcp.js';
 import { SCHEMAS, type SchemaName } from '../../src/generated/guards.js';
 
 const root = join(import.meta.dirname, '..', 'fixtures');
-const schemaNames = readdirSync(root).sort();
+// configs/ holds MCP client configuration files (test/runtime/config-files.test.ts), not schema fixtures.
+const schemaNames = readdirSync(root)
+  .filter((name) => name !== 'configs')
+  .sort();
 const casesOf = (schema: string, kind: 'valid' | 'invalid') => {
   const dir = join(root, schema, kind);
   return readdirSync(dir)

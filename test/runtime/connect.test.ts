@@ -48,7 +48,7 @@ describe('EX-5: mcpServers configuration', () => {
     ['args not strings', { mcpServers: { a: { command: 'x', args: [1] } } }],
     ['env not strings', { mcpServers: { a: { command: 'x', env: { A: 1 } } } }],
     ['bad url', { mcpServers: { a: { url: 'not a url' } } }],
-    ['sse transport', { mcpServers: { a: { type: 'sse', url: 'http://a' } } }],
+    ['an unknown transport type', { mcpServers: { a: { type: 'websocket', url: 'http://a' } } }],
   ])('EX-5: rejects a configuration with %s', (_name, config) => {
     expect(() => parseServersConfig(config)).toThrow(GeminiMcpError);
     try {
