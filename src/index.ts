@@ -153,8 +153,8 @@ export {
   readGenerateContentResponse,
 } from './runtime/genai.js';
 export type { ListToolsOptions } from './runtime/list-tools.js';
-export { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS } from './runtime/live-toolset.js';
 export { listAllTools } from './runtime/list-tools.js';
+export { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS } from './runtime/live-toolset.js';
 export type { TransportOptions } from './runtime/transport.js';
 export type {
   GeminiParametersResult,

@@ -11,9 +11,9 @@ import type { GenerateContentResponse } from '../generated/types.js';
 import { type AnswerOptions, answerCalls } from './answer.js';
 import type { ClientMap } from './execute.js';
 import { gatherTurn } from './gather.js';
+import type { ContentOf, Generate, ReadOptions } from './genai.js';
 import { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS, type ToolSetSource } from './live-toolset.js';
 import { checkTimeout } from './options.js';
-import type { ContentOf, Generate, ReadOptions } from './genai.js';
 
 /**
  * Options of {@link runConversation}. `R` is the response type `generate` returns (inferred:

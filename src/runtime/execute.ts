@@ -8,7 +8,7 @@ import type { CallItem, RejectedItem } from '../adapter/calls.js';
 import { TOO_DEEP, toolSchemaViolations } from '../adapter/tool-schemas.js';
 import type { ResolvedCall, ToolError, ToolResult } from '../adapter/types.js';
 import { type ReadNotice, readMcpCallToolResult } from '../generated/guards.js';
-import { type CallProgress, progressHandler } from './call-progress.js';
+import { type CallProgress, followProgress, progressHandler } from './call-progress.js';
 import { transportErrorSince, wasClosed } from './client-state.js';
 import { checkCount, checkTimeout } from './options.js';
 import { mapConcurrent } from './pool.js';
@@ -141,17 +141,24 @@ async function runCall(
   const forward = (): void => controller?.abort(signal?.reason);
   signal?.addEventListener('abort', forward, { once: true });
   const { onProgress } = options;
+  const progress =
+    onProgress === undefined
+      ? undefined
+      : followProgress(client, progressHandler(call, index, onProgress));
   try {
     const raw: unknown = await client.request(
-      { method: 'tools/call', params: { name: call.name, arguments: call.arguments } },
-      ResultSchema,
       {
-        timeout: timeoutMs,
-        ...(controller === undefined ? {} : { signal: controller.signal }),
-        ...(onProgress === undefined
-          ? {}
-          : { onprogress: progressHandler(call, index, onProgress) }),
+        method: 'tools/call',
+        params: {
+          name: call.name,
+          arguments: call.arguments,
+          ...(progress === undefined ? {} : { _meta: { progressToken: progress.progressToken } }),
+        },
       },
+      ResultSchema,
+      controller === undefined
+        ? { timeout: timeoutMs }
+        : { signal: controller.signal, timeout: timeoutMs },
     );
     return checkResult(call, raw, options.onNotice);
   } catch (error) {
@@ -164,6 +171,7 @@ async function runCall(
     });
   } finally {
     signal?.removeEventListener('abort', forward);
+    progress?.stop();
   }
 }
 

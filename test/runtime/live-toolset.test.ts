@@ -83,7 +83,12 @@ describe('EX-5: LiveToolSet.toolsSettled (issue 15)', () => {
   });
 
   it('EX-5: waits for a notified refresh, and for one that starts while it waits', async () => {
-    const live = new LiveToolSet(new Map([['a', [tool('one')]], ['b', [tool('two')]]]));
+    const live = new LiveToolSet(
+      new Map([
+        ['a', [tool('one')]],
+        ['b', [tool('two')]],
+      ]),
+    );
     const first = gated([tool('one'), tool('three')]);
     const second = gated([tool('two'), tool('four')]);
     void live.replaceAndNotify('a', first.fetch);

@@ -32,7 +32,11 @@ export function createUnlockServer(): McpServer {
       description: 'Reports the given progress steps, then answers.',
       inputSchema: {
         steps: z.array(
-          z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }),
+          z.object({
+            progress: z.number(),
+            total: z.number().optional(),
+            message: z.string().optional(),
+          }),
         ),
       },
     },
