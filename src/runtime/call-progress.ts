@@ -2,7 +2,8 @@
  * A running call's MCP `notifications/progress`, bounded and told to the caller with the call
  * they belong to. Read off the transport as each message arrives, not through the SDK's
  * `onprogress`: the SDK runs notification handlers a microtask late but settles a response at
- * once, so the progress a server sends just before its result would be lost.
+ * once, so the progress a server sends just before its result would be lost
+ * (modelcontextprotocol/typescript-sdk#2580, open for SDK 1.32).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
