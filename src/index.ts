@@ -104,6 +104,8 @@ export type {
 } from './generated/types.js';
 export type { AnswerOptions, ModelTurn } from './runtime/answer.js';
 export { answerCalls } from './runtime/answer.js';
+export type { CallProgress } from './runtime/call-progress.js';
+export { MAX_PROGRESS_MESSAGE_BYTES } from './runtime/call-progress.js';
 export type {
   CallableServers,
   CallableToolOptions,
@@ -118,7 +120,13 @@ export type {
   StdioServerConfig,
 } from './runtime/config.js';
 export { parseServersConfig, readServersConfig } from './runtime/config.js';
-export type { ConnectOptions, ServerConnections, ToolsChange } from './runtime/connect.js';
+export type {
+  ConnectOptions,
+  ServerConnections,
+  ToolSetSource,
+  ToolsChange,
+  ToolsSettleOptions,
+} from './runtime/connect.js';
 export { connectServers } from './runtime/connect.js';
 export type {
   AnsweredTurn,
@@ -146,6 +154,7 @@ export {
 } from './runtime/genai.js';
 export type { ListToolsOptions } from './runtime/list-tools.js';
 export { listAllTools } from './runtime/list-tools.js';
+export { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS } from './runtime/live-toolset.js';
 export type { TransportOptions } from './runtime/transport.js';
 export type {
   GeminiParametersResult,

@@ -14,6 +14,7 @@ import { runConversation } from '../runtime/conversation.js';
 import { type GenAiClient, genaiGenerate } from '../runtime/genai.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
 import { type CliIo, terminalSafe } from './io.js';
+import { progressLine } from './progress.js';
 import { connect, type ServerFlags } from './servers.js';
 
 /** Gemini's limit on a function name. */
@@ -221,12 +222,15 @@ function readTurn(io: CliIo, path: string, value: unknown): GenerateContentRespo
 export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Promise<void> {
   const turn = readTurn(io, file, await readJsonFile(file));
   const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
+  const progress = progressLine(io.stderr);
   try {
     const content = await answerCalls(turn, connections.toolset, connections.clients, {
       dialect: opts.dialect,
       timeoutMs: opts.timeout,
       ...(opts.validateArgs === true ? { validateArgs: true } : {}),
+      ...progress.callOptions,
     });
+    progress.clear();
     io.stdout.write(`${JSON.stringify(content, null, 2)}\n`);
   } catch (error) {
     if (error instanceof GeminiMcpError && error.code === 'INVALID_INPUT') {
@@ -234,6 +238,7 @@ export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Prom
     }
     throw error;
   } finally {
+    progress.clear();
     await connections.close();
   }
 }
@@ -272,17 +277,20 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
   const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
   // A variable, so that the response type is inferred from it before onTurn is typed.
   const generate = genaiGenerate(ai, { model });
+  const progress = progressLine(io.stderr);
   try {
     const result = await runConversation({
       generate,
-      toolset: connections.toolset,
+      toolset: connections, // each request waits for tool refreshes a call started
       clients: connections.clients,
       contents: [{ role: 'user', parts: [{ text: words.join(' ') }] }],
       maxTurns: opts.maxTurns,
       timeoutMs: opts.timeout,
       declarations: { schemaMode: opts.schemaMode },
       onNotice: (notice) => io.stderr.write(noticeLine('the model', notice)),
+      ...progress.callOptions,
       onTurn: (turn) => {
+        progress.clear();
         for (const part of turn.model.parts ?? []) {
           if (part.functionCall === undefined) continue;
           const { name, args } = part.functionCall;
@@ -319,6 +327,7 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
     io.stderr.write(`gemini-mcp chat: ${why}\n`);
     process.exitCode = EXIT.INVALID;
   } finally {
+    progress.clear();
     await connections.close();
   }
 }

@@ -83,7 +83,7 @@ function callsOf(
  * left out for Vertex AI; each result is proven once (CallToolResult and outputSchema when run)
  * and the Content once, against that dialect's schema. Throws `INVALID_INPUT` when the turn
  * holds no function call (the candidate's FC-6 finish reason, if any, is named), so the API
- * never sees a count mismatch.
+ * never sees a count mismatch. `onProgress` hears the servers' progress notifications per call.
  *
  * @example
  * ```ts

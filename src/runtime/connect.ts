@@ -21,12 +21,17 @@ import {
   type ServersConfig,
 } from './config.js';
 import { listAllTools } from './list-tools.js';
-import { LiveToolSet, type ToolsChange } from './live-toolset.js';
+import {
+  LiveToolSet,
+  type ToolSetSource,
+  type ToolsChange,
+  type ToolsSettleOptions,
+} from './live-toolset.js';
 import { checkCount, checkTimeout } from './options.js';
 import { createTransport, describeStartFailure, type TransportOptions } from './transport.js';
 import { packageVersion } from './version.js';
 
-export type { ToolsChange } from './live-toolset.js';
+export type { ToolSetSource, ToolsChange, ToolsSettleOptions } from './live-toolset.js';
 
 /** Options of {@link connectServers}. */
 export interface ConnectOptions extends TransportOptions {
@@ -40,8 +45,12 @@ export interface ConnectOptions extends TransportOptions {
   configOptions?: ConfigReadOptions;
 }
 
-/** Live connections to every configured server and the tool set over them. */
-export interface ServerConnections {
+/**
+ * Live connections to every configured server and the tool set over them. As a
+ * {@link ToolSetSource} it goes to `runConversation` as `toolset`, which then waits for a
+ * refresh a tool call started before the next request.
+ */
+export interface ServerConnections extends ToolSetSource {
   /** A connected SDK client per server id, in configuration order. */
   readonly clients: ReadonlyMap<string, Client>;
   /** The current tool set over every server (replaced when a server's tools change). */
@@ -57,6 +66,15 @@ export interface ServerConnections {
   refreshTools(serverId?: string): Promise<void>;
   /** Calls `listener` after each refresh that `notifications/tools/list_changed` triggers; returns an unsubscribe. */
   onToolsChanged(listener: (change: ToolsChange) => void): () => void;
+  /**
+   * Resolves `true` once no tool refresh is in flight (those that start while it waits
+   * included), `false` when `timeoutMs` (default 5 000) passed or `signal` fired first. A
+   * server that sends `tools/list_changed` while it answers a call (stdio, in memory, or on the
+   * call's own HTTP stream) has its refresh in flight by the time the call's result is read, so
+   * awaiting this after the calls of a turn gives the set the next request should declare:
+   * `await connections.toolsSettled(); geminiTools(connections.toolset)`.
+   */
+  toolsSettled(options?: ToolsSettleOptions): Promise<boolean>;
   /**
    * Closes every client; each stdio server's process group is ended (stdin closed, then
    * SIGTERM, then SIGKILL), so processes a wrapper started go too.
@@ -213,6 +231,9 @@ export async function connectServers(
     },
     onToolsChanged(listener) {
       return live.onChange(listener);
+    },
+    toolsSettled(settleOptions) {
+      return live.toolsSettled(settleOptions);
     },
     async close() {
       live.clearListeners();

@@ -12,6 +12,8 @@ import { type AnswerOptions, answerCalls } from './answer.js';
 import type { ClientMap } from './execute.js';
 import { gatherTurn } from './gather.js';
 import type { ContentOf, Generate, ReadOptions } from './genai.js';
+import { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS, type ToolSetSource } from './live-toolset.js';
+import { checkTimeout } from './options.js';
 
 /**
  * Options of {@link runConversation}. `R` is the response type `generate` returns (inferred:
@@ -28,11 +30,19 @@ export interface ConversationOptions<
   /** Asks the model for one turn; see `genaiGenerate` and `genaiGenerateStream`. */
   generate: Generate<R, M>;
   /**
-   * The tools offered to the model. A function is asked again before each turn, so a set
-   * rebuilt on `tools/list_changed` is offered from the next turn on:
-   * `toolset: () => connections.toolset`.
+   * The tools offered to the model. Pass what `connectServers` returned (a
+   * {@link ToolSetSource}) and each request first waits, at most `toolsRefreshTimeoutMs`, for
+   * the tool refreshes in flight, so a tool that a call of the previous turn made its server add
+   * (`tools/list_changed`) is declared in the very next request. A function is asked again
+   * before each turn without waiting; a ToolSet is used as it is.
    */
-  toolset: ToolSet | (() => ToolSet);
+  toolset: ToolSet | (() => ToolSet) | ToolSetSource;
+  /**
+   * The longest wait, before each request, for tool refreshes in flight (with a
+   * {@link ToolSetSource} as `toolset`); when it passes, the request declares the current set.
+   * Default 5 000 ms.
+   */
+  toolsRefreshTimeoutMs?: number;
   clients: ClientMap;
   /** The conversation so far, ending with the user's turn (not modified): `generate`'s Contents. */
   contents: readonly NoInfer<ContentOf<R>>[];
@@ -92,6 +102,18 @@ export interface ConversationResult<R extends ResponseInput = GenerateContentRes
   lastResponse?: R;
 }
 
+/** The tool set to declare now: after the refreshes in flight, for a source. */
+async function currentToolset(
+  toolset: ConversationOptions<ResponseInput, SchemaMode>['toolset'],
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<ToolSet> {
+  if (typeof toolset === 'function') return toolset();
+  if (!('toolsSettled' in toolset)) return toolset;
+  await toolset.toolsSettled({ timeoutMs, ...(signal === undefined ? {} : { signal }) });
+  return toolset.toolset;
+}
+
 function answerText(content: ContentInput): string {
   return (content.parts ?? [])
     .filter((part) => part.thought !== true && typeof part.text === 'string')
@@ -106,7 +128,10 @@ function answerText(content: ContentInput): string {
  * together), answers its function calls with {@link answerCalls} and repeats. Stops, with a
  * typed {@link ConversationStop} rather than a throw, when the model answers without calls, at
  * `maxTurns`, when function calling fails or no content comes back, or when `signal` fires.
- * Errors of `generate` itself (network, HTTP 4xx/5xx) propagate.
+ * Errors of `generate` itself (network, HTTP 4xx/5xx) propagate. With `toolset: connections`
+ * each request waits (bounded) for the tool refreshes in flight, so tools a call unlocked
+ * (`tools/list_changed`) are declared in the very next request; `onProgress` hears each call's
+ * progress notifications.
  *
  * The history is typed by `generate`'s response type: with @google/genai's client, `contents`
  * and the result's `contents` are genai `Content`s. With an inline `onTurn`, pass `generate` as
@@ -117,7 +142,7 @@ function answerText(content: ContentInput): string {
  * const ai = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY });
  * const { contents, stop } = await runConversation({
  *   generate: genaiGenerate(ai, { model: 'gemini-2.5-flash' }),
- *   toolset: () => connections.toolset,
+ *   toolset: connections, // waits for tool refreshes in flight before each request
  *   clients: connections.clients,
  *   contents: [{ role: 'user', parts: [{ text: 'What does a bitcoin cost in euros?' }] }],
  *   maxTurns: 5,
@@ -129,6 +154,8 @@ export async function runConversation<R extends ResponseInput, M extends SchemaM
   options: ConversationOptions<R, M>,
 ): Promise<ConversationResult<R>> {
   const { generate, clients, signal, onTurn, onNotice } = options;
+  checkTimeout('toolsRefreshTimeoutMs', options.toolsRefreshTimeoutMs);
+  const refreshTimeoutMs = options.toolsRefreshTimeoutMs ?? DEFAULT_TOOLS_REFRESH_TIMEOUT_MS;
   const maxTurns = options.maxTurns ?? 10;
   const contents: (ContentOf<R> | AnswerContent)[] = [...options.contents];
   let lastResponse: R | undefined;
@@ -141,7 +168,8 @@ export async function runConversation<R extends ResponseInput, M extends SchemaM
 
   for (let turn = 1; turn <= maxTurns; turn++) {
     if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
-    const toolset = typeof options.toolset === 'function' ? options.toolset() : options.toolset;
+    const toolset = await currentToolset(options.toolset, refreshTimeoutMs, signal);
+    if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
     const tools = geminiTools(toolset, options.declarations);
     let response: R;
     try {

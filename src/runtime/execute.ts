@@ -8,6 +8,7 @@ import type { CallItem, RejectedItem } from '../adapter/calls.js';
 import { TOO_DEEP, toolSchemaViolations } from '../adapter/tool-schemas.js';
 import type { ResolvedCall, ToolError, ToolResult } from '../adapter/types.js';
 import { type ReadNotice, readMcpCallToolResult } from '../generated/guards.js';
+import { type CallProgress, followProgress, progressHandler } from './call-progress.js';
 import { transportErrorSince, wasClosed } from './client-state.js';
 import { checkCount, checkTimeout } from './options.js';
 import { mapConcurrent } from './pool.js';
@@ -43,6 +44,15 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Hears each novelty a result holds that no known MCP version defines (kept as it came). */
   onNotice?: (notice: ReadNotice) => void;
+  /**
+   * Hears the servers' `notifications/progress` about each running call (given, each call's
+   * request carries a progress token). Progress that is not a finite number is dropped and
+   * messages are capped at 1 KiB; every other notification is passed on as it arrives, so
+   * throttle what you draw. Progress does not extend `timeoutMs`: it stays the limit of the
+   * whole call, so a server cannot keep a call open by reporting progress. A throw from it
+   * goes to the client's `onerror`, as from any notification handler.
+   */
+  onProgress?: (progress: CallProgress) => void;
 }
 
 /** Default per-call timeout. */
@@ -109,6 +119,7 @@ async function runCall(
   call: ResolvedCall,
   clients: ClientMap,
   options: ExecuteOptions,
+  index: number,
 ): Promise<ToolResult | ToolError> {
   const { signal } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -129,9 +140,21 @@ async function runCall(
   guardResults(client);
   const forward = (): void => controller?.abort(signal?.reason);
   signal?.addEventListener('abort', forward, { once: true });
+  const { onProgress } = options;
+  const progress =
+    onProgress === undefined
+      ? undefined
+      : followProgress(client, progressHandler(call, index, onProgress));
   try {
     const raw: unknown = await client.request(
-      { method: 'tools/call', params: { name: call.name, arguments: call.arguments } },
+      {
+        method: 'tools/call',
+        params: {
+          name: call.name,
+          arguments: call.arguments,
+          ...(progress === undefined ? {} : { _meta: { progressToken: progress.progressToken } }),
+        },
+      },
       ResultSchema,
       controller === undefined
         ? { timeout: timeoutMs }
@@ -148,6 +171,7 @@ async function runCall(
     });
   } finally {
     signal?.removeEventListener('abort', forward);
+    progress?.stop();
   }
 }
 
@@ -155,9 +179,10 @@ async function executed(
   call: ResolvedCall,
   clients: ClientMap,
   options: ExecuteOptions,
+  index = 0,
 ): Promise<ExecutedCall> {
   const started = performance.now();
-  const result = await runCall(call, clients, options);
+  const result = await runCall(call, clients, options, index);
   return { kind: 'call', call, result, durationMs: performance.now() - started };
 }
 
@@ -169,7 +194,8 @@ async function executed(
  * cancellation, transport, closed client, unknown server, a result that fails the MCP
  * CallToolResult schema or the tool's outputSchema) becomes a `ToolError` with its code; a
  * single call never throws. Timeouts and `signal` cancel the MCP request itself, so the server
- * gets `notifications/cancelled`. Throws INVALID_INPUT (naming the option) for a `concurrency`
+ * gets `notifications/cancelled`. `onProgress` hears each call's progress notifications with
+ * the call's index, id, exposed name and server. Throws INVALID_INPUT (naming the option) for a `concurrency`
  * that is not a whole number >= 1 or Infinity, or a `timeoutMs` outside (0, 2^31 - 1].
  *
  * @example
@@ -206,8 +232,8 @@ export async function executeToolCalls(
     const call = toRun(only);
     return [call === undefined ? (only as RejectedItem) : await executed(call, clients, options)];
   }
-  return mapConcurrent(items, concurrency, async (item) => {
+  return mapConcurrent(items, concurrency, async (item, index) => {
     const call = toRun(item);
-    return call === undefined ? (item as RejectedItem) : executed(call, clients, options);
+    return call === undefined ? (item as RejectedItem) : executed(call, clients, options, index);
   });
 }

@@ -66,3 +66,80 @@ describe('EX-5: LiveToolSet', () => {
     expect(live.toolset.entries.map((e) => e.exposedName)).toEqual(['one', 'two']);
   });
 });
+
+describe('EX-5: LiveToolSet.toolsSettled (issue 15)', () => {
+  /** A fetch that answers `tools` when `release` is called. */
+  function gated(tools: unknown[]): { fetch: () => Promise<unknown[]>; release: () => void } {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    return { fetch: () => gate.then(() => tools), release };
+  }
+
+  it('EX-5: true at once when nothing is in flight', async () => {
+    const live = new LiveToolSet(new Map([['a', [tool('one')]]]));
+    expect(await live.toolsSettled()).toBe(true);
+  });
+
+  it('EX-5: waits for a notified refresh, and for one that starts while it waits', async () => {
+    const live = new LiveToolSet(
+      new Map([
+        ['a', [tool('one')]],
+        ['b', [tool('two')]],
+      ]),
+    );
+    const first = gated([tool('one'), tool('three')]);
+    const second = gated([tool('two'), tool('four')]);
+    void live.replaceAndNotify('a', first.fetch);
+    let settled = false;
+    const waiting = live.toolsSettled().then((result) => {
+      settled = true;
+      return result;
+    });
+    void live.replaceAndNotify('b', second.fetch);
+    first.release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toBe(false);
+    second.release();
+    expect(await waiting).toBe(true);
+    expect(live.toolset.entries.map((e) => e.exposedName)).toEqual(['one', 'three', 'two', 'four']);
+  });
+
+  it('EX-5: a storm of notifications is one wait: the coalesced rounds, then settled', async () => {
+    const live = new LiveToolSet(new Map([['a', [tool('one')]]]));
+    let lists = 0;
+    const fetch = async () => {
+      lists++;
+      return [tool(`t${lists}`)];
+    };
+    for (let i = 0; i < 500; i++) void live.replaceAndNotify('a', fetch);
+    expect(await live.toolsSettled()).toBe(true);
+    expect(lists).toBe(2);
+    expect(live.toolset.entries.map((e) => e.exposedName)).toEqual(['t2']);
+  });
+
+  it('EX-5: a failed refresh settles too (the previous set stays)', async () => {
+    const live = new LiveToolSet(new Map([['a', [tool('one')]]]));
+    void live.replaceAndNotify('a', async () => {
+      throw new Error('gone');
+    });
+    void live.replace('a', async () => [tool('x'), tool('x')]).catch(() => undefined);
+    expect(await live.toolsSettled()).toBe(true);
+  });
+
+  it('EX-5: bounded: false when timeoutMs passes or the signal fires first; a bad timeoutMs is refused', async () => {
+    const live = new LiveToolSet(new Map([['a', [tool('one')]]]));
+    void live.replaceAndNotify('a', () => new Promise(() => {}));
+    expect(await live.toolsSettled({ timeoutMs: 20 })).toBe(false);
+    const controller = new AbortController();
+    const waiting = live.toolsSettled({ signal: controller.signal });
+    controller.abort();
+    expect(await waiting).toBe(false);
+    expect(await live.toolsSettled({ signal: AbortSignal.abort() })).toBe(false);
+    await expect(live.toolsSettled({ timeoutMs: Number.NaN })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      data: { option: 'timeoutMs' },
+    });
+  });
+});
