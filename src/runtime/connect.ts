@@ -7,6 +7,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { BuildToolSetOptions, ToolSet, ToolSetWarning } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
+import { equipClient } from './capabilities.js';
+import {
+  type CapabilitiesConfig,
+  checkCapabilitiesConfig,
+  serverFeatures,
+} from './capabilities-config.js';
 import { closeClient, watchClient } from './client-state.js';
 import {
   type McpServersConfig,
@@ -17,13 +23,18 @@ import {
 import { listAllTools } from './list-tools.js';
 import { LiveToolSet, type ToolsChange } from './live-toolset.js';
 import { checkCount, checkTimeout } from './options.js';
+import { type ClientRoot, checkRoots, type ServerRoots } from './roots.js';
 import { createTransport, type TransportOptions } from './transport.js';
 import { packageVersion } from './version.js';
 
 export type { ToolsChange } from './live-toolset.js';
 
-/** Options of {@link connectServers}. */
-export interface ConnectOptions extends TransportOptions {
+/**
+ * Options of {@link connectServers}. `capabilities` (elicitation, roots) are declared to every
+ * server, `servers[id].capabilities` override them for one server; a capability is advertised
+ * only where it is configured.
+ */
+export interface ConnectOptions extends TransportOptions, CapabilitiesConfig {
   /** How the tool set is built (prefixing, filters). */
   toolSet?: BuildToolSetOptions;
   /** Limit for connecting to one server and for each `tools/list` page. Default 30 000 ms. */
@@ -45,6 +56,12 @@ export interface ServerConnections {
   /** Calls `listener` after each refresh that `notifications/tools/list_changed` triggers; returns an unsubscribe. */
   onToolsChanged(listener: (change: ToolsChange) => void): () => void;
   /**
+   * Replaces the roots of every server that has the roots capability (of `serverId` only, when
+   * given) and sends each `notifications/roots/list_changed`. INVALID_INPUT for a bad list or
+   * when no such server declared roots.
+   */
+  setRoots(roots: readonly ClientRoot[], serverId?: string): Promise<void>;
+  /**
    * Closes every client; each stdio server's process group is ended (stdin closed, then
    * SIGTERM, then SIGKILL), so processes a wrapper started go too.
    */
@@ -61,15 +78,18 @@ interface OpenServer {
   entry: ServerEntry;
   client: Client;
   tools: unknown[];
+  roots: ServerRoots | undefined;
 }
 
 async function openServer(entry: ServerEntry, options: ConnectOptions): Promise<OpenServer> {
   const timeout = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const client = new Client(options.clientInfo ?? defaultClientInfo());
   watchClient(client);
+  const { features, roots } = serverFeatures(entry.serverId, options);
+  equipClient(client, entry.serverId, features);
   try {
     await client.connect(createTransport(entry, options), { timeout });
-    return { entry, client, tools: await listAllTools(client, { timeoutMs: timeout }) };
+    return { entry, client, roots, tools: await listAllTools(client, { timeoutMs: timeout }) };
   } catch (error) {
     await closeClient(client);
     throw error;
@@ -122,10 +142,16 @@ export async function connectServers(
 ): Promise<ServerConnections> {
   checkTimeout('timeoutMs', options.timeoutMs);
   checkCount('maxMessageBytes', options.maxMessageBytes);
+  checkCapabilitiesConfig(options);
   const entries =
     typeof config === 'string' ? await readServersConfig(config) : parseServersConfig(config);
   const opened = await openAll(entries, options);
   const clients = new Map(opened.map(({ entry, client }) => [entry.serverId, client]));
+  const roots = new Map(
+    opened.flatMap(({ entry, client, roots }) =>
+      roots === undefined ? [] : [[entry.serverId, { roots, client }] as const],
+    ),
+  );
   let live: LiveToolSet;
   try {
     live = new LiveToolSet(
@@ -166,6 +192,21 @@ export async function connectServers(
     },
     onToolsChanged(listener) {
       return live.onChange(listener);
+    },
+    async setRoots(list, serverId) {
+      const checked = checkRoots(list, 'setRoots');
+      const ids = serverId === undefined ? [...roots.keys()] : [serverId];
+      const targets = ids.map((id) => roots.get(id));
+      if (targets.length === 0 || targets.includes(undefined)) {
+        throw new GeminiMcpError(
+          'INVALID_INPUT',
+          serverId === undefined
+            ? 'setRoots: no server was connected with the roots capability (option capabilities.roots)'
+            : `setRoots: server "${serverId}" was not connected with the roots capability`,
+          { data: { option: 'capabilities.roots' } },
+        );
+      }
+      await Promise.all(targets.map((target) => target?.roots.replace(checked, target.client)));
     },
     async close() {
       live.clearListeners();
