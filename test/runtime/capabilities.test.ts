@@ -43,22 +43,10 @@ async function call(
     : { isError: false, value: JSON.parse(text) };
 }
 
-/** onElicitation that records each query and context, and answers `answer`. */
-function recorder(answer: ElicitationAnswer) {
-  const queries: ElicitationQuery[] = [];
-  const contexts: { serverId: string; signal: AbortSignal }[] = [];
-  return {
-    queries,
-    contexts,
-    onElicitation: (
-      query: ElicitationQuery,
-      context: { serverId: string; signal: AbortSignal },
-    ) => {
-      queries.push(query);
-      contexts.push(context);
-      return answer;
-    },
-  };
+/** The fields of a form-mode query. */
+function fieldsOf(query: ElicitationQuery | undefined): readonly FormField[] {
+  if (query?.mode !== 'form') throw new Error(`not a form query: ${JSON.stringify(query)}`);
+  return query.fields;
 }
 
 describe('CC-1: only configured capabilities are advertised', () => {
@@ -186,7 +174,7 @@ describe('CC-2..5: elicitation during a tool call (stdio)', () => {
     expect(last.serverId).toBe('caps');
     expect(last.signal).toBeInstanceOf(AbortSignal);
     expect(last.query).toMatchObject({ mode: 'form', message: 'Accept with defaults' });
-    const fields = (last.query as { fields: FormField[] }).fields;
+    const fields = fieldsOf(last.query);
     expect(fields.map((f) => [f.name, f.kind, f.default])).toEqual([
       ['name', 'text', 'John Doe'],
       ['age', 'integer', 30],
@@ -202,7 +190,7 @@ describe('CC-2..5: elicitation during a tool call (stdio)', () => {
       isError: false,
       value: { action: 'accept', content: { city: 'Lyon', nights: 1, extras: ['parking'] } },
     });
-    const fields = (seen.at(-1)!.query as { fields: FormField[] }).fields;
+    const fields = fieldsOf(seen.at(-1)?.query);
     expect(fields).toEqual([
       { name: 'city', required: true, title: 'City', kind: 'text', minLength: 2 },
       {
@@ -231,7 +219,7 @@ describe('CC-2..5: elicitation during a tool call (stdio)', () => {
     ['decline', { action: 'decline' }],
     ['cancel', { action: 'cancel' }],
   ] as const)('CC-3: %s reaches the server without content', async (_name, given) => {
-    answer = { ...given, content: { city: 'Paris' } } as ElicitationAnswer;
+    answer = { ...given, content: { city: 'Paris' } } as unknown as ElicitationAnswer;
     expect(await call(connections, 'book')).toEqual({
       isError: false,
       value: { action: given.action },
