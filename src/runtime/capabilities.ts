@@ -18,7 +18,7 @@ export interface ServerRequestContext {
 }
 
 /** Registers typed handlers for requests a server sends to the client. */
-export interface ServerRequestRegistry {
+interface ServerRequestRegistry {
   /** Answers requests matching `schema` (an SDK request schema, e.g. `ElicitRequestSchema`). */
   handle<S extends AnyObjectSchema>(
     schema: S,

@@ -5,7 +5,5 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 export const DEFAULTS_FORM: Record<string, unknown>;
 /** A booking form: a required city, nights with a default, optional extras. */
 export const BOOKING_FORM: Record<string, unknown>;
-/** A form of `count` text fields. */
-export function bigForm(count: number): Record<string, unknown>;
 /** A fresh server and what it has seen. */
 export function createCapabilityServer(): { server: McpServer; state: { rootsChanged: number } };

@@ -48,7 +48,7 @@ export const BOOKING_FORM = {
 };
 
 /** A form of `count` text fields (to exceed a client's size bound). */
-export function bigForm(count) {
+function bigForm(count) {
   const properties = {};
   for (let i = 0; i < count; i++)
     properties[`field_${i}`] = { type: 'string', description: 'x'.repeat(100) };
