@@ -112,6 +112,8 @@ export type {
   McpCallableTool,
 } from './runtime/callable-tool.js';
 export { mcpCallableTool } from './runtime/callable-tool.js';
+export type { ServerRequestContext } from './runtime/capabilities.js';
+export type { ClientCapabilityOptions, ServerOptions } from './runtime/capabilities-config.js';
 export type {
   HttpServerConfig,
   McpServersConfig,
@@ -135,6 +137,20 @@ export type {
   ConversationStop,
 } from './runtime/conversation.js';
 export { runConversation } from './runtime/conversation.js';
+export type {
+  BooleanField,
+  ChoiceField,
+  ElicitationAnswer,
+  ElicitationOptions,
+  ElicitationQuery,
+  FormField,
+  FormOption,
+  FormValue,
+  MultiChoiceField,
+  NumberField,
+  TextField,
+} from './runtime/elicitation.js';
+export { DEFAULT_MAX_ELICITATION_BYTES, fieldProblem } from './runtime/elicitation.js';
 export type { ClientMap, ExecutedCall, ExecuteOptions, Outcome } from './runtime/execute.js';
 export { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, executeToolCalls } from './runtime/execute.js';
 export { gatherTurn } from './runtime/gather.js';
@@ -155,6 +171,7 @@ export {
 export type { ListToolsOptions } from './runtime/list-tools.js';
 export { listAllTools } from './runtime/list-tools.js';
 export { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS } from './runtime/live-toolset.js';
+export type { ClientRoot } from './runtime/roots.js';
 export type { TransportOptions } from './runtime/transport.js';
 export type {
   GeminiParametersResult,

@@ -128,7 +128,7 @@ export interface ChatOpts extends ServerOpts {
 
 /** `gemini-mcp tools`. */
 export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
-  const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
+  const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
   try {
     const declarationWarnings: DeclarationWarning[] = [];
     const tools = geminiTools(connections.toolset, {
@@ -221,7 +221,7 @@ function readTurn(io: CliIo, path: string, value: unknown): GenerateContentRespo
 /** `gemini-mcp answer`. */
 export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Promise<void> {
   const turn = readTurn(io, file, await readJsonFile(file));
-  const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
+  const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
   const progress = progressLine(io.stderr);
   try {
     const content = await answerCalls(turn, connections.toolset, connections.clients, {
@@ -274,7 +274,7 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
   }
   const model = opts.model ?? process.env.GEMINI_MODEL ?? DEFAULT_MODEL;
   const ai = await loadGenAi(apiKey);
-  const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
+  const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
   // A variable, so that the response type is inferred from it before onTurn is typed.
   const generate = genaiGenerate(ai, { model });
   const progress = progressLine(io.stderr);

@@ -10,6 +10,7 @@ import { GeminiMcpError } from '../errors.js';
 import type { McpServersConfig, ServerConfig } from '../runtime/config.js';
 import { connectServers, type ServerConnections } from '../runtime/connect.js';
 import { CliError, describeFileError } from './cli-error.js';
+import { type PromptIo, terminalElicitation } from './elicit-prompt.js';
 
 /** The server options every server-using command takes. */
 export interface ServerFlags {
@@ -154,16 +155,19 @@ function closeOnSignals(connections: ServerConnections): void {
 
 /**
  * Connects the servers, turning every failure into a one-line {@link CliError} (exit 2), and
- * closes them on SIGINT or SIGTERM.
+ * closes them on SIGINT or SIGTERM. A server's request for input is asked on `io`'s terminal,
+ * or declined when it is none.
  */
 export async function connect(
   flags: ServerFlags,
-  toolSet: BuildToolSetOptions = {},
+  toolSet: BuildToolSetOptions,
+  io: PromptIo,
 ): Promise<ServerConnections & { example: boolean }> {
   const { config, example } = await serversConfig(flags);
   try {
     const connections = await connectServers(config, {
       toolSet,
+      capabilities: { elicitation: terminalElicitation(io) },
       ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
     });
     closeOnSignals(connections);

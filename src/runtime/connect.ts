@@ -12,6 +12,12 @@ import type {
   ToolSetWarning,
 } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
+import { equipClient } from './capabilities.js';
+import {
+  type CapabilitiesConfig,
+  checkCapabilitiesConfig,
+  serverFeatures,
+} from './capabilities-config.js';
 import { closeClient, watchClient } from './client-state.js';
 import {
   type ConfigReadOptions,
@@ -28,13 +34,18 @@ import {
   type ToolsSettleOptions,
 } from './live-toolset.js';
 import { checkCount, checkTimeout } from './options.js';
+import { type ClientRoot, checkRoots, type ServerRoots } from './roots.js';
 import { createTransport, describeStartFailure, type TransportOptions } from './transport.js';
 import { packageVersion } from './version.js';
 
 export type { ToolSetSource, ToolsChange, ToolsSettleOptions } from './live-toolset.js';
 
-/** Options of {@link connectServers}. */
-export interface ConnectOptions extends TransportOptions {
+/**
+ * Options of {@link connectServers}. `capabilities` (elicitation, roots) are declared to every
+ * server, `servers[id].capabilities` override them for one server; a capability is advertised
+ * only where it is configured.
+ */
+export interface ConnectOptions extends TransportOptions, CapabilitiesConfig {
   /** How the tool set is built (prefixing, filters). */
   toolSet?: BuildToolSetOptions;
   /** Limit for connecting to one server and for each `tools/list` page. Default 30 000 ms. */
@@ -75,6 +86,12 @@ export interface ServerConnections extends ToolSetSource {
    * `await connections.toolsSettled(); geminiTools(connections.toolset)`.
    */
   toolsSettled(options?: ToolsSettleOptions): Promise<boolean>;
+  /**
+   * Replaces the roots of every server that has the roots capability (of `serverId` only, when
+   * given) and sends each `notifications/roots/list_changed`. INVALID_INPUT for a bad list or
+   * when no such server declared roots.
+   */
+  setRoots(roots: readonly ClientRoot[], serverId?: string): Promise<void>;
   /**
    * Closes every client; each stdio server's process group is ended (stdin closed, then
    * SIGTERM, then SIGKILL), so processes a wrapper started go too.
@@ -120,15 +137,18 @@ interface OpenServer {
   entry: ServerEntry;
   client: Client;
   tools: unknown[];
+  roots: ServerRoots | undefined;
 }
 
 async function openServer(entry: ServerEntry, options: ConnectOptions): Promise<OpenServer> {
   const timeout = entry.timeoutMs ?? options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const client = new Client(options.clientInfo ?? defaultClientInfo());
   watchClient(client);
+  const { features, roots } = serverFeatures(entry.serverId, options);
+  equipClient(client, entry.serverId, features);
   try {
     await client.connect(createTransport(entry, options, timeout), { timeout });
-    return { entry, client, tools: await listAllTools(client, { timeoutMs: timeout }) };
+    return { entry, client, roots, tools: await listAllTools(client, { timeoutMs: timeout }) };
   } catch (error) {
     await closeClient(client);
     throw error;
@@ -187,9 +207,15 @@ export async function connectServers(
 ): Promise<ServerConnections> {
   checkTimeout('timeoutMs', options.timeoutMs);
   checkCount('maxMessageBytes', options.maxMessageBytes);
+  checkCapabilitiesConfig(options);
   const { entries, warnings: configWarnings } = await loadServers(config, options.configOptions);
   const opened = await openAll(entries, options);
   const clients = new Map(opened.map(({ entry, client }) => [entry.serverId, client]));
+  const roots = new Map(
+    opened.flatMap(({ entry, client, roots }) =>
+      roots === undefined ? [] : [[entry.serverId, { roots, client }] as const],
+    ),
+  );
   let live: LiveToolSet;
   try {
     live = new LiveToolSet(
@@ -234,6 +260,21 @@ export async function connectServers(
     },
     toolsSettled(settleOptions) {
       return live.toolsSettled(settleOptions);
+    },
+    async setRoots(list, serverId) {
+      const checked = checkRoots(list, 'setRoots');
+      const ids = serverId === undefined ? [...roots.keys()] : [serverId];
+      const targets = ids.map((id) => roots.get(id));
+      if (targets.length === 0 || targets.includes(undefined)) {
+        throw new GeminiMcpError(
+          'INVALID_INPUT',
+          serverId === undefined
+            ? 'setRoots: no server was connected with the roots capability (option capabilities.roots)'
+            : `setRoots: server "${serverId}" was not connected with the roots capability`,
+          { data: { option: 'capabilities.roots' } },
+        );
+      }
+      await Promise.all(targets.map((target) => target?.roots.replace(checked, target.client)));
     },
     async close() {
       live.clearListeners();

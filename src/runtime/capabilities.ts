@@ -1,0 +1,71 @@
+/**
+ * The plug point for client capabilities: a feature (elicitation, roots, sampling, ...) names
+ * the capabilities it declares and registers its handlers for requests servers send. Both must
+ * happen before `Client.connect`: the initialize request carries the capabilities, and the SDK
+ * refuses a handler for a capability that was not declared. A client gets only the features
+ * configured for its server, so only those capabilities are advertised.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { AnyObjectSchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { ClientCapabilities, ClientResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** What a handler knows about the request it answers. */
+export interface ServerRequestContext {
+  /** The id of the server (its `mcpServers` key) that sent the request. */
+  readonly serverId: string;
+  /** Aborted when the server cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+}
+
+/** Registers typed handlers for requests a server sends to the client. */
+interface ServerRequestRegistry {
+  /** Answers requests matching `schema` (an SDK request schema, e.g. `ElicitRequestSchema`). */
+  handle<S extends AnyObjectSchema>(
+    schema: S,
+    handler: (
+      request: SchemaOutput<S>,
+      context: ServerRequestContext,
+    ) => ClientResult | Promise<ClientResult>,
+  ): void;
+}
+
+/** One client capability: what it declares, and the handlers that answer its requests. */
+export interface ClientFeature {
+  /** Merged into the client's capabilities before it connects. */
+  readonly capabilities: ClientCapabilities;
+  /** Registers the feature's request handlers (called once per client, before it connects). */
+  install(registry: ServerRequestRegistry): void;
+}
+
+/**
+ * Declares each feature's capabilities on a not yet connected `client` and registers its
+ * handlers; a handler gets the request, typed by its schema, with the server id and the
+ * request's abort signal.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ name: 'app', version: '1.0.0' });
+ * equipClient(client, 'docs', [
+ *   {
+ *     capabilities: { roots: { listChanged: true } },
+ *     install: (registry) => registry.handle(ListRootsRequestSchema, () => ({ roots: [] })),
+ *   },
+ * ]);
+ * await client.connect(transport);
+ * ```
+ */
+export function equipClient(
+  client: Client,
+  serverId: string,
+  features: readonly ClientFeature[],
+): void {
+  for (const feature of features) client.registerCapabilities(feature.capabilities);
+  const registry: ServerRequestRegistry = {
+    handle(schema, handler) {
+      client.setRequestHandler(schema, (request, extra) =>
+        handler(request, { serverId, signal: extra.signal }),
+      );
+    },
+  };
+  for (const feature of features) feature.install(registry);
+}
