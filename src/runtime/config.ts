@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { GeminiMcpError } from '../errors.js';
 import { isJsonObject } from '../json/object.js';
+import { checkOAuthSettings, type OAuthSettings } from './auth/settings.js';
 
 /** A server started as a child process and spoken to over stdio. */
 export interface StdioServerConfig {
@@ -24,6 +25,8 @@ export interface HttpServerConfig {
   type?: 'http' | 'streamable-http' | 'streamableHttp';
   url: string;
   headers?: Record<string, string>;
+  /** How to authorize with OAuth (gemini-cli's `oauth` section). */
+  oauth?: OAuthSettings;
   /** Left out of the connection when `true`. */
   disabled?: boolean;
 }
@@ -78,6 +81,7 @@ function checkEntry(serverId: string, value: unknown): ServerEntry | undefined {
     }
     if (!URL.canParse(value.url)) fail(`${where}.url is not a URL`, { serverId });
     checkStringRecord(value.headers, `${where}.headers`);
+    checkOAuthSettings(value.oauth, `${where}.oauth`);
     return { serverId, transport: 'http', config: value as unknown as HttpServerConfig };
   }
   return fail(`${where} needs either "command" (stdio) or "url" (Streamable HTTP)`, { serverId });

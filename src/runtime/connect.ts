@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { BuildToolSetOptions, ToolSet, ToolSetWarning } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
+import { withAuthorization } from './auth/authorize.js';
 import { closeClient, watchClient } from './client-state.js';
 import {
   type McpServersConfig,
@@ -63,7 +64,7 @@ interface OpenServer {
   tools: unknown[];
 }
 
-async function openServer(entry: ServerEntry, options: ConnectOptions): Promise<OpenServer> {
+async function openOnce(entry: ServerEntry, options: ConnectOptions): Promise<OpenServer> {
   const timeout = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const client = new Client(options.clientInfo ?? defaultClientInfo());
   watchClient(client);
@@ -76,6 +77,11 @@ async function openServer(entry: ServerEntry, options: ConnectOptions): Promise<
   }
 }
 
+/** Opens one server; an authorization that needs the browser is waited for, then it connects again. */
+function openServer(entry: ServerEntry, options: ConnectOptions): Promise<OpenServer> {
+  return withAuthorization(() => openOnce(entry, options));
+}
+
 async function openAll(entries: ServerEntry[], options: ConnectOptions): Promise<OpenServer[]> {
   const settled = await Promise.allSettled(entries.map((entry) => openServer(entry, options)));
   const opened = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
@@ -85,6 +91,9 @@ async function openAll(entries: ServerEntry[], options: ConnectOptions): Promise
   const first = failures[0];
   if (first === undefined) return opened;
   await Promise.allSettled(opened.map(({ client }) => closeClient(client)));
+  // An authorization refusal already names its server and what it asked for.
+  if (first.error instanceof GeminiMcpError && first.error.code === 'UNAUTHORIZED')
+    throw first.error;
   const reason = first.error instanceof Error ? first.error.message : String(first.error);
   throw new GeminiMcpError(
     'CONFIG_INVALID',

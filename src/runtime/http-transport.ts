@@ -9,6 +9,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '../json/object.js';
+import { authorizingFetch } from './auth/authorize.js';
+import type { ServerAuthProvider } from './auth/provider.js';
 import { standIn } from './result-guard.js';
 
 type RequestId = string | number;
@@ -131,7 +133,10 @@ class BoundedFetch {
   onTooLarge: (ids: readonly RequestId[], error: Error) => void = () => undefined;
   onStandIn: (message: JSONRPCMessage) => void = () => undefined;
 
-  constructor(readonly maxMessageBytes: number) {}
+  constructor(
+    readonly maxMessageBytes: number,
+    readonly inner: FetchLike,
+  ) {}
 
   readonly fetch: FetchLike = async (url, init) => {
     const messages = messagesOf(init?.body);
@@ -154,7 +159,7 @@ class BoundedFetch {
     };
     let response: Response;
     try {
-      response = await fetch(url, { ...init, signal });
+      response = await this.inner(url, { ...init, signal });
     } catch (error) {
       forget();
       throw error;
@@ -231,14 +236,31 @@ class BoundedFetch {
   };
 }
 
+/** Options of {@link BoundedHttpTransport}. */
+interface BoundedHttpOptions {
+  /** The server's id, named in UNAUTHORIZED errors. */
+  serverId: string;
+  headers?: Record<string, string>;
+  maxMessageBytes: number;
+  /** How to authorize when the server answers 401 or 403 (none: UNAUTHORIZED at once). */
+  authProvider?: ServerAuthProvider | undefined;
+}
+
 /**
- * The SDK's Streamable HTTP client transport over {@link BoundedFetch}. When a response is cut
- * off, the requests it was to answer are answered at once with a connection-closed error (and
- * the reason is reported through `onerror`), so no call waits for its timeout.
+ * The SDK's Streamable HTTP client transport over {@link BoundedFetch}, authorized by
+ * `authorizingFetch` (bearer tokens, 401 and 403 answered through the provider, the rest
+ * UNAUTHORIZED). When a response is cut off, the requests it was to answer are answered at once
+ * with a connection-closed error (and the reason is reported through `onerror`), so no call
+ * waits for its timeout.
  */
 export class BoundedHttpTransport extends StreamableHTTPClientTransport {
-  constructor(url: URL, options: { headers?: Record<string, string>; maxMessageBytes: number }) {
-    const bounded = new BoundedFetch(options.maxMessageBytes);
+  constructor(url: URL, options: BoundedHttpOptions) {
+    const authorized = authorizingFetch(fetch, {
+      serverId: options.serverId,
+      serverUrl: url,
+      provider: options.authProvider,
+    });
+    const bounded = new BoundedFetch(options.maxMessageBytes, authorized);
     super(url, {
       fetch: bounded.fetch,
       ...(options.headers === undefined ? {} : { requestInit: { headers: options.headers } }),
