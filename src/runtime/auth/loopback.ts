@@ -46,14 +46,12 @@ export class LoopbackRedirect {
   #waiting: Waiting | undefined;
   #result: Promise<string> | undefined;
   #timer: NodeJS.Timeout | undefined;
-  /** The port of the last listener, tried again first so a registered redirect URI stays valid. */
-  #lastPort = 0;
 
   constructor(options: LoopbackRedirectOptions) {
     this.#options = options;
   }
 
-  /** The redirect URL while listening (or the configured one), else `undefined`. */
+  /** The redirect URL of the current (or last) listener, or the configured one, else `undefined`. */
   get url(): URL | undefined {
     return (
       this.#url ??
@@ -62,8 +60,9 @@ export class LoopbackRedirect {
   }
 
   /**
-   * Starts listening (when not already) and returns the redirect URL. `preferredPort` (the port of a
-   * redirect URI registered before) is tried first when no fixed redirect URI is configured.
+   * Starts listening (when not already) and returns the redirect URL. Without a configured
+   * redirect URI, `preferredPort` (the port of a redirect URI registered before), then the last
+   * listener's port, then any free port are tried, so a registration stays valid when it can.
    */
   async listen(preferredPort?: number): Promise<URL> {
     if (this.#server !== undefined && this.#url !== undefined) return this.#url;
@@ -74,7 +73,7 @@ export class LoopbackRedirect {
     const ports =
       fixed !== undefined
         ? [Number(fixed.port || 80)]
-        : [...new Set([preferredPort ?? 0, this.#lastPort])].filter((p) => p !== 0).concat(0);
+        : [...new Set([preferredPort ?? 0, Number(this.#url?.port ?? 0)])].filter((p) => p !== 0).concat(0);
     let lastError: unknown;
     for (const port of ports) {
       const server = createServer((request, response) =>
@@ -94,7 +93,6 @@ export class LoopbackRedirect {
       }
       const { port: bound } = server.address() as AddressInfo;
       this.#server = server;
-      this.#lastPort = bound;
       const url = new URL(fixed?.href ?? `http://127.0.0.1${path}`);
       url.port = String(bound);
       this.#url = url;
@@ -189,7 +187,6 @@ export class LoopbackRedirect {
     this.#waiting = undefined;
     const server = this.#server;
     this.#server = undefined;
-    this.#url = undefined;
     server?.close();
     server?.closeIdleConnections();
     if (waiting === undefined) return;
