@@ -20,7 +20,14 @@ export type GeminiMcpErrorCode =
   /** A JSON Schema exceeds the converter's depth, size or `$ref` expansion limits. */
   | 'SCHEMA_TOO_LARGE'
   /** An MCP server configuration is malformed or a server cannot be started. */
-  | 'CONFIG_INVALID';
+  | 'CONFIG_INVALID'
+  /**
+   * An HTTP server refused the request (401 or 403) and no authorization got past it: no
+   * provider configured, the user did not approve, or the scope step-up limit was reached. The
+   * error names the server and what it asked for (`data.serverId`, `data.status`,
+   * `data.resourceMetadata`, `data.scope`, `data.error`).
+   */
+  | 'UNAUTHORIZED';
 
 /** One schema violation: where it is and what was expected. */
 export interface ViolationDetail {

@@ -104,6 +104,15 @@ export type {
 } from './generated/types.js';
 export type { AnswerOptions, ModelTurn } from './runtime/answer.js';
 export { answerCalls } from './runtime/answer.js';
+export type { FileTokenStoreOptions } from './runtime/auth/file-store.js';
+export { defaultTokenDir, fileTokenStore } from './runtime/auth/file-store.js';
+export type { OAuthProviderOptions, ServerAuthProvider } from './runtime/auth/provider.js';
+export { oauthProvider } from './runtime/auth/provider.js';
+export type { AuthTarget, OAuthFromConfigOptions, ServerAuth } from './runtime/auth/resolve.js';
+export { oauthFromConfig } from './runtime/auth/resolve.js';
+export type { OAuthSettings } from './runtime/auth/settings.js';
+export type { StoredAuthorization, TokenStore } from './runtime/auth/store.js';
+export { memoryTokenStore } from './runtime/auth/store.js';
 export type { CallProgress } from './runtime/call-progress.js';
 export { MAX_PROGRESS_MESSAGE_BYTES } from './runtime/call-progress.js';
 export type {

@@ -10,6 +10,7 @@ import type { ToolFilter } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
 import { isJsonObject } from '../json/object.js';
 import { appendPointer } from '../json/pointer.js';
+import { checkOAuthSettings } from './auth/settings.js';
 import type { ConfigFormat, ConfigWarning, ServerEntry } from './config-types.js';
 import { expandVariables, type VariableContext } from './config-vars.js';
 
@@ -59,6 +60,7 @@ const USED_KEYS: Record<ConfigFormat, readonly string[]> = {
     'cwd',
     'url',
     'headers',
+    'oauth',
     'disabled',
     'includeTools',
     'excludeTools',
@@ -72,6 +74,7 @@ const USED_KEYS: Record<ConfigFormat, readonly string[]> = {
     'cwd',
     'url',
     'headers',
+    'oauth',
     'disabled',
     'includeTools',
     'excludeTools',
@@ -85,6 +88,7 @@ const USED_KEYS: Record<ConfigFormat, readonly string[]> = {
     'url',
     'httpUrl',
     'headers',
+    'oauth',
     'timeout',
     'disabled',
     'includeTools',
@@ -103,8 +107,7 @@ const IGNORED_KEYS: Readonly<Record<string, string>> = {
   trust: 'gemini-mcp asks for no confirmation before a call',
   timeout:
     "read in gemini-cli settings only (milliseconds); use connectServers' timeoutMs or --timeout",
-  oauth: 'OAuth for configured servers is not supported; pass a token in "headers"',
-  authProviderType: 'OAuth for configured servers is not supported; pass a token in "headers"',
+  authProviderType: 'only OAuth with discovery (the "oauth" section) is supported',
   targetAudience: 'Google credentials for servers are not supported; pass a token in "headers"',
   targetServiceAccount:
     'Google credentials for servers are not supported; pass a token in "headers"',
@@ -377,7 +380,12 @@ export function readEntry(
   const url = urlAt(value[key], at(key), ctx);
   const headers =
     value.headers === undefined ? undefined : stringRecord(value.headers, at('headers'), ctx);
-  const config = { url, ...(headers === undefined ? {} : { headers }) };
+  const oauth = checkOAuthSettings(value.oauth, at('oauth'));
+  const config = {
+    url,
+    ...(headers === undefined ? {} : { headers }),
+    ...(oauth === undefined ? {} : { oauth }),
+  };
   // gemini-cli: `url` is SSE unless a type says otherwise; `httpUrl` is Streamable HTTP.
   const sse =
     type === 'sse' || (ctx.format === 'gemini-cli' && key === 'url' && type === undefined);

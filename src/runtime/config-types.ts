@@ -3,6 +3,7 @@
  * entries gemini-mcp connects.
  */
 import type { ToolFilter } from '../adapter/toolset-types.js';
+import type { OAuthSettings } from './auth/settings.js';
 
 /** Fields every entry may carry, whatever its transport. */
 interface CommonServerFields {
@@ -45,12 +46,16 @@ export interface HttpServerConfig extends CommonServerFields {
   type?: 'http' | 'streamable-http' | 'streamableHttp' | 'sse';
   url: string;
   headers?: Record<string, string>;
+  /** How to authorize with OAuth (gemini-cli's `oauth` section). */
+  oauth?: OAuthSettings;
 }
 
 /** gemini-cli: a server reached over Streamable HTTP (no fallback). */
 export interface GeminiCliHttpServerConfig extends CommonServerFields {
   httpUrl: string;
   headers?: Record<string, string>;
+  /** How to authorize with OAuth. */
+  oauth?: OAuthSettings;
 }
 
 /** One server of a configuration file. */
@@ -119,7 +124,7 @@ export interface StdioServerEntry extends EntryFields {
 /** A checked HTTP entry: `'http'` is Streamable HTTP, `'sse'` the legacy HTTP+SSE transport. */
 export interface HttpServerEntry extends EntryFields {
   transport: 'http' | 'sse';
-  config: { url: string; headers?: Record<string, string> };
+  config: { url: string; headers?: Record<string, string>; oauth?: OAuthSettings };
   /** Streamable HTTP that falls back to SSE on a 400, 404 or 405 to the first POST. */
   sseFallback?: boolean;
 }

@@ -12,6 +12,7 @@ import type {
   ToolSetWarning,
 } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
+import { withAuthorization } from './auth/authorize.js';
 import { equipClient } from './capabilities.js';
 import {
   type CapabilitiesConfig,
@@ -140,7 +141,7 @@ interface OpenServer {
   roots: ServerRoots | undefined;
 }
 
-async function openServer(entry: ServerEntry, options: ConnectOptions): Promise<OpenServer> {
+async function openOnce(entry: ServerEntry, options: ConnectOptions): Promise<OpenServer> {
   const timeout = entry.timeoutMs ?? options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const client = new Client(options.clientInfo ?? defaultClientInfo());
   watchClient(client);
@@ -155,6 +156,11 @@ async function openServer(entry: ServerEntry, options: ConnectOptions): Promise<
   }
 }
 
+/** Opens one server; an authorization that needs the browser is waited for, then it connects again. */
+function openServer(entry: ServerEntry, options: ConnectOptions): Promise<OpenServer> {
+  return withAuthorization(() => openOnce(entry, options));
+}
+
 async function openAll(entries: ServerEntry[], options: ConnectOptions): Promise<OpenServer[]> {
   const settled = await Promise.allSettled(entries.map((entry) => openServer(entry, options)));
   const opened = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
@@ -164,6 +170,9 @@ async function openAll(entries: ServerEntry[], options: ConnectOptions): Promise
   const first = failures[0];
   if (first === undefined) return opened;
   await Promise.allSettled(opened.map(({ client }) => closeClient(client)));
+  // An authorization refusal already names its server and what it asked for.
+  if (first.error instanceof GeminiMcpError && first.error.code === 'UNAUTHORIZED')
+    throw first.error;
   const entry = entries.find((e) => e.serverId === first.serverId);
   const reason =
     entry === undefined ? String(first.error) : describeStartFailure(entry, first.error);

@@ -9,6 +9,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '../json/object.js';
+import { authorizingFetch } from './auth/authorize.js';
+import type { ServerAuthProvider } from './auth/provider.js';
 import { standIn } from './result-guard.js';
 
 type RequestId = string | number;
@@ -128,7 +130,7 @@ function eventWithoutNonObjectResult(event: string, deliver: (message: JSONRPCMe
  *
  * @example
  * ```ts
- * const bounded = new BoundedFetch(10 * 1024 * 1024);
+ * const bounded = new BoundedFetch(10 * 1024 * 1024, fetch);
  * const transport = new SSEClientTransport(url, { fetch: bounded.fetch });
  * ```
  */
@@ -137,7 +139,10 @@ export class BoundedFetch {
   onTooLarge: (ids: readonly RequestId[], error: Error) => void = () => undefined;
   onStandIn: (message: JSONRPCMessage) => void = () => undefined;
 
-  constructor(readonly maxMessageBytes: number) {}
+  constructor(
+    readonly maxMessageBytes: number,
+    readonly inner: FetchLike,
+  ) {}
 
   readonly fetch: FetchLike = async (url, init) => {
     const messages = messagesOf(init?.body);
@@ -160,7 +165,7 @@ export class BoundedFetch {
     };
     let response: Response;
     try {
-      response = await fetch(url, { ...init, signal });
+      response = await this.inner(url, { ...init, signal });
     } catch (error) {
       forget();
       throw error;
@@ -237,14 +242,44 @@ export class BoundedFetch {
   };
 }
 
+/** How an HTTP transport (Streamable HTTP or SSE) reaches its server. */
+export interface BoundedHttpOptions {
+  /** The server's id, named in UNAUTHORIZED errors. */
+  serverId: string;
+  headers?: Record<string, string>;
+  maxMessageBytes: number;
+  /** How to authorize when the server answers 401 or 403 (none: UNAUTHORIZED at once). */
+  authProvider?: ServerAuthProvider | undefined;
+}
+
 /**
- * The SDK's Streamable HTTP client transport over {@link BoundedFetch}. When a response is cut
- * off, the requests it was to answer are answered at once with a connection-closed error (and
- * the reason is reported through `onerror`), so no call waits for its timeout.
+ * A {@link BoundedFetch} over `authorizingFetch`: bearer tokens sent, 401 and 403 answered
+ * through the provider (the rest UNAUTHORIZED), every body bounded.
+ *
+ * @example
+ * ```ts
+ * const bounded = authorizedBoundedFetch(url, { serverId: 'docs', maxMessageBytes: 1 << 20 });
+ * ```
+ */
+export function authorizedBoundedFetch(url: URL, options: BoundedHttpOptions): BoundedFetch {
+  const authorized = authorizingFetch(fetch, {
+    serverId: options.serverId,
+    serverUrl: url,
+    provider: options.authProvider,
+  });
+  return new BoundedFetch(options.maxMessageBytes, authorized);
+}
+
+/**
+ * The SDK's Streamable HTTP client transport over {@link BoundedFetch}, authorized by
+ * `authorizingFetch` (bearer tokens, 401 and 403 answered through the provider, the rest
+ * UNAUTHORIZED). When a response is cut off, the requests it was to answer are answered at once
+ * with a connection-closed error (and the reason is reported through `onerror`), so no call
+ * waits for its timeout.
  */
 export class BoundedHttpTransport extends StreamableHTTPClientTransport {
-  constructor(url: URL, options: { headers?: Record<string, string>; maxMessageBytes: number }) {
-    const bounded = new BoundedFetch(options.maxMessageBytes);
+  constructor(url: URL, options: BoundedHttpOptions) {
+    const bounded = authorizedBoundedFetch(url, options);
     super(url, {
       fetch: bounded.fetch,
       ...(options.headers === undefined ? {} : { requestInit: { headers: options.headers } }),

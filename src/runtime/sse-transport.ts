@@ -11,12 +11,10 @@ import type {
   TransportSendOptions,
 } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { BoundedFetch } from './http-transport.js';
+import { type BoundedHttpOptions, authorizedBoundedFetch } from './http-transport.js';
 
-/** What an HTTP transport is given. */
-export interface HttpTransportOptions {
-  headers?: Record<string, string>;
-  maxMessageBytes: number;
+/** What the SSE transport is given. */
+export interface HttpTransportOptions extends BoundedHttpOptions {
   /** How long SSE's `start()` waits for the `endpoint` event; default 30 000 ms. */
   startTimeoutMs?: number;
 }
@@ -27,14 +25,14 @@ const DEFAULT_START_TIMEOUT_MS = 30_000;
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
 
 /**
- * The SDK's SSE client transport over {@link BoundedFetch}: every event of the stream is cut
+ * The SDK's SSE client transport over a bounded, authorizing fetch (`authorizedBoundedFetch`): every event of the stream is cut
  * off past `maxMessageBytes`, and then the connection is closed, so the requests waiting on
  * it fail at once (connection closed) instead of waiting for their timeout. A response whose
  * result is not an object reaches the client as an error answer.
  *
  * @example
  * ```ts
- * await client.connect(new BoundedSseTransport(new URL('http://127.0.0.1:3000/sse'), { maxMessageBytes: 1 << 20 }));
+ * await client.connect(new BoundedSseTransport(new URL('http://127.0.0.1:3000/sse'), { serverId: 'web', maxMessageBytes: 1 << 20 }));
  * ```
  */
 export class BoundedSseTransport extends SSEClientTransport {
@@ -43,7 +41,7 @@ export class BoundedSseTransport extends SSEClientTransport {
   #failStart: ((error: Error) => void) | undefined;
 
   constructor(url: URL, options: HttpTransportOptions) {
-    const bounded = new BoundedFetch(options.maxMessageBytes);
+    const bounded = authorizedBoundedFetch(url, options);
     super(url, {
       fetch: bounded.fetch,
       ...(options.headers === undefined ? {} : { requestInit: { headers: options.headers } }),

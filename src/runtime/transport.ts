@@ -6,6 +6,7 @@
 import type { IOType } from 'node:child_process';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { authProviderFor, type ServerAuth } from './auth/resolve.js';
 import type { ServerEntry } from './config.js';
 import { BoundedHttpTransport } from './http-transport.js';
 import { guardStdioResults } from './result-guard.js';
@@ -30,6 +31,12 @@ export interface TransportOptions {
    * requests it was to answer answered with an error. Default 10 MiB.
    */
   maxMessageBytes?: number;
+  /**
+   * How Streamable HTTP servers are authorized (OAuth): a provider per server id, or a function
+   * of the server. Default: the entry's `oauth` section, if any. A 401 or 403 no authorization
+   * gets past is a `GeminiMcpError` `UNAUTHORIZED` naming the server and what it asked for.
+   */
+  auth?: ServerAuth;
 }
 
 function stdioTransport(
@@ -83,7 +90,9 @@ export function createTransport(
   const url = new URL(entry.config.url);
   const { headers } = entry.config;
   const http = {
+    serverId: entry.serverId,
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    authProvider: authProviderFor(options.auth, entry),
     ...(headers === undefined ? {} : { headers }),
     ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
   };
