@@ -33,9 +33,10 @@ export const MCP_DESCRIPTIONS: Readonly<Record<string, string>> = {
   EmbeddedResource: 'An MCP resource embedded in a result.',
   TextResourceContents: 'The text contents of an MCP resource.',
   BlobResourceContents: 'The binary (base64) contents of an MCP resource.',
-  CreateMessageRequest: 'An MCP sampling/createMessage request: a server asks the client for a model completion.',
+  CreateMessageRequest:
+    'An MCP sampling/createMessage request: a server asks the client for a model completion.',
   CreateMessageRequestParams: 'The params of an MCP sampling/createMessage request.',
-  CreateMessageResult: 'The result of an MCP sampling/createMessage request: the model\'s message.',
+  CreateMessageResult: "The result of an MCP sampling/createMessage request: the model's message.",
   SamplingMessage: 'One message of an MCP sampling conversation: a role and its content.',
   SamplingMessageContentBlock: 'One block of an MCP sampling message.',
   ToolUseContent: 'A tool call the model made, in an MCP sampling message.',

@@ -30,7 +30,12 @@ const STOP_REASONS: Readonly<Record<string, string>> = {
   MAX_TOKENS: 'maxTokens',
 };
 
-function toolUse(part: Part, options: SamplingResultOptions, path: string, warnings: SamplingWarning[]): McpToolUseContent {
+function toolUse(
+  part: Part,
+  options: SamplingResultOptions,
+  path: string,
+  warnings: SamplingWarning[],
+): McpToolUseContent {
   const call = part.functionCall!;
   const entry = options.toolset.resolve(call.name);
   if (entry === undefined) {
@@ -219,7 +224,9 @@ export function samplingResult(
     ...(stop === undefined ? {} : { stopReason: stop }),
   };
   return {
-    result: proveContract(result, checkMcpCreateMessageResult, { schema: 'McpCreateMessageResult' }),
+    result: proveContract(result, checkMcpCreateMessageResult, {
+      schema: 'McpCreateMessageResult',
+    }),
     warnings,
   };
 }

@@ -5,8 +5,10 @@
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ResponseInput, SchemaMode } from '../adapter/shapes.js';
 import type { BuildToolSetOptions, ToolSet, ToolSetWarning } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
+import type { GenerateContentResponse } from '../generated/types.js';
 import { closeClient, watchClient } from './client-state.js';
 import {
   type McpServersConfig,
@@ -17,19 +19,32 @@ import {
 import { listAllTools } from './list-tools.js';
 import { LiveToolSet, type ToolsChange } from './live-toolset.js';
 import { checkCount, checkTimeout } from './options.js';
+import { type SamplingOptions, serveSampling } from './sampling.js';
 import { createTransport, type TransportOptions } from './transport.js';
 import { packageVersion } from './version.js';
 
 export type { ToolsChange } from './live-toolset.js';
 
-/** Options of {@link connectServers}. */
-export interface ConnectOptions extends TransportOptions {
+/**
+ * Options of {@link connectServers}; `R` and `M` are the response type and schema mode of the
+ * sampling `generate` function, when there is one.
+ */
+export interface ConnectOptions<
+  R extends ResponseInput = GenerateContentResponse,
+  M extends SchemaMode = SchemaMode,
+> extends TransportOptions {
   /** How the tool set is built (prefixing, filters). */
   toolSet?: BuildToolSetOptions;
   /** Limit for connecting to one server and for each `tools/list` page. Default 30 000 ms. */
   timeoutMs?: number;
   /** How this client introduces itself to servers; default `gemini-mcp` and its version. */
   clientInfo?: { name: string; version: string };
+  /**
+   * Serve the servers' sampling requests (`sampling/createMessage`) with Gemini: the
+   * `sampling` capability is declared to every server and each request answered through
+   * `generate`, behind the approval hook and limits (see `serveSampling`).
+   */
+  sampling?: SamplingOptions<R, M>;
 }
 
 /** Live connections to every configured server and the tool set over them. */
@@ -63,10 +78,16 @@ interface OpenServer {
   tools: unknown[];
 }
 
-async function openServer(entry: ServerEntry, options: ConnectOptions): Promise<OpenServer> {
+async function openServer<R extends ResponseInput, M extends SchemaMode>(
+  entry: ServerEntry,
+  options: ConnectOptions<R, M>,
+): Promise<OpenServer> {
   const timeout = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const client = new Client(options.clientInfo ?? defaultClientInfo());
   watchClient(client);
+  // Sampling hook (issue 17): capability and handler installed before connect. To be folded
+  // into the generic client-capability / handler registration of issue 18.
+  if (options.sampling !== undefined) serveSampling(client, entry.serverId, options.sampling);
   try {
     await client.connect(createTransport(entry, options), { timeout });
     return { entry, client, tools: await listAllTools(client, { timeoutMs: timeout }) };
@@ -76,7 +97,10 @@ async function openServer(entry: ServerEntry, options: ConnectOptions): Promise<
   }
 }
 
-async function openAll(entries: ServerEntry[], options: ConnectOptions): Promise<OpenServer[]> {
+async function openAll<R extends ResponseInput, M extends SchemaMode>(
+  entries: ServerEntry[],
+  options: ConnectOptions<R, M>,
+): Promise<OpenServer[]> {
   const settled = await Promise.allSettled(entries.map((entry) => openServer(entry, options)));
   const opened = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failures = settled.flatMap((s, i) =>
@@ -116,9 +140,12 @@ async function openAll(entries: ServerEntry[], options: ConnectOptions): Promise
  * }
  * ```
  */
-export async function connectServers(
+export async function connectServers<
+  R extends ResponseInput = GenerateContentResponse,
+  M extends SchemaMode = SchemaMode,
+>(
   config: McpServersConfig | string,
-  options: ConnectOptions = {},
+  options: ConnectOptions<R, M> = {},
 ): Promise<ServerConnections> {
   checkTimeout('timeoutMs', options.timeoutMs);
   checkCount('maxMessageBytes', options.maxMessageBytes);
