@@ -9,6 +9,7 @@ import type { BuildToolSetOptions } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
 import type { McpServersConfig, ServerConfig } from '../runtime/config.js';
 import { connectServers, type ServerConnections } from '../runtime/connect.js';
+import type { SamplingOptions } from '../runtime/sampling.js';
 import { CliError, describeFileError } from './cli-error.js';
 
 /** The server options every server-using command takes. */
@@ -153,18 +154,20 @@ function closeOnSignals(connections: ServerConnections): void {
 }
 
 /**
- * Connects the servers, turning every failure into a one-line {@link CliError} (exit 2), and
- * closes them on SIGINT or SIGTERM.
+ * Connects the servers (serving their sampling requests when `sampling` is given), turning
+ * every failure into a one-line {@link CliError} (exit 2), and closes them on SIGINT or SIGTERM.
  */
 export async function connect(
   flags: ServerFlags,
   toolSet: BuildToolSetOptions = {},
+  sampling?: SamplingOptions,
 ): Promise<ServerConnections & { example: boolean }> {
   const { config, example } = await serversConfig(flags);
   try {
     const connections = await connectServers(config, {
       toolSet,
       ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
+      ...(sampling === undefined ? {} : { sampling }),
     });
     closeOnSignals(connections);
     return Object.assign(connections, { example });

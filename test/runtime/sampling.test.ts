@@ -81,10 +81,10 @@ function outputOf(answer: {
   return answer.parts.map((part) => part.functionResponse.response);
 }
 
-describe('server-everything asks for sampling over stdio (SA-7)', () => {
+describe('server-everything asks for sampling over stdio (SA-6)', () => {
   const connect = connectReapedAfterEach();
 
-  it('SA-7: trigger-sampling-request, called through answerCalls, gets its completion from Gemini', async () => {
+  it('SA-6: trigger-sampling-request, called through answerCalls, gets its completion from Gemini', async () => {
     const { generate, fake: endpoint } = await gemini([whole([{ text: 'Four.' }])]);
     const warnings: SamplingWarning[] = [];
     const connections = await connect(
@@ -222,8 +222,8 @@ async function askingClient<R extends ResponseInput>(options: SamplingOptions<R>
   return { client, toolset, exchange, clients: new Map([['asker', client]]) };
 }
 
-describe('a server asks for sampling with tools (SA-7)', () => {
-  it('SA-7: tools + toolChoice required -> tool_use; the tool_result goes back; the final text arrives', async () => {
+describe('a server asks for sampling with tools (SA-6)', () => {
+  it('SA-6: tools + toolChoice required -> tool_use; the tool_result goes back; the final text arrives', async () => {
     const { generate, fake: endpoint } = await gemini([
       whole([
         {
@@ -280,7 +280,7 @@ describe('a server asks for sampling with tools (SA-7)', () => {
     }
   });
 
-  it('SA-7: the approval hook sees the request and may edit it', async () => {
+  it('SA-6: the approval hook sees the request and may edit it', async () => {
     const { generate, fake: endpoint } = await gemini([whole([{ text: 'Hello!' }])]);
     const seen: string[] = [];
     const { toolset, clients, client } = await askingClient({
@@ -320,7 +320,7 @@ describe('a server asks for sampling with tools (SA-7)', () => {
       1,
     ],
   ])(
-    'SA-7: %s gives the server a JSON-RPC error; the agent turn goes on',
+    'SA-6: %s gives the server a JSON-RPC error; the agent turn goes on',
     async (_label, extra, script, code, sent) => {
       const { generate, fake: endpoint } = await gemini(script);
       const { toolset, clients, client } = await askingClient({ generate, ...extra });
@@ -335,7 +335,7 @@ describe('a server asks for sampling with tools (SA-7)', () => {
     },
   );
 
-  it('SA-7: over the per-minute limit, a request is refused (overLimit); the others are served', async () => {
+  it('SA-6: over the per-minute limit, a request is refused (overLimit); the others are served', async () => {
     const { generate, fake: endpoint } = await gemini([whole([{ text: 'Hi!' }])]);
     const { toolset, clients, client } = await askingClient({
       generate,
@@ -360,7 +360,7 @@ describe('a server asks for sampling with tools (SA-7)', () => {
     }
   });
 
-  it('SA-7: limits out of range are refused before anything runs', () => {
+  it('SA-6: limits out of range are refused before anything runs', () => {
     const client = new Client({ name: 't', version: '0' });
     const generate = async () => ({ candidates: [] });
     expect(() =>
