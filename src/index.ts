@@ -26,6 +26,18 @@ export type { RequestCheckOptions, RequestFinding } from './adapter/request-chec
 export { checkRequest } from './adapter/request-checks.js';
 export type { Dialect, FunctionResponseOptions, StructuredMode } from './adapter/responses.js';
 export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './adapter/responses.js';
+export type { SamplingModelPolicy } from './adapter/sampling-model.js';
+export { chooseSamplingModel, modelByHints } from './adapter/sampling-model.js';
+export type { SamplingGenerationConfig, SamplingRequest } from './adapter/sampling-request.js';
+export { samplingRequest } from './adapter/sampling-request.js';
+export type { SamplingResult } from './adapter/sampling-result.js';
+export { samplingResult } from './adapter/sampling-result.js';
+export type {
+  SamplingRequestOptions,
+  SamplingResultOptions,
+  SamplingWarning,
+  SamplingWarningCode,
+} from './adapter/sampling-types.js';
 export type {
   AnswerContent,
   AnswerPart,
@@ -181,6 +193,13 @@ export type { ListToolsOptions } from './runtime/list-tools.js';
 export { listAllTools } from './runtime/list-tools.js';
 export { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS } from './runtime/live-toolset.js';
 export type { ClientRoot } from './runtime/roots.js';
+export type {
+  SamplingApprovalRequest,
+  SamplingDecision,
+  SamplingLimits,
+  SamplingOptions,
+} from './runtime/sampling.js';
+export { SAMPLING_ERROR_CODES, serveSampling } from './runtime/sampling.js';
 export type { TransportOptions } from './runtime/transport.js';
 export type {
   GeminiParametersResult,

@@ -33,4 +33,15 @@ export const MCP_DESCRIPTIONS: Readonly<Record<string, string>> = {
   EmbeddedResource: 'An MCP resource embedded in a result.',
   TextResourceContents: 'The text contents of an MCP resource.',
   BlobResourceContents: 'The binary (base64) contents of an MCP resource.',
+  CreateMessageRequest:
+    'An MCP sampling/createMessage request: a server asks the client for a model completion.',
+  CreateMessageRequestParams: 'The params of an MCP sampling/createMessage request.',
+  CreateMessageResult: "The result of an MCP sampling/createMessage request: the model's message.",
+  SamplingMessage: 'One message of an MCP sampling conversation: a role and its content.',
+  SamplingMessageContentBlock: 'One block of an MCP sampling message.',
+  ToolUseContent: 'A tool call the model made, in an MCP sampling message.',
+  ToolResultContent: 'The result of a tool call, in an MCP sampling message.',
+  ModelPreferences: 'What a server prefers in the model that serves its sampling request.',
+  ModelHint: 'A hint (a substring of a model name) for choosing the model.',
+  ToolChoice: 'How the model may use the tools of an MCP sampling request.',
 };

@@ -25,6 +25,13 @@ export const MCP_ROOTS = [
   'EmbeddedResource',
   'TextResourceContents',
   'BlobResourceContents',
+  // Sampling (sampling/createMessage, served by the client; tools in it since 2025-11-25).
+  'CreateMessageRequest',
+  'CreateMessageRequestParams',
+  'CreateMessageResult',
+  'SamplingMessage',
+  'ToolUseContent',
+  'ToolResultContent',
 ] as const;
 
 /** One version's specification schema, read. */

@@ -12,7 +12,7 @@ import type { LoadedSchema } from './schema-tree.js';
 export const READ_RULE = {
   id: 'read-tolerant',
   fact:
-    'What we receive (Gemini responses, MCP tools, tools/list and tools/call results) is read with a twin ' +
+    'What we receive (Gemini responses, MCP tools, tools/list and tools/call results, sampling requests) is read with a twin ' +
     'of its schema that keeps unknown fields, accepts unknown enum values and a Part holding none of the ' +
     'data fields the revision knows; required fields stay required and every other rule stays.',
   source: 'DESIGN.md §2.5 (strict when we write, tolerant when we read)',
@@ -24,11 +24,13 @@ export const READ_RULE = {
     'mcp/ListToolsResult.schema.json',
     'mcp/CallToolResult.schema.json',
     'mcp/ContentBlock.schema.json',
+    'mcp/CreateMessageRequest.schema.json',
   ],
   /**
    * What we send the model: shapes these reach (Content, Part, FunctionCall, ...) are both sent
    * and received, so `validate` checks them with the write contract unless told otherwise. (To
-   * servers we send only a tool's name and arguments: every MCP shape with a twin is received.)
+   * servers we send a tool's name and arguments, and sampling results, whose shapes the MCP
+   * union leaves open: every MCP shape with a twin is checked as received.)
    */
   sent: [
     'gemini/GenerateContentRequest.schema.json',

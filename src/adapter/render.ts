@@ -23,6 +23,20 @@ export interface RenderedContent {
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 /**
+ * `data` without whitespace when it is base64 as a Gemini Blob takes it, else `undefined`.
+ *
+ * @example
+ * ```ts
+ * inlineBase64('aGVs\nbG8='); // 'aGVsbG8='
+ * inlineBase64('not base64!'); // undefined
+ * ```
+ */
+export function inlineBase64(data: string): string | undefined {
+  const compact = data.replace(/\s/g, '');
+  return BASE64.test(compact) ? compact : undefined;
+}
+
+/**
  * The number of bytes a base64 string decodes to (whitespace ignored).
  *
  * @example
@@ -70,8 +84,8 @@ function renderBlock(
     case 'image':
     case 'audio': {
       const placeholder = `${block.type}: ${block.mimeType}, ${decodedSize(block.data)} bytes`;
-      const data = block.data.replace(/\s/g, '');
-      if (media === 'parts' && BASE64.test(data)) {
+      const data = inlineBase64(block.data);
+      if (media === 'parts' && data !== undefined) {
         parts.push({ inlineData: { mimeType: block.mimeType, data } });
         return `[${placeholder}, sent as function response part ${parts.length}]`;
       }

@@ -12,6 +12,7 @@ import type { Content, GenerateContentResponse } from '../generated/types.js';
 import { answerCalls } from '../runtime/answer.js';
 import { runConversation } from '../runtime/conversation.js';
 import { type GenAiClient, genaiGenerate } from '../runtime/genai.js';
+import type { SamplingOptions } from '../runtime/sampling.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
 import { type CliIo, terminalSafe } from './io.js';
 import { progressLine } from './progress.js';
@@ -121,10 +122,19 @@ export interface AnswerOpts extends ServerOpts {
 /** Options of `chat`. */
 export interface ChatOpts extends ServerOpts {
   model?: string;
+  /** `--no-sampling` makes it false. */
+  sampling: boolean;
   maxTurns: number;
   schemaMode: 'json' | 'openapi';
   format: string;
 }
+
+/**
+ * Servers do not declare whether they will ask for sampling, so `tools` (which declares no
+ * sampling capability: nothing can ask it) says who would serve them.
+ */
+const SAMPLING_NOTE =
+  'sampling: any of these servers may ask for completions; `chat` serves them with its model (--no-sampling: it does not)\n';
 
 /** `gemini-mcp tools`. */
 export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
@@ -160,6 +170,7 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
           ? 'no warnings\n'
           : `${warnings.length} warning(s):\n${warnings.map((w) => `  ${w}\n`).join('')}`,
       );
+      io.stdout.write(SAMPLING_NOTE);
     } else {
       io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
       for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
@@ -264,6 +275,35 @@ async function loadGenAi(apiKey: string): Promise<ChatClient> {
   return new module.GoogleGenAI({ apiKey });
 }
 
+/**
+ * How `chat` serves its servers' sampling requests: with the chat's own model, each request
+ * shown on stderr as it is accepted (within the default limits), each loss warned.
+ */
+function chatSampling(
+  io: CliIo,
+  generate: SamplingOptions['generate'],
+  model: string,
+  opts: ChatOpts,
+): SamplingOptions {
+  return {
+    generate,
+    model,
+    declarations: { schemaMode: opts.schemaMode },
+    onSamplingRequest: ({ serverId, params }) => {
+      const last = params.messages.at(-1)?.content;
+      const text = [last ?? []].flat().find((block) => block.type === 'text')?.text ?? '';
+      io.stderr.write(
+        `<- sampling request from ${terminalSafe(serverId)} (${params.messages.length} message(s), maxTokens ${params.maxTokens}): ${terminalSafe(text.slice(0, 200))}\n`,
+      );
+      return { action: 'accept' };
+    },
+    onWarning: (warning, { serverId }) =>
+      io.stderr.write(
+        `warning: sampling for ${terminalSafe(serverId)} at ${warning.path || '(root)'}: ${terminalSafe(warning.message)}\n`,
+      ),
+  };
+}
+
 /** `gemini-mcp chat`. */
 export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promise<void> {
   const apiKey = process.env.GEMINI_API_KEY;
@@ -274,9 +314,14 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
   }
   const model = opts.model ?? process.env.GEMINI_MODEL ?? DEFAULT_MODEL;
   const ai = await loadGenAi(apiKey);
-  const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
   // A variable, so that the response type is inferred from it before onTurn is typed.
   const generate = genaiGenerate(ai, { model });
+  const connections = await connect(
+    flagsOf(opts),
+    { prefix: opts.prefix },
+    io,
+    opts.sampling ? chatSampling(io, generate, model, opts) : undefined,
+  );
   const progress = progressLine(io.stderr);
   try {
     const result = await runConversation({

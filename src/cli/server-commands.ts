@@ -102,12 +102,17 @@ function chatCommand(io: CliIo): Command {
       .description(
         [
           'The live loop: send PROMPT to Gemini with the tool set, run the calls it makes on the MCP servers, send the answers back, until it answers in words or --max-turns is reached. Tool calls are shown on stderr, the answer on stdout.',
+          'Servers may ask for completions of their own (MCP sampling): chat serves them with the same model, at most 10 per server and minute and 4096 tokens each, and shows each request on stderr; --no-sampling declares no sampling capability.',
           'Needs GEMINI_API_KEY (https://aistudio.google.com/apikey) and the @google/genai package. GOOGLE_GEMINI_BASE_URL points @google/genai at another endpoint.',
         ].join('\n\n'),
       )
       .argument('<PROMPT...>', 'what to ask'),
   )
     .option('-m, --model <model>', 'the Gemini model (default: $GEMINI_MODEL or gemini-2.5-flash)')
+    .option(
+      '--no-sampling',
+      "do not serve the servers' sampling requests (served by default with --model, each shown on stderr)",
+    )
     .addOption(
       new Option('--max-turns <n>', 'model turns at most').argParser(positiveInteger).default(10),
     )

@@ -9,6 +9,7 @@ import type { BuildToolSetOptions } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
 import type { McpServersConfig, ServerConfig } from '../runtime/config.js';
 import { connectServers, type ServerConnections } from '../runtime/connect.js';
+import type { SamplingOptions } from '../runtime/sampling.js';
 import { CliError, describeFileError } from './cli-error.js';
 import { type PromptIo, terminalElicitation } from './elicit-prompt.js';
 
@@ -154,14 +155,15 @@ function closeOnSignals(connections: ServerConnections): void {
 }
 
 /**
- * Connects the servers, turning every failure into a one-line {@link CliError} (exit 2), and
- * closes them on SIGINT or SIGTERM. A server's request for input is asked on `io`'s terminal,
- * or declined when it is none.
+ * Connects the servers (serving their sampling requests when `sampling` is given), turning
+ * every failure into a one-line {@link CliError} (exit 2), and closes them on SIGINT or SIGTERM.
+ * A server's request for input is asked on `io`'s terminal, or declined when it is none.
  */
 export async function connect(
   flags: ServerFlags,
   toolSet: BuildToolSetOptions,
   io: PromptIo,
+  sampling?: SamplingOptions,
 ): Promise<ServerConnections & { example: boolean }> {
   const { config, example } = await serversConfig(flags);
   try {
@@ -169,6 +171,7 @@ export async function connect(
       toolSet,
       capabilities: { elicitation: terminalElicitation(io) },
       ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
+      ...(sampling === undefined ? {} : { sampling }),
     });
     closeOnSignals(connections);
     return Object.assign(connections, { example });

@@ -5,6 +5,7 @@
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ResponseInput, SchemaMode } from '../adapter/shapes.js';
 import type {
   BuildToolSetOptions,
   ToolFilter,
@@ -12,8 +13,9 @@ import type {
   ToolSetWarning,
 } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
+import type { GenerateContentResponse } from '../generated/types.js';
 import { withAuthorization } from './auth/authorize.js';
-import { equipClient } from './capabilities.js';
+import { type ClientFeature, equipClient } from './capabilities.js';
 import {
   type CapabilitiesConfig,
   checkCapabilitiesConfig,
@@ -36,6 +38,7 @@ import {
 } from './live-toolset.js';
 import { checkCount, checkTimeout } from './options.js';
 import { type ClientRoot, checkRoots, type ServerRoots } from './roots.js';
+import { type SamplingOptions, samplingFeature } from './sampling.js';
 import { createTransport, describeStartFailure, type TransportOptions } from './transport.js';
 import { packageVersion } from './version.js';
 
@@ -44,9 +47,14 @@ export type { ToolSetSource, ToolsChange, ToolsSettleOptions } from './live-tool
 /**
  * Options of {@link connectServers}. `capabilities` (elicitation, roots) are declared to every
  * server, `servers[id].capabilities` override them for one server; a capability is advertised
- * only where it is configured.
+ * only where it is configured. `R` and `M` are the response type and schema mode of the sampling
+ * `generate` function, when there is one.
  */
-export interface ConnectOptions extends TransportOptions, CapabilitiesConfig {
+export interface ConnectOptions<
+  R extends ResponseInput = GenerateContentResponse,
+  M extends SchemaMode = SchemaMode,
+> extends TransportOptions,
+    CapabilitiesConfig {
   /** How the tool set is built (prefixing, filters). */
   toolSet?: BuildToolSetOptions;
   /** Limit for connecting to one server and for each `tools/list` page. Default 30 000 ms. */
@@ -55,6 +63,12 @@ export interface ConnectOptions extends TransportOptions, CapabilitiesConfig {
   clientInfo?: { name: string; version: string };
   /** How a configuration file or object is read (format, `${workspaceFolder}`, environment). */
   configOptions?: ConfigReadOptions;
+  /**
+   * Serve the servers' sampling requests (`sampling/createMessage`) with Gemini: the
+   * `sampling` capability is declared to every server and each request answered through
+   * `generate`, behind the approval hook and limits (see `serveSampling`).
+   */
+  sampling?: SamplingOptions<R, M>;
 }
 
 /**
@@ -141,12 +155,18 @@ interface OpenServer {
   roots: ServerRoots | undefined;
 }
 
-async function openOnce(entry: ServerEntry, options: ConnectOptions): Promise<OpenServer> {
+/** The options the opening of one server reads, and the features added to every client. */
+interface OpenOptions extends Omit<ConnectOptions, 'sampling'> {
+  /** Features beyond the configured capabilities (sampling), per server. */
+  moreFeatures(serverId: string): ClientFeature[];
+}
+
+async function openOnce(entry: ServerEntry, options: OpenOptions): Promise<OpenServer> {
   const timeout = entry.timeoutMs ?? options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const client = new Client(options.clientInfo ?? defaultClientInfo());
   watchClient(client);
   const { features, roots } = serverFeatures(entry.serverId, options);
-  equipClient(client, entry.serverId, features);
+  equipClient(client, entry.serverId, [...features, ...options.moreFeatures(entry.serverId)]);
   try {
     await client.connect(createTransport(entry, options, timeout), { timeout });
     return { entry, client, roots, tools: await listAllTools(client, { timeoutMs: timeout }) };
@@ -157,11 +177,11 @@ async function openOnce(entry: ServerEntry, options: ConnectOptions): Promise<Op
 }
 
 /** Opens one server; an authorization that needs the browser is waited for, then it connects again. */
-function openServer(entry: ServerEntry, options: ConnectOptions): Promise<OpenServer> {
+function openServer(entry: ServerEntry, options: OpenOptions): Promise<OpenServer> {
   return withAuthorization(() => openOnce(entry, options));
 }
 
-async function openAll(entries: ServerEntry[], options: ConnectOptions): Promise<OpenServer[]> {
+async function openAll(entries: ServerEntry[], options: OpenOptions): Promise<OpenServer[]> {
   const settled = await Promise.allSettled(entries.map((entry) => openServer(entry, options)));
   const opened = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failures = settled.flatMap((s, i) =>
@@ -210,15 +230,29 @@ async function openAll(entries: ServerEntry[], options: ConnectOptions): Promise
  * }
  * ```
  */
-export async function connectServers(
+export async function connectServers<
+  R extends ResponseInput = GenerateContentResponse,
+  M extends SchemaMode = SchemaMode,
+>(
   config: ServersConfig | string | readonly ServerEntry[],
-  options: ConnectOptions = {},
+  options: ConnectOptions<R, M> = {},
 ): Promise<ServerConnections> {
   checkTimeout('timeoutMs', options.timeoutMs);
   checkCount('maxMessageBytes', options.maxMessageBytes);
   checkCapabilitiesConfig(options);
   const { entries, warnings: configWarnings } = await loadServers(config, options.configOptions);
-  const opened = await openAll(entries, options);
+  // Built before any server starts, so bad sampling limits are refused up front.
+  const { sampling } = options;
+  const samplingFeatures = new Map(
+    entries.map((entry) => [
+      entry.serverId,
+      sampling === undefined ? [] : [samplingFeature(entry.serverId, sampling)],
+    ]),
+  );
+  const opened = await openAll(entries, {
+    ...options,
+    moreFeatures: (serverId) => samplingFeatures.get(serverId) ?? [],
+  });
   const clients = new Map(opened.map(({ entry, client }) => [entry.serverId, client]));
   const roots = new Map(
     opened.flatMap(({ entry, client, roots }) =>

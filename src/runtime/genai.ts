@@ -10,7 +10,7 @@ import {
   type ReadNotice,
   readGenerateContentResponse as readResponse,
 } from '../generated/guards.js';
-import type { Content, GenerateContentResponse } from '../generated/types.js';
+import type { Content, GenerateContentResponse, ToolConfig } from '../generated/types.js';
 import { isJsonObject } from '../json/object.js';
 
 /** Options of the functions that read what the model sends. */
@@ -36,6 +36,17 @@ export interface GenerateRequest<C = Content, M extends SchemaMode = 'json'> {
   signal?: AbortSignal;
   /** Where a `generate` that reads the reply reports each tolerance used (see {@link ReadOptions}). */
   onNotice?: (notice: ReadNotice) => void;
+  /**
+   * The model for this request, when the caller chooses one (a sampling request's model
+   * policy); `genaiGenerate` and `genaiGenerateStream` use it instead of their own.
+   */
+  model?: string;
+  /** The system instruction (a sampling request's system prompt), as the REST API spells it. */
+  systemInstruction?: Content;
+  /** Generation settings (a sampling request's `maxTokens`, `temperature`, `stopSequences`). */
+  generationConfig?: { maxOutputTokens?: number; temperature?: number; stopSequences?: string[] };
+  /** The function calling mode (a sampling request's `toolChoice`). */
+  toolConfig?: ToolConfig;
 }
 
 /** The Content type of a response type's candidates (genai's `Content` for genai's response). */
@@ -122,14 +133,17 @@ function parameters<C, M extends SchemaMode>(
   options: GenAiGenerateOptions,
   request: GenerateRequest<C, M>,
 ): GenAiParameters {
-  const { signal } = request;
+  const { signal, systemInstruction, generationConfig, toolConfig } = request;
   const httpOptions = isJsonObject(options.config?.httpOptions) ? options.config.httpOptions : {};
   const extraBody = isJsonObject(httpOptions.extraBody) ? httpOptions.extraBody : {};
   return {
-    model: options.model,
+    model: request.model ?? options.model,
     contents: request.contents,
     config: {
       ...options.config,
+      ...(systemInstruction === undefined ? {} : { systemInstruction }),
+      ...generationConfig,
+      ...(toolConfig === undefined ? {} : { toolConfig }),
       tools: request.tools,
       httpOptions: { ...httpOptions, extraBody: { ...extraBody, contents: request.contents } },
       ...(signal === undefined ? {} : { abortSignal: signal }),

@@ -13,8 +13,10 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, expect } from 'vitest';
 import { createBitcoinServer } from '../../examples/bitcoin-server.js';
 import type { PriceSource } from '../../examples/price-source.js';
+import type { ResponseInput, SchemaMode } from '../../src/adapter/shapes.js';
 import { buildToolSet } from '../../src/adapter/toolset.js';
 import type { ToolSet } from '../../src/adapter/toolset-types.js';
+import type { GenerateContentResponse } from '../../src/generated/types.js';
 import type { McpServersConfig, StdioServerConfig } from '../../src/runtime/config.js';
 import {
   type ConnectOptions,
@@ -134,9 +136,12 @@ export async function inMemoryServers(): Promise<InMemoryServers> {
  * For test files that connect real servers: returns `connect`, and registers an `afterEach`
  * that closes what the test connected and checks, by pid, that every child process exited.
  */
-export function connectReapedAfterEach(): (
+export function connectReapedAfterEach(): <
+  R extends ResponseInput = GenerateContentResponse,
+  M extends SchemaMode = SchemaMode,
+>(
   config: McpServersConfig,
-  options?: ConnectOptions,
+  options?: ConnectOptions<R, M>,
 ) => Promise<ServerConnections> {
   let connections: ServerConnections | undefined;
   let pids: number[] = [];
