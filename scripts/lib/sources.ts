@@ -50,6 +50,16 @@ export interface McpSource {
   location: string;
 }
 
+/** Vertex AI's reference: the protobufjs descriptor an npm package ships. */
+export interface VertexSource {
+  /** The npm package (a pinned devDependency), e.g. `@google-cloud/aiplatform`. */
+  package: string;
+  /** The version last synced. */
+  version: string;
+  /** Its `protos.json`. */
+  location: string;
+}
+
 /** `schema-sources.json`, read and checked. */
 export interface SchemaSources {
   /** The file it was read from. */
@@ -57,6 +67,7 @@ export interface SchemaSources {
   gemini: GeminiSource;
   /** Oldest protocol version first. */
   mcp: McpSource[];
+  vertex?: VertexSource;
 }
 
 function text(file: string, value: unknown, what: string, pattern?: RegExp): string {
@@ -94,7 +105,14 @@ export async function readSources(file: string): Promise<SchemaSources> {
   }));
   if (mcp.length === 0) throw new SyncInputError(file, 'lists no MCP protocol version');
   mcp.sort((a, b) => (a.protocolVersion < b.protocolVersion ? -1 : 1));
-  return { file, gemini, mcp };
+  if (value.vertex === undefined) return { file, gemini, mcp };
+  if (!isJsonObject(value.vertex)) throw new SyncInputError(file, '"vertex" must be an object');
+  const vertex: VertexSource = {
+    package: text(file, value.vertex.package, 'vertex.package'),
+    version: text(file, value.vertex.version, 'vertex.version', /^\d+\.\d+\.\d+$/),
+    location: located(file, text(file, value.vertex.location, 'vertex.location')),
+  };
+  return { file, gemini, mcp, vertex };
 }
 
 /** Records in the sources file the Gemini revision just synced (the rest of the file is kept). */
