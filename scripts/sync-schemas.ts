@@ -17,7 +17,7 @@ import { isJsonObject } from './lib/canonical-json.js';
 import { changeReport, parseTree } from './lib/change-report.js';
 import { dialectTable, withDialectTable } from './lib/dialect-table.js';
 import { readTree, replaceTree } from './lib/schema-dir.js';
-import { load, readSources, recordSyncedRevision } from './lib/sources.js';
+import { load, readSources, recordSynced, vertexPackageVersion } from './lib/sources.js';
 import { buildSchemaTree, type SyncInput } from './lib/sync.js';
 import { SyncInputError } from './lib/sync-error.js';
 
@@ -78,7 +78,7 @@ async function inputs(values: {
         ? {
             vertex: {
               location: sources.vertex.location,
-              packageVersion: `${sources.vertex.package}@${sources.vertex.version}`,
+              packageVersion: await vertexPackageVersion(sources.vertex),
               bytes: await load(sources.vertex.location),
             },
           }
@@ -131,7 +131,7 @@ async function main(): Promise<number> {
   if (!changed) {
     console.log(`schemas: up to date (${next.size} files)`);
     if (values.sources && !values.check)
-      await recordSyncedRevision(values.sources, revisionOf(next));
+      await recordSynced(values.sources, revisionOf(next), vertex?.packageVersion);
     return 0;
   }
   if (report.length === 0)
@@ -148,7 +148,7 @@ async function main(): Promise<number> {
     await writeFile(readme, withDialectTable(await readFile(readme, 'utf8'), table));
     console.log(`schemas: the Gemini / Vertex AI differences table in ${readme} rewritten`);
   }
-  if (values.sources) await recordSyncedRevision(values.sources, revisionOf(next));
+  if (values.sources) await recordSynced(values.sources, revisionOf(next), vertex?.packageVersion);
   return 0;
 }
 

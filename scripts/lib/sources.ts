@@ -115,13 +115,42 @@ export async function readSources(file: string): Promise<SchemaSources> {
   return { file, gemini, mcp, vertex };
 }
 
-/** Records in the sources file the Gemini revision just synced (the rest of the file is kept). */
-export async function recordSyncedRevision(file: string, revision: string): Promise<void> {
+/**
+ * The version of the npm package a local `protos.json` belongs to (its `package.json` two folders
+ * up, as `@google-cloud/aiplatform` lays it out), or the version the sources file names.
+ */
+export async function vertexPackageVersion(source: VertexSource): Promise<string> {
+  if (isUrl(source.location)) return `${source.package}@${source.version}`;
+  try {
+    const manifest: unknown = JSON.parse(
+      await readFile(resolve(dirname(source.location), '..', '..', 'package.json'), 'utf8'),
+    );
+    if (isJsonObject(manifest) && manifest.name === source.package) {
+      return `${source.package}@${String(manifest.version)}`;
+    }
+  } catch {
+    // not laid out as the package is: the sources file's word stands
+  }
+  return `${source.package}@${source.version}`;
+}
+
+/**
+ * Records in the sources file what was just synced: the Gemini revision, and the version of the
+ * Vertex AI package (the rest of the file is kept).
+ */
+export async function recordSynced(
+  file: string,
+  revision: string,
+  vertexPackage: string | undefined,
+): Promise<void> {
   const value: unknown = JSON.parse(await readFile(file, 'utf8'));
   if (!isJsonObject(value) || !isJsonObject(value.gemini)) {
     throw new SyncInputError(file, 'needs a "gemini" object');
   }
-  if (value.gemini.revision === revision) return;
+  const before = JSON.stringify(value);
   value.gemini.revision = revision;
+  const version = vertexPackage?.slice(vertexPackage.lastIndexOf('@') + 1);
+  if (isJsonObject(value.vertex) && version) value.vertex.version = version;
+  if (JSON.stringify(value) === before) return;
   await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
 }
