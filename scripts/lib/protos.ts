@@ -17,7 +17,7 @@ export const VERTEX_VERSIONS = ['v1', 'v1beta1'] as const;
 export type VertexVersion = (typeof VERTEX_VERSIONS)[number];
 
 /** The shapes extracted for each version (the same as for the Gemini API, where Vertex has them). */
-export const VERTEX_ROOTS = [
+const VERTEX_ROOTS = [
   'FunctionDeclaration',
   'FunctionCall',
   'FunctionResponse',
