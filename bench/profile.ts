@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { builtCli } from './lib/build-cli.js';
 import { loadBuilt } from './lib/built.js';
 import { createContext } from './lib/context.js';
-import { realTools } from './lib/corpus.js';
+import { loadCorpus } from './lib/corpus.js';
 import { profileFigure } from './lib/profile-figure.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -22,13 +22,12 @@ const { values, positionals } = parseArgs({
 });
 const tmp = await mkdtemp(join(tmpdir(), 'gemini-mcp-profile-'));
 try {
-  const real = await realTools(join(tmp, 'real-tools.json'));
   const cli = await builtCli(ROOT, tmp);
   const ctx = createContext({
     quick: false,
     tmp,
     root: ROOT,
-    real,
+    corpus: loadCorpus(),
     cli,
     lib: await loadBuilt(cli),
   });

@@ -1,11 +1,13 @@
 /**
- * `npm run bench`: measures every figure of issue 7 side by side with its anchor and writes
- * BENCHMARKS.md. `npm run bench -- --quick`: small inputs, few rounds, prints only (CI).
- * `--only P1,P3` runs some figures.
+ * `npm run bench`: measures every figure side by side with its anchor on the real tool corpus
+ * (bench/corpus/tools.json) and writes BENCHMARKS.md. `npm run bench -- --quick`: fewer rounds,
+ * smaller inputs where a figure allows, prints only (CI). `--only P1,P3` runs some figures;
+ * `--src <commit>` measures src/ as committed there (before/after figures from one harness;
+ * with `--out`). `--out FILE` writes the report there (with --quick too).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -21,7 +23,7 @@ import { FINDINGS } from './findings.js';
 import { builtCli } from './lib/build-cli.js';
 import { loadBuilt } from './lib/built.js';
 import { type BenchContext, createContext } from './lib/context.js';
-import { realTools } from './lib/corpus.js';
+import { loadCorpus } from './lib/corpus.js';
 import { profileFigure } from './lib/profile-figure.js';
 import { type Figure, renderConsole, renderMarkdown } from './lib/report.js';
 
@@ -46,7 +48,7 @@ async function withFindings(ctx: BenchContext, figure: Figure): Promise<Figure> 
     notes.length === 0
       ? []
       : [
-          '_Notes from profiles and experiments of 2026-11-29 (bench/findings.ts, the commits they name); the profile tables after them are from this run._',
+          '_Notes from the profile filed as issue 14 (bench/findings.ts, src/ before its fixes); the profile tables after them are from this run._',
           '',
           ...notes,
         ];
@@ -79,9 +81,9 @@ const FIGURES: ReadonlyArray<readonly [string, FigureRun]> = [
   ['M', memory],
 ];
 
-function commit(): string {
+function commit(rev = 'HEAD'): string {
   try {
-    const head = execFileSync('git', ['log', '-1', '--format=%h %s'], { cwd: ROOT })
+    const head = execFileSync('git', ['log', '-1', '--format=%h %s', rev], { cwd: ROOT })
       .toString()
       .trim();
     return `${head} (src/ measured as committed there; see the build note under P4 and P6)`;
@@ -108,21 +110,25 @@ async function main(): Promise<number> {
     options: {
       quick: { type: 'boolean', default: false },
       only: { type: 'string' },
-      out: { type: 'string', default: join(ROOT, 'BENCHMARKS.md') },
+      out: { type: 'string' },
+      src: { type: 'string' },
     },
   });
   const quick = values.quick === true;
   const only = values.only?.split(',').map((id) => id.trim());
   const started = performance.now();
+  const loadAtStart = loadavg();
   const tmp = await mkdtemp(join(tmpdir(), 'gemini-mcp-bench-'));
   let exitCode = 0;
   try {
-    process.stderr.write("[bench] listing the real MCP servers' tools over stdio\n");
-    const real = await realTools(join(tmp, 'real-tools.json'));
+    const corpus = loadCorpus();
+    process.stderr.write(
+      `[bench] corpus: ${corpus.tools.length} tools of ${corpus.servers.length} servers; load average ${loadAtStart.map((value) => value.toFixed(1)).join(' ')}\n`,
+    );
     process.stderr.write('[bench] building src/ into the temp dir\n');
-    const cli = await builtCli(ROOT, tmp);
+    const cli = await builtCli(ROOT, tmp, values.src);
     const lib = await loadBuilt(cli);
-    const ctx = createContext({ quick, tmp, root: ROOT, real, cli, lib });
+    const ctx = createContext({ quick, tmp, root: ROOT, corpus, cli, lib });
     const figures: Figure[] = [];
     for (const [id, run] of FIGURES) {
       if (only !== undefined && !only.includes(id)) continue;
@@ -142,8 +148,13 @@ async function main(): Promise<number> {
       process.stdout.write(`${renderConsole([figure])}\n`);
     }
     const wallSeconds = (performance.now() - started) / 1000;
-    process.stderr.write(`[bench] done in ${wallSeconds.toFixed(1)} s\n`);
-    if (!quick) {
+    const loadAtEnd = loadavg();
+    process.stderr.write(
+      `[bench] done in ${wallSeconds.toFixed(1)} s; load average ${loadAtEnd.map((value) => value.toFixed(1)).join(' ')}\n`,
+    );
+    // A full run writes BENCHMARKS.md; --quick writes only where --out says.
+    const out = values.out ?? (quick ? undefined : join(ROOT, 'BENCHMARKS.md'));
+    if (out !== undefined) {
       const markdown = renderMarkdown(
         {
           date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
@@ -152,16 +163,23 @@ async function main(): Promise<number> {
           cores: cpus().length,
           memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
           os: `${platform()} ${release()}`,
-          commit: commit(),
-          mode: 'full',
+          commit: commit(values.src),
+          mode: quick ? 'quick' : 'full',
           wallSeconds,
-          sizes:
-            '1,000-tool corpus (P1-P3), 10,000-tool corpus (memory), JSONL of 10 MB, 100 MB, 1 GB (P4)',
+          load: `${loadAtStart.map((value) => value.toFixed(1)).join(' / ')} at the start, ${loadAtEnd.map((value) => value.toFixed(1)).join(' / ')} at the end (1 / 5 / 15 min)`,
+          sizes: `the real corpus of ${corpus.tools.length} tools from ${corpus.servers.length} MCP server packages (P1-P3, bench/corpus/tools.json), ${quick ? '2,000' : '10,000'} tools replicated from it (memory), JSONL of ${quick ? '2 MB' : '10 MB, 100 MB, 1 GB'} (P4)`,
+          corpus: corpus.file.servers.map((server) => ({
+            name: server.name,
+            version: server.version,
+            license: server.license,
+            tools: server.toolCount,
+          })),
+          skipped: corpus.file.skipped,
         },
         figures,
       );
-      await writeFile(values.out, markdown);
-      process.stderr.write(`[bench] wrote ${values.out}\n`);
+      await writeFile(out, markdown);
+      process.stderr.write(`[bench] wrote ${out}\n`);
     }
   } finally {
     await rm(tmp, { recursive: true, force: true });

@@ -8,11 +8,11 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { geminiTools } from '../src/adapter/declarations.js';
+import type { ResponseInput } from '../src/adapter/shapes.js';
 import { assertGenerateContentRequest } from '../src/generated/guards.js';
-import type { GenerateContentResponse } from '../src/generated/types.js';
 import { connectServers } from '../src/runtime/connect.js';
 import { type AnsweredTurn, runConversation } from '../src/runtime/conversation.js';
-import { type Generate, genaiGenerate, readGenerateContentResponse } from '../src/runtime/genai.js';
+import { genaiGenerate, readGenerateContentResponse } from '../src/runtime/genai.js';
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./bitcoin-server.ts', import.meta.url));
 const RECORDED_TURN = new URL('./recorded-turn.json', import.meta.url);
@@ -26,18 +26,21 @@ function heading(title: string): void {
 }
 
 /** Replays the recorded model turn: the same response whatever is asked. */
-async function recordedGenerate(): Promise<Generate> {
+async function recordedGenerate() {
   const response = readGenerateContentResponse(JSON.parse(await readFile(RECORDED_TURN, 'utf8')));
   return async () => response;
 }
 
 /** The live model through @google/genai (loaded only when a key is set). */
-async function liveGenerate(apiKey: string): Promise<Generate> {
+async function liveGenerate(apiKey: string) {
   const { GoogleGenAI } = await import('@google/genai');
   return genaiGenerate(new GoogleGenAI({ apiKey }), { model: MODEL });
 }
 
-function printCalls(response: GenerateContentResponse): void {
+/** A turn as either model gives it: the recorded one in the schema's types, the live in genai's. */
+type AnyTurn = AnsweredTurn<ResponseInput>;
+
+function printCalls(response: ResponseInput): void {
   for (const part of response.candidates?.[0]?.content?.parts ?? []) {
     if (part.functionCall !== undefined) {
       const { id, name, args } = part.functionCall;
@@ -49,7 +52,7 @@ function printCalls(response: GenerateContentResponse): void {
   }
 }
 
-function printTurn(turn: AnsweredTurn, tools: ReturnType<typeof geminiTools>, label: string): void {
+function printTurn(turn: AnyTurn, tools: ReturnType<typeof geminiTools>, label: string): void {
   heading(`Model turn ${turn.turn} (${label})`);
   printCalls(turn.response);
   heading(`Function responses (executed on the real server over stdio)`);
@@ -83,15 +86,17 @@ async function main(): Promise<void> {
 
     heading('User');
     console.log(`  ${PROMPT}`);
-    const result = await runConversation({
-      generate: apiKey ? await liveGenerate(apiKey) : await recordedGenerate(),
+    const options = {
       toolset,
       clients: connections.clients,
-      contents: [{ role: 'user', parts: [{ text: PROMPT }] }],
+      contents: [{ role: 'user' as const, parts: [{ text: PROMPT }] }],
       maxTurns: apiKey ? 3 : 1,
       timeoutMs: 10_000,
-      onTurn: (turn) => printTurn(turn, tools, label),
-    });
+      onTurn: (turn: AnyTurn) => printTurn(turn, tools, label),
+    };
+    const result = apiKey
+      ? await runConversation({ ...options, generate: await liveGenerate(apiKey) })
+      : await runConversation({ ...options, generate: await recordedGenerate() });
 
     heading('Outcome');
     if (result.stop.reason === 'answered') console.log(`  model: ${result.stop.text}`);

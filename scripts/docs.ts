@@ -1,6 +1,6 @@
 /**
  * `npm run docs`: the API reference, generated from the TSDoc comments of the public API
- * (src/index.ts) with typedoc, into docs/api/ (gitignored). `--check` also fails on warnings
+ * (src/index.ts, src/genai.ts) with typedoc, into docs/api/ (gitignored). `--check` also fails on warnings
  * (a broken {@link}, an exported type missing from the reference), for CI.
  */
 import { rm } from 'node:fs/promises';
@@ -10,7 +10,7 @@ const OUT = 'docs/api';
 const check = process.argv.includes('--check');
 
 const app = await Application.bootstrapWithPlugins({
-  entryPoints: ['src/index.ts'],
+  entryPoints: ['src/index.ts', 'src/genai.ts'],
   tsconfig: 'tsconfig.build.json',
   out: OUT,
   name: 'gemini-mcp',

@@ -26,6 +26,21 @@ export type { RequestCheckOptions, RequestFinding } from './adapter/request-chec
 export { checkRequest } from './adapter/request-checks.js';
 export type { Dialect, FunctionResponseOptions, StructuredMode } from './adapter/responses.js';
 export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './adapter/responses.js';
+export type {
+  AnswerContent,
+  AnswerPart,
+  CallToolResultInput,
+  CandidateInput,
+  ContentInput,
+  DeclaredFunction,
+  FunctionCallInput,
+  FunctionTool,
+  JsonFunctionDeclaration,
+  OpenApiFunctionDeclaration,
+  PartInput,
+  ResponseInput,
+  SchemaMode,
+} from './adapter/shapes.js';
 export type { UncheckedKeyword } from './adapter/tool-schemas.js';
 export { buildToolSet } from './adapter/toolset.js';
 export type {
@@ -42,7 +57,7 @@ export type { ResolvedCall, ToolError, ToolErrorCode, ToolResult } from './adapt
 export { isToolError } from './adapter/types.js';
 export type { GeminiMcpErrorCode, GeminiMcpErrorOptions, ViolationDetail } from './errors.js';
 export { GeminiMcpError } from './errors.js';
-export type { SchemaName } from './generated/guards.js';
+export type { ReadCheck, ReadNotice, SchemaName } from './generated/guards.js';
 export {
   assertContent,
   assertFunctionDeclaration,
@@ -60,6 +75,11 @@ export {
   checkMcpTool,
   checkPart,
   checkTool,
+  readContent,
+  readMcpCallToolResult,
+  readMcpListToolsResult,
+  readMcpTool,
+  readPart,
   SCHEMAS,
 } from './generated/guards.js';
 /** Every vendored schema's generated type (Gemini, its Vertex AI twins, MCP), by schema name. */
@@ -85,6 +105,12 @@ export type {
 export type { AnswerOptions, ModelTurn } from './runtime/answer.js';
 export { answerCalls } from './runtime/answer.js';
 export type {
+  CallableServers,
+  CallableToolOptions,
+  McpCallableTool,
+} from './runtime/callable-tool.js';
+export { mcpCallableTool } from './runtime/callable-tool.js';
+export type {
   HttpServerConfig,
   McpServersConfig,
   ServerConfig,
@@ -105,11 +131,13 @@ export type { ClientMap, ExecutedCall, ExecuteOptions, Outcome } from './runtime
 export { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, executeToolCalls } from './runtime/execute.js';
 export { gatherTurn } from './runtime/gather.js';
 export type {
+  ContentOf,
   GenAiClient,
   GenAiGenerateOptions,
   GenAiParameters,
   Generate,
   GenerateRequest,
+  ReadOptions,
 } from './runtime/genai.js';
 export {
   genaiGenerate,

@@ -10,7 +10,8 @@ const root = resolve(import.meta.dirname, '..');
 
 /**
  * The layers, bottom up. `errors.ts` is the one module below them all (the generated guards
- * throw its error class); `index.ts` is the package's entry above the library layers.
+ * throw its error class); `index.ts` and `genai.ts` (the `gemini-mcp/genai` entry) are the
+ * package's entries above the library layers.
  */
 const LAYERS = ['generated', 'json', 'schema', 'adapter', 'runtime', 'cli'] as const;
 type Layer = (typeof LAYERS)[number] | 'errors' | 'index';
@@ -46,7 +47,7 @@ function localImports(file: string): string[] {
 /** The layer a src/ file belongs to, or `undefined` for a file outside every layer. */
 function layerOf(file: string): Layer | undefined {
   if (file === 'src/errors.ts') return 'errors';
-  if (file === 'src/index.ts') return 'index';
+  if (file === 'src/index.ts' || file === 'src/genai.ts') return 'index';
   const folder = file.split('/')[1];
   return LAYERS.find((layer) => layer === folder);
 }

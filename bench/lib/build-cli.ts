@@ -37,15 +37,19 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /**
- * The sources to build: src/ as committed at HEAD (a `git archive` snapshot), so the report's
- * commit is exactly what was measured and a file half-written by someone else never is; the
- * working tree when git cannot give one.
+ * The sources to build: src/ as committed at `rev` (default HEAD; a `git archive` snapshot), so
+ * the report's commit is exactly what was measured and a file half-written by someone else never
+ * is; the working tree when git cannot give one (and `rev` was not asked for).
  */
-function snapshot(root: string, tmp: string): { base: string; what: string } {
+function snapshot(
+  root: string,
+  tmp: string,
+  rev: string | undefined,
+): { base: string; what: string } {
   const base = join(tmp, 'snapshot');
   try {
     mkdirSync(base, { recursive: true });
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root })
+    const head = execFileSync('git', ['rev-parse', '--short', rev ?? 'HEAD'], { cwd: root })
       .toString()
       .trim();
     const tar = execFileSync(
@@ -53,7 +57,7 @@ function snapshot(root: string, tmp: string): { base: string; what: string } {
       [
         'archive',
         '--format=tar',
-        'HEAD',
+        head,
         'src',
         'package.json',
         'tsconfig.json',
@@ -63,14 +67,18 @@ function snapshot(root: string, tmp: string): { base: string; what: string } {
     );
     execFileSync('tar', ['-x', '-C', base], { input: tar });
     return { base, what: `src/ as committed at ${head}` };
-  } catch {
+  } catch (error) {
+    if (rev !== undefined) throw error;
     return { base: root, what: 'src/ of the working tree (no git snapshot)' };
   }
 }
 
-/** Builds src/ under `tmp`; returns where the package's dist and CLI entry are. */
-export async function builtCli(root: string, tmp: string): Promise<BuiltCli> {
-  const { base, what } = snapshot(root, tmp);
+/**
+ * Builds src/ of commit `rev` (default HEAD) under `tmp`; returns where the package's dist and
+ * CLI entry are.
+ */
+export async function builtCli(root: string, tmp: string, rev?: string): Promise<BuiltCli> {
+  const { base, what } = snapshot(root, tmp, rev);
   const src = join(base, 'src');
   const sources = await filesUnder(src);
   const pkg = join(tmp, 'cli-build');

@@ -12,6 +12,7 @@ type Declarations = typeof import('../../src/adapter/declarations.js');
 type Build = typeof import('../../src/adapter/toolset.js');
 type ToGeminiSchema = typeof import('../../src/schema/to-gemini-schema.js');
 type Execute = typeof import('../../src/runtime/execute.js');
+type Guards = typeof import('../../src/generated/guards.js');
 
 /** The built modules the figures measure. */
 export interface Built {
@@ -20,6 +21,9 @@ export interface Built {
   readonly functionDeclarations: Declarations['functionDeclarations'];
   readonly buildToolSet: Build['buildToolSet'];
   readonly toGeminiSchema: ToGeminiSchema['toGeminiSchema'];
+  readonly toGeminiParameters: ToGeminiSchema['toGeminiParameters'];
+  /** The generated Gemini `Schema` validator, to check outputs apart from the converter's own proof. */
+  readonly checkSchema: Guards['checkSchema'];
   readonly executeToolCalls: Execute['executeToolCalls'];
   /** The same functions from the build with the contract proofs compiled out. */
   readonly unchecked: {
@@ -35,12 +39,13 @@ async function load<T>(dist: string, path: string): Promise<T> {
 /** Imports the built modules of `cli`'s package. */
 export async function loadBuilt(cli: BuiltCli): Promise<Built> {
   const dist = cli.dist;
-  const [declarations, build, schema, execute, uncheckedDeclarations, uncheckedSchema] =
+  const [declarations, build, schema, execute, guards, uncheckedDeclarations, uncheckedSchema] =
     await Promise.all([
       load<Declarations>(dist, 'adapter/declarations.js'),
       load<Build>(dist, 'adapter/toolset.js'),
       load<ToGeminiSchema>(dist, 'schema/to-gemini-schema.js'),
       load<Execute>(dist, 'runtime/execute.js'),
+      load<Guards>(dist, 'generated/guards.js'),
       load<Declarations>(cli.unchecked, 'adapter/declarations.js'),
       load<ToGeminiSchema>(cli.unchecked, 'schema/to-gemini-schema.js'),
     ]);
@@ -49,6 +54,8 @@ export async function loadBuilt(cli: BuiltCli): Promise<Built> {
     functionDeclarations: declarations.functionDeclarations,
     buildToolSet: build.buildToolSet,
     toGeminiSchema: schema.toGeminiSchema,
+    toGeminiParameters: schema.toGeminiParameters,
+    checkSchema: guards.checkSchema,
     executeToolCalls: execute.executeToolCalls,
     unchecked: {
       functionDeclarations: uncheckedDeclarations.functionDeclarations,

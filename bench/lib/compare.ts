@@ -105,6 +105,8 @@ export interface RatioMeasurement {
   /** Smallest and largest per-round ratio. */
   readonly min: number;
   readonly max: number;
+  readonly p25: number;
+  readonly p75: number;
   readonly rounds: number;
 }
 
@@ -128,7 +130,14 @@ export function ratioOf(
     return invert ? 1 / ratio : ratio;
   });
   const summary = summarize(ratios);
-  return { value: summary.median, min: summary.min, max: summary.max, rounds: ratios.length };
+  return {
+    value: summary.median,
+    min: summary.min,
+    max: summary.max,
+    p25: summary.p25,
+    p75: summary.p75,
+    rounds: ratios.length,
+  };
 }
 
 /** The measurement of `name` (throws when missing). */

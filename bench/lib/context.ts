@@ -1,9 +1,9 @@
 /** What every figure gets: the run's mode, a temp dir, the corpus, a logger. */
-import type { RealServerTools } from '../../test/support/real-servers.js';
 import type { BuiltCli } from './build-cli.js';
 import type { Built } from './built.js';
 import type { CompareOptions } from './compare.js';
-import { type CorpusServer, replicate, writeCorpus } from './corpus.js';
+import { type Corpus, type CorpusServer, replicate, writeServers } from './corpus.js';
+import type { CpuOptions } from './cpu.js';
 
 /** The run's settings and shared inputs. */
 export interface BenchContext {
@@ -13,20 +13,22 @@ export interface BenchContext {
   readonly tmp: string;
   /** The repository root. */
   readonly root: string;
-  /** The real servers' tool lists. */
-  readonly real: readonly RealServerTools[];
+  /** The real servers' tool lists (bench/corpus/tools.json). */
+  readonly corpus: Corpus;
   /** The built package: its CLI entry. */
   readonly cli: BuiltCli;
   /** The built package: the modules measured in process. */
   readonly lib: Built;
-  /** Rounds and time per round for in-process comparisons. */
+  /** Rounds and time per round for wall-clock comparisons (tinybench; P5). */
   readonly inProcess: CompareOptions;
+  /** Rounds and batch size for CPU-time comparisons (P1-P3). */
+  readonly cpu: CpuOptions;
   /** Progress on stderr. */
   log(message: string): void;
-  /** A replicated corpus of `count` tools (memoised). */
-  corpus(count: number): CorpusServer[];
-  /** The same corpus written to a JSON file in `tmp` (memoised). */
-  corpusFile(count: number): Promise<string>;
+  /** The corpus tools replicated into `count` tools (memoised; the memory figure). */
+  replicated(count: number): CorpusServer[];
+  /** The real corpus (`count` undefined) or a replicated one, as a JSON file in `tmp` (memoised). */
+  corpusFile(count?: number): Promise<string>;
 }
 
 /** Builds the context. */
@@ -34,17 +36,17 @@ export function createContext(options: {
   quick: boolean;
   tmp: string;
   root: string;
-  real: readonly RealServerTools[];
+  corpus: Corpus;
   cli: BuiltCli;
   lib: Built;
 }): BenchContext {
   const corpora = new Map<number, CorpusServer[]>();
   const files = new Map<number, Promise<string>>();
   const serversFor = (count: number): number => Math.max(3, Math.min(20, Math.round(count / 100)));
-  const corpus = (count: number): CorpusServer[] => {
+  const replicated = (count: number): CorpusServer[] => {
     let found = corpora.get(count);
     if (found === undefined) {
-      found = replicate(options.real, count, serversFor(count));
+      found = replicate(options.corpus, count, serversFor(count));
       corpora.set(count, found);
     }
     return found;
@@ -54,13 +56,18 @@ export function createContext(options: {
     inProcess: options.quick
       ? { rounds: 2, time: 100, iterations: 5 }
       : { rounds: 16, time: 200, iterations: 3 },
+    cpu: options.quick ? { rounds: 5, minBatchMs: 5 } : { rounds: 21, minBatchMs: 10 },
     log: (message) => process.stderr.write(`[bench] ${message}\n`),
-    corpus,
+    replicated,
     corpusFile: (count) => {
-      let found = files.get(count);
+      const key = count ?? 0;
+      let found = files.get(key);
       if (found === undefined) {
-        found = writeCorpus(options.tmp, corpus(count));
-        files.set(count, found);
+        found =
+          count === undefined
+            ? writeServers(options.tmp, 'corpus-real', options.corpus.servers)
+            : writeServers(options.tmp, `corpus-${count}`, replicated(count));
+        files.set(key, found);
       }
       return found;
     },

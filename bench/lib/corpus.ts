@@ -1,11 +1,11 @@
 /**
- * The tool corpus: the tool lists the real MCP servers of the tests publish (server-everything,
- * server-filesystem, server-memory over stdio, listed once per run), replicated under new names
- * into larger sets spread over several server ids.
+ * The tool corpus: the tool lists of real public MCP servers, gathered by
+ * bench/corpus/gather.ts into bench/corpus/tools.json (committed), one server id per package.
+ * The memory figure also replicates those tools under new names into a larger set.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listRealServerTools, type RealServerTools } from '../../test/support/real-servers.js';
+import { type CorpusFile, readCorpus } from '../corpus/format.js';
 
 /** One server's tools as `buildToolSet` takes them. */
 export interface CorpusServer {
@@ -13,29 +13,50 @@ export interface CorpusServer {
   tools: Record<string, unknown>[];
 }
 
-/** The real servers' tools, listed over stdio, or read from `cacheFile` when it exists. */
-export async function realTools(cacheFile: string): Promise<RealServerTools[]> {
-  try {
-    return JSON.parse(await readFile(cacheFile, 'utf8')) as RealServerTools[];
-  } catch {
-    const servers = await listRealServerTools();
-    await writeFile(cacheFile, JSON.stringify(servers));
-    return servers;
-  }
+/** One tool of the corpus with where it comes from. */
+export interface CorpusTool {
+  /** `package/tool`, how the report names it. */
+  readonly label: string;
+  readonly serverId: string;
+  readonly tool: Record<string, unknown>;
+}
+
+/** The committed corpus, as servers and as a flat list of tools. */
+export interface Corpus {
+  readonly file: CorpusFile;
+  readonly servers: readonly CorpusServer[];
+  readonly tools: readonly CorpusTool[];
+}
+
+/** A server id for a package name: `@scope/name` becomes `scope-name`. */
+function serverIdOf(packageName: string): string {
+  return packageName.replace(/^@/, '').replace(/[^A-Za-z0-9_-]+/g, '-');
+}
+
+/** Reads bench/corpus/tools.json (deep copies: figures may not alter the committed data). */
+export function loadCorpus(): Corpus {
+  const file = readCorpus();
+  const servers: CorpusServer[] = file.servers.map((server) => ({
+    serverId: serverIdOf(server.name),
+    tools: structuredClone(server.tools) as Record<string, unknown>[],
+  }));
+  const tools: CorpusTool[] = servers.flatMap((server, index) =>
+    server.tools.map((tool) => ({
+      label: `${file.servers[index]!.name}/${String(tool.name)}`,
+      serverId: server.serverId,
+      tool,
+    })),
+  );
+  if (tools.length === 0) throw new Error('bench/corpus/tools.json holds no tools');
+  return { file, servers, tools };
 }
 
 /**
- * `count` tools over `serverCount` server ids: the real tools in turn, each copy deep-cloned and
- * renamed `<name>_<copy>` (unique across the set, so names are exposed unchanged and the
- * naming pass does its full work without collisions). Tool `i` goes to server `s<i % serverCount>`.
+ * `count` tools over `serverCount` server ids: the corpus tools in turn, each copy deep-cloned
+ * and renamed `<name>_<copy>`. Tool `i` goes to server `s<i % serverCount>`.
  */
-export function replicate(
-  real: readonly RealServerTools[],
-  count: number,
-  serverCount: number,
-): CorpusServer[] {
-  const flat = real.flatMap((server) => server.tools as Record<string, unknown>[]);
-  if (flat.length === 0) throw new Error('the real servers listed no tools');
+export function replicate(corpus: Corpus, count: number, serverCount: number): CorpusServer[] {
+  const flat = corpus.tools.map((entry) => entry.tool);
   const servers: CorpusServer[] = Array.from({ length: serverCount }, (_, index) => ({
     serverId: `s${index}`,
     tools: [],
@@ -49,14 +70,13 @@ export function replicate(
   return servers;
 }
 
-/** Every tool of a corpus, in server order. */
-export function allTools(servers: readonly CorpusServer[]): Record<string, unknown>[] {
-  return servers.flatMap((server) => server.tools);
-}
-
-/** Writes a corpus to `dir/corpus-<count>.json` for child processes; returns the path. */
-export async function writeCorpus(dir: string, servers: readonly CorpusServer[]): Promise<string> {
-  const path = join(dir, `corpus-${allTools(servers).length}.json`);
+/** Writes servers to `dir/<name>.json` for child processes; returns the path. */
+export async function writeServers(
+  dir: string,
+  name: string,
+  servers: readonly CorpusServer[],
+): Promise<string> {
+  const path = join(dir, `${name}.json`);
   await writeFile(path, JSON.stringify(servers));
   return path;
 }

@@ -10,10 +10,10 @@ import { profileMarkdown, summarizeProfile } from './profile.js';
 const WORKLOAD = fileURLToPath(new URL('../child/workload.mjs', import.meta.url));
 
 const TITLES: Readonly<Record<string, string>> = {
-  P1: 'functionDeclarations over 1,000 tools (openapi mode, checks on), looped',
-  P2: 'functionDeclarations over 1,000 tools (json mode), looped',
-  P2set: 'buildToolSet over 1,000 tools, looped',
-  P3: 'toGeminiSchema over the 1,000 corpus inputSchemas, looped',
+  P1: 'functionDeclarations over the real corpus (openapi mode, checks on), looped',
+  P2: 'functionDeclarations over the real corpus (json mode), looped',
+  P2set: 'buildToolSet over the real corpus, looped',
+  P3: "toGeminiSchema over the real corpus's inputSchemas, looped",
   P4: '`gemini-mcp validate --kind generate-content-response` on 200 MB of JSONL',
   P5: 'executeToolCalls, one echo call at a time over InMemoryTransport, looped',
   P6: '`gemini-mcp --version`',
@@ -44,7 +44,7 @@ export async function profileFigure(
     const { main } = ctx.cli;
     await runChild(process.execPath, [...prof, '--cpu-prof-interval', '100', main, '--version']);
   } else {
-    const corpus = await ctx.corpusFile(1000);
+    const corpus = await ctx.corpusFile();
     await runChild(
       process.execPath,
       [...prof, WORKLOAD, ctx.cli.dist, which, corpus, String(seconds)],

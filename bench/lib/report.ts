@@ -1,5 +1,6 @@
 /** The figures of a run and their rendering: console text and BENCHMARKS.md. */
-import type { RatioMeasurement, TaskMeasurement } from './compare.js';
+import type { TaskMeasurement } from './compare.js';
+import type { CpuMeasurement, LoadWindow } from './cpu.js';
 import { formatMs, formatRatio, formatSummary } from './stats.js';
 
 /** One measured row of a figure: a task and its median [p25–p75]. */
@@ -21,6 +22,11 @@ export interface Check {
   readonly target: string;
   /** `undefined`: measured for information, no target. */
   readonly met: boolean | undefined;
+  /**
+   * The rounds disagree too much to call the target (largest per-round value over 5x the
+   * smallest): shown as noise, neither met nor missed.
+   */
+  readonly noisy?: boolean;
 }
 
 /** A figure of the issue (P1 ... P6, M). */
@@ -33,6 +39,10 @@ export interface Figure {
   readonly method: readonly string[];
   /** Findings (markdown), e.g. where the time goes when a target is missed. */
   readonly findings?: readonly string[];
+  /** Tables and notes shown after the rows (markdown; the console shows them as they are). */
+  readonly details?: readonly string[];
+  /** The 1-minute load average while the figure was measured. */
+  readonly load?: LoadWindow;
 }
 
 /** A row from a task measurement (latency per iteration). */
@@ -44,10 +54,41 @@ export function rowOf(task: TaskMeasurement, label = task.name): Row {
   };
 }
 
-/** A check of a ratio against an upper or lower bound. */
+/** A row from a CPU-time measurement (CPU ms per iteration, one value per round). */
+export function cpuRowOf(task: CpuMeasurement, label = task.name): Row {
+  return {
+    label,
+    value: formatSummary(task.summary, formatMs),
+    samples: `${task.summary.count} rounds of ${task.iterations} iterations, CPU time`,
+  };
+}
+
+/** A ratio measured round by round (or tool by tool). */
+export interface RatioLike {
+  readonly value: number;
+  readonly min: number;
+  readonly max: number;
+  readonly rounds: number;
+  readonly p25?: number;
+  readonly p75?: number;
+}
+
+/** Per-round ratios whose largest is over this multiple of the smallest are noise. */
+export const NOISE_SPREAD = 5;
+
+/** The spread of a ratio as shown: IQR and range of the per-round values. */
+export function spreadText(ratio: RatioLike, unit = 'rounds'): string {
+  const iqr =
+    ratio.p25 === undefined || ratio.p75 === undefined
+      ? ''
+      : `IQR ${formatRatio(ratio.p25)}x–${formatRatio(ratio.p75)}x, `;
+  return `${iqr}range ${formatRatio(ratio.min)}x–${formatRatio(ratio.max)}x, ${ratio.rounds} ${unit}`;
+}
+
+/** A check of a ratio against an upper or lower bound; `noisy` when the rounds disagree 5x. */
 export function ratioCheck(
   label: string,
-  ratio: RatioMeasurement,
+  ratio: RatioLike,
   bound: { max?: number; min?: number },
   target: string,
 ): Check {
@@ -56,13 +97,31 @@ export function ratioCheck(
       ? undefined
       : (bound.max === undefined || ratio.value <= bound.max) &&
         (bound.min === undefined || ratio.value >= bound.min);
+  const noisy = ratio.rounds > 1 && ratio.max > NOISE_SPREAD * ratio.min;
   return {
     label,
     value: `${formatRatio(ratio.value)}x`,
-    spread: `per-round ${formatRatio(ratio.min)}x–${formatRatio(ratio.max)}x, ${ratio.rounds} rounds`,
+    spread: spreadText(ratio),
     target,
     met,
+    ...(noisy ? { noisy } : {}),
   };
+}
+
+/** A check of a count or a time against a bound, with no spread. */
+export function valueCheck(
+  label: string,
+  value: string,
+  met: boolean | undefined,
+  target: string,
+  spread = '-',
+): Check {
+  return { label, value, spread, target, met };
+}
+
+/** The load average as shown beside a figure. */
+function loadText(load: LoadWindow): string {
+  return `load average (1 min) ${load.start.toFixed(1)} at the start, ${load.end.toFixed(1)} at the end`;
 }
 
 /** Where and how a run happened. */
@@ -76,11 +135,18 @@ export interface RunInfo {
   readonly commit: string;
   readonly mode: 'full' | 'quick';
   readonly wallSeconds: number;
+  /** The load averages at the start and end of the run. */
+  readonly load: string;
   readonly sizes: string;
+  /** The corpus's packages. */
+  readonly corpus: readonly { name: string; version: string; license: string; tools: number }[];
+  /** Packages that could not be started offline. */
+  readonly skipped: readonly { name: string; version: string; reason: string }[];
 }
 
-function metText(met: boolean | undefined): string {
+function metText(met: boolean | undefined, noisy = false): string {
   if (met === undefined) return 'info';
+  if (noisy) return met ? 'met (noisy rounds)' : 'noise: rounds disagree over 5x, rerun';
   return met ? 'met' : '**missed**';
 }
 
@@ -94,7 +160,7 @@ export function renderMarkdown(info: RunInfo, figures: readonly Figure[]): strin
   out.push('# Benchmarks');
   out.push('');
   out.push(
-    'Written by `npm run bench` (bench/run.ts); do not edit by hand. `npm run bench -- --quick` runs the same harness on small inputs and prints without writing this file (CI).',
+    'Written by `npm run bench` (bench/run.ts); do not edit by hand. `npm run bench -- --quick` runs the same harness with fewer rounds and smaller inputs and prints without writing this file (CI).',
   );
   out.push('');
   out.push(`- Date: ${info.date}`);
@@ -104,13 +170,36 @@ export function renderMarkdown(info: RunInfo, figures: readonly Figure[]): strin
   out.push(
     `- Mode: ${info.mode}; inputs: ${info.sizes}; wall time ${info.wallSeconds.toFixed(0)} s`,
   );
+  out.push(`- Machine load average: ${info.load}`);
   out.push('');
   out.push('## How to read this');
   out.push('');
   out.push(
-    'This machine is shared and noisy, so absolute times are indicative only. Every figure with a target is a ratio between two tasks measured side by side in the same process run: the tasks run in interleaved rounds (A B, then B A, ...), each round a short [tinybench](https://github.com/tinylibs/tinybench) run of each task, and the ratio is taken round by round between medians measured seconds apart. A figure is shown as **median [p25–p75]** of all samples; a ratio as the **median of the per-round ratios**, with the smallest and largest per-round ratio as its spread.',
+    'This machine is shared and loaded (see the load averages, on 2 cores), so wall time is mostly waiting for a core. P1, P2, P3 and P5 therefore measure **CPU time** (`process.cpuUsage`, user + system of this process, in batches of iterations long enough to read it exactly), and every target is a ratio between tasks measured side by side: interleaved rounds (A B, then B A, ...), one batch of each task per round, the ratio taken round by round. A task is shown as **median [p25–p75]** of its per-round CPU time per iteration; a ratio as the **median of the per-round ratios** with their IQR and range. P3 measures tool by tool: each tool of the corpus converted and cloned in interleaved rounds, the figure the median over tools. A ratio whose rounds disagree over 5x is reported as noise, neither met nor missed. P4 and P6 time child processes (wall time, interleaved runs).',
   );
   out.push('');
+  out.push('## Corpus');
+  out.push('');
+  out.push(
+    'Tool lists of public MCP server packages on npm, pinned, gathered by `npm run bench:corpus` (bench/corpus/gather.ts; each package installed into a temp dir, started over stdio with dummy credentials, `tools/list` read page by page) into bench/corpus/tools.json.',
+  );
+  out.push('');
+  out.push('| Package | Version | License | Tools |');
+  out.push('| --- | --- | --- | --- |');
+  for (const server of info.corpus) {
+    out.push(
+      `| ${server.name} | ${server.version} | ${escapeCell(server.license)} | ${server.tools} |`,
+    );
+  }
+  out.push('');
+  if (info.skipped.length > 0) {
+    out.push('Could not be started offline (not in the corpus):');
+    out.push('');
+    for (const server of info.skipped) {
+      out.push(`- ${server.name}@${server.version}: ${escapeCell(server.reason)}`);
+    }
+    out.push('');
+  }
   out.push('## Summary');
   out.push('');
   out.push('| Figure | Measure | Value | Spread | Target | Result |');
@@ -118,7 +207,7 @@ export function renderMarkdown(info: RunInfo, figures: readonly Figure[]): strin
   for (const figure of figures) {
     for (const check of figure.checks) {
       out.push(
-        `| ${figure.id} | ${escapeCell(check.label)} | ${escapeCell(check.value)} | ${escapeCell(check.spread)} | ${escapeCell(check.target)} | ${metText(check.met)} |`,
+        `| ${figure.id} | ${escapeCell(check.label)} | ${escapeCell(check.value)} | ${escapeCell(check.spread)} | ${escapeCell(check.target)} | ${metText(check.met, check.noisy)} |`,
       );
     }
   }
@@ -136,6 +225,9 @@ export function renderMarkdown(info: RunInfo, figures: readonly Figure[]): strin
       }
       out.push('');
     }
+    if (figure.load !== undefined) out.push(`_Measured at ${loadText(figure.load)}._`, '');
+    for (const line of figure.details ?? []) out.push(line);
+    if ((figure.details ?? []).length > 0) out.push('');
     for (const paragraph of figure.method) out.push(paragraph, '');
     if (figure.findings !== undefined && figure.findings.length > 0) {
       out.push('**Findings.**');
@@ -155,9 +247,11 @@ export function renderConsole(figures: readonly Figure[]): string {
     for (const row of figure.rows) out.push(`  ${row.label}: ${row.value} (${row.samples})`);
     for (const check of figure.checks) {
       out.push(
-        `  => ${check.label}: ${check.value} (${check.spread}); target ${check.target}: ${metText(check.met).replaceAll('*', '')}`,
+        `  => ${check.label}: ${check.value} (${check.spread}); target ${check.target}: ${metText(check.met, check.noisy).replaceAll('*', '')}`,
       );
     }
+    if (figure.load !== undefined) out.push(`  (${loadText(figure.load)})`);
+    for (const line of figure.details ?? []) out.push(`  ${line}`);
   }
   return out.join('\n');
 }

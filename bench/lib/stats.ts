@@ -1,7 +1,7 @@
 /** Order statistics and formatting for the benchmark report. */
 
 /** The `q` quantile (0..1) of ascending `sorted`, linearly interpolated. */
-function quantile(sorted: readonly number[], q: number): number {
+export function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return Number.NaN;
   const at = (sorted.length - 1) * q;
   const low = Math.floor(at);

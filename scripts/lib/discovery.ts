@@ -87,21 +87,18 @@ function convertString(schema: JsonObject): JsonObject {
 }
 
 /**
- * Converts one discovery schema (a message or a field) to JSON Schema. `strict` closes objects
- * that have declared properties (`additionalProperties: false`), as the API rejects unknown names.
+ * Converts one discovery schema (a message or a field) to JSON Schema, the write contract: objects
+ * that have declared properties are closed (`additionalProperties: false`), as the API rejects
+ * unknown names. The tolerant read twins are derived from it (scripts/lib/read-rule.ts).
  */
-export function convertDiscoverySchema(
-  schema: JsonObject,
-  ref: RefWriter,
-  strict: boolean,
-): JsonObject {
-  const out = convertType(schema, ref, strict);
+export function convertDiscoverySchema(schema: JsonObject, ref: RefWriter): JsonObject {
+  const out = convertType(schema, ref);
   if (schema.readOnly === true) out.readOnly = true;
   if (schema.deprecated === true) out.deprecated = true;
   return out;
 }
 
-function convertType(schema: JsonObject, ref: RefWriter, strict: boolean): JsonObject {
+function convertType(schema: JsonObject, ref: RefWriter): JsonObject {
   if (typeof schema.$ref === 'string') return { $ref: ref(schema.$ref) };
   switch (schema.type) {
     case 'any':
@@ -121,28 +118,28 @@ function convertType(schema: JsonObject, ref: RefWriter, strict: boolean): JsonO
     case 'array':
       return {
         type: 'array',
-        items: isJsonObject(schema.items) ? convertDiscoverySchema(schema.items, ref, strict) : {},
+        items: isJsonObject(schema.items) ? convertDiscoverySchema(schema.items, ref) : {},
       };
     case 'object':
-      return convertObject(schema, ref, strict);
+      return convertObject(schema, ref);
     default:
       throw new Error(`unknown discovery type ${JSON.stringify(schema.type)}`);
   }
 }
 
-function convertObject(schema: JsonObject, ref: RefWriter, strict: boolean): JsonObject {
+function convertObject(schema: JsonObject, ref: RefWriter): JsonObject {
   const out: JsonObject = { type: 'object' };
   if (isJsonObject(schema.properties)) {
     const properties: JsonObject = {};
     for (const [key, value] of Object.entries(schema.properties)) {
-      if (isJsonObject(value)) properties[key] = convertDiscoverySchema(value, ref, strict);
+      if (isJsonObject(value)) properties[key] = convertDiscoverySchema(value, ref);
     }
     out.properties = properties;
-    if (strict) out.additionalProperties = false;
+    out.additionalProperties = false;
   }
   const extra = schema.additionalProperties;
   if (isJsonObject(extra) && extra.type !== 'any') {
-    out.additionalProperties = convertDiscoverySchema(extra, ref, strict);
+    out.additionalProperties = convertDiscoverySchema(extra, ref);
   }
   return out;
 }

@@ -34,9 +34,6 @@ export const GEMINI_ROOTS = [
   'PromptFeedback',
 ] as const;
 
-/** What we send: every definition reachable from a request is strict (unknown fields refused). */
-const EMITTED_ROOTS = ['GenerateContentRequest'];
-
 /** The result of reading a discovery document. */
 export interface GeminiSchemas {
   revision: string;
@@ -103,17 +100,12 @@ export function buildGeminiSchemas(input: string, document: unknown): GeminiSche
     if (!discovery.schemas[root]) throw new SyncInputError(input, `lacks the definition "${root}"`);
   }
   const names = referenceClosure(input, known, GEMINI_ROOTS);
-  const strict = new Set(referenceClosure(input, known, EMITTED_ROOTS));
 
   const definitions: GeminiDefinitions = new Map();
   for (const name of names) {
     const source = discovery.schemas[name];
     if (!source) continue; // supplied by a hand rule below
-    const converted = convertDiscoverySchema(
-      source,
-      (ref) => `${ref}.schema.json`,
-      strict.has(name),
-    );
+    const converted = convertDiscoverySchema(source, (ref) => `${ref}.schema.json`);
     const required = requiredFields(source, name);
     definitions.set(name, required.length > 0 ? { ...converted, required } : converted);
   }

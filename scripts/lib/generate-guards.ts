@@ -2,10 +2,24 @@
 import { Project, VariableDeclarationKind } from 'ts-morph';
 import { validatorName } from './generate-validators.js';
 import { GUARDS_PRELUDE } from './guards-template.js';
-import type { LoadedSchema } from './schema-tree.js';
+import { readTypeName, receivedOnly } from './read-rule.js';
+import type { LoadedSchema, SchemaTree } from './schema-tree.js';
 
-/** Builds the guards module source (without banner). */
-export function generateGuards(schemas: readonly LoadedSchema[]): string {
+/** The name of the function that reads a received shape with its read twin. */
+const readerName = (typeName: string): string => `read${typeName}`;
+
+/**
+ * Builds the guards module source (without banner): isX / assertX / checkX for every vendored
+ * schema, and readX for every one that has a read twin (`twins`, from read-rule.ts).
+ */
+export function generateGuards(
+  schemas: readonly LoadedSchema[],
+  twins: readonly LoadedSchema[],
+  knownTo: SchemaTree['knownTo'],
+): string {
+  const twinned = new Set(twins.map((t) => t.typeName));
+  const received = receivedOnly(schemas);
+  const hasTwin = (typeName: string): boolean => twinned.has(readTypeName(typeName));
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile('guards.ts');
   file.addImportDeclarations([
@@ -20,10 +34,26 @@ export function generateGuards(schemas: readonly LoadedSchema[]): string {
     },
     {
       moduleSpecifier: './validators.js',
-      namedImports: schemas.map((s) => validatorName(s.typeName)),
+      namedImports: [...schemas, ...twins]
+        .map((s) => validatorName(s.typeName))
+        .sort((a, b) => (a < b ? -1 : 1)),
     },
   ]);
   file.addStatements(GUARDS_PRELUDE);
+  file.addVariableStatements([
+    {
+      declarationKind: VariableDeclarationKind.Const,
+      declarations: [
+        { name: 'KNOWN_TO_GEMINI', initializer: JSON.stringify(knownTo.gemini).replace(/"/g, "'") },
+      ],
+    },
+    {
+      declarationKind: VariableDeclarationKind.Const,
+      declarations: [
+        { name: 'KNOWN_TO_MCP', initializer: JSON.stringify(knownTo.mcp).replace(/"/g, "'") },
+      ],
+    },
+  ]);
   for (const { typeName, file: source } of schemas) {
     const validate = validatorName(typeName);
     file.addFunctions([
@@ -52,6 +82,19 @@ export function generateGuards(schemas: readonly LoadedSchema[]): string {
         statements: `return ${validate}(value) ? [] : violations(${validate});`,
       },
     ]);
+    if (!hasTwin(typeName)) continue;
+    const twin = validatorName(readTypeName(typeName));
+    const known = source.startsWith('mcp/') ? 'KNOWN_TO_MCP' : 'KNOWN_TO_GEMINI';
+    file.addFunction({
+      isExported: true,
+      name: readerName(typeName),
+      docs: [
+        `Reads a received ${typeName} with its read contract (${readTypeName(typeName)}): \`violations\` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know).`,
+      ],
+      parameters: [{ name: 'value', type: 'unknown' }],
+      returnType: 'ReadCheck',
+      statements: `return readWith(value, ${validate}, ${twin}, '${typeName}', ${known});`,
+    });
   }
   file.addTypeAlias({
     isExported: true,
@@ -62,12 +105,14 @@ export function generateGuards(schemas: readonly LoadedSchema[]): string {
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
-    docs: ['Every schema by name: its file below schemas/ and its checker.'],
+    docs: [
+      'Every schema by name: its file below schemas/, its checker (the write contract) and, for a shape we only receive (nothing we send holds it), its reader (the read contract).',
+    ],
     declarations: [
       {
         name: 'SCHEMAS',
-        type: 'Readonly<Record<SchemaName, { file: string; check: (value: unknown) => ViolationDetail[] }>>',
-        initializer: `{\n${schemas.map((s) => `  ${s.typeName}: { file: '${s.file}', check: check${s.typeName} },`).join('\n')}\n}`,
+        type: 'Readonly<Record<SchemaName, { file: string; check: (value: unknown) => ViolationDetail[]; read?: (value: unknown) => ReadCheck }>>',
+        initializer: `{\n${schemas.map((s) => `  ${s.typeName}: { file: '${s.file}', check: check${s.typeName}${received.has(s.typeName) ? `, read: ${readerName(s.typeName)}` : ''} },`).join('\n')}\n}`,
       },
     ],
   });

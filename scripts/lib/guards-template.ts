@@ -89,6 +89,78 @@ function violations(validate: Validate): ViolationDetail[] {
   return details;
 }
 
+/** A tolerance a read contract used: something newer than the vendored schemas, kept as it came. */
+export interface ReadNotice {
+  /** A field the schema does not define, an enum value it does not list, or a Part holding none of the data fields it knows. */
+  kind: 'unknown-field' | 'unknown-enum-value' | 'unknown-part-kind';
+  /** The schema read, e.g. \`GenerateContentResponse\`. */
+  schema: string;
+  /** JSON pointer to the field, value or part. */
+  path: string;
+  /** The field's value, the enum value, or the part's field names. */
+  value: unknown;
+  /** E.g. \`finishReason "NEW_REASON" is unknown to revision 20260325\`. */
+  message: string;
+}
+
+/** What reading a received value found: \`violations\` (it cannot be read), else the \`notices\` of the tolerances used. */
+export interface ReadCheck {
+  violations: ViolationDetail[];
+  notices: ReadNotice[];
+}
+
+const lastName = (pointer: string): string => {
+  const segments = pointer.split('/').filter((s) => s !== '' && !/^\\d+$/.test(s));
+  return (segments.at(-1) ?? '(root)').replace(/~1/g, '/').replace(/~0/g, '~');
+};
+
+const shown = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? \`\${text.slice(0, 77)}...\` : text;
+};
+
+/**
+ * The strict contract's errors on a value its read twin accepts, as notices. The twin differs
+ * from the strict schema only by the read rule's tolerances, so each of those errors is one of
+ * them; any other error is noise of a union branch the value does not take, and is left out.
+ */
+function notices(errors: readonly AjvError[], schema: string, knownTo: string): ReadNotice[] {
+  const out: ReadNotice[] = [];
+  const seen = new Set<string>();
+  const add = (notice: ReadNotice): void => {
+    const key = \`\${notice.kind} \${notice.path}\`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(notice);
+  };
+  const rules = presenceRules(errors);
+  for (const error of errors) {
+    if (out.length === MAX_VIOLATIONS) break;
+    if (underRule(error, rules)) continue;
+    const at = error.instancePath;
+    const data = (error as { data?: unknown }).data;
+    if (error.keyword === 'additionalProperties') {
+      const field = String(error.params.additionalProperty);
+      const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[field] : undefined;
+      add({ kind: 'unknown-field', schema, path: \`\${at}/\${escapePointer(field)}\`, value, message: \`field "\${field}" is unknown to \${knownTo}\` });
+    } else if (error.keyword === 'enum') {
+      add({ kind: 'unknown-enum-value', schema, path: at, value: data, message: \`\${lastName(at)} \${shown(data)} is unknown to \${knownTo}\` });
+    } else if (error.keyword === 'oneOf' && presenceNames(error.schema).length > 0) {
+      const fields = typeof data === 'object' && data !== null ? Object.keys(data) : [];
+      add({ kind: 'unknown-part-kind', schema, path: at, value: fields, message: \`a part of a kind unknown to \${knownTo}: none of its data fields (\${presenceNames(error.schema).join(', ')}); its fields: \${fields.join(', ') || 'none'}\` });
+    }
+  }
+  return out;
+}
+
+/** Strict first (the common case costs one pass); on failure, the read twin decides. */
+function readWith(value: unknown, strict: Validate, twin: Validate, schema: string, knownTo: string): ReadCheck {
+  if (strict(value)) return { violations: [], notices: [] };
+  const errors = strict.errors ?? [];
+  if (!twin(value)) return { violations: violations(twin), notices: [] };
+  return { violations: [], notices: notices(errors, schema, knownTo) };
+}
+
 function fail(schema: string, validate: Validate): never {
   const details = violations(validate);
   const first = details[0] ?? { path: '', message: 'is invalid' };

@@ -2,7 +2,9 @@
  * Builds the MCP schema files from the specification's schema for several protocol versions.
  * What we read from servers must accept every supported version, so each definition is the
  * field-level union of its versions: properties of any version, required only where every version
- * requires, differing field schemas as `anyOf`, and never closed to unknown fields.
+ * requires, differing field schemas as `anyOf`, and never closed to unknown fields. A field one
+ * version defines and another leaves to its explicit `additionalProperties` (2026-07-28's
+ * `outputSchema` drops the `type: "object"` rule that way) takes the union of both.
  */
 import { isJsonObject, type Json, type JsonObject, jsonEqual, refsIn } from './canonical-json.js';
 import { MCP_DESCRIPTIONS } from './descriptions.js';
@@ -100,10 +102,15 @@ function distinct(variants: Json[]): Json[] {
   );
 }
 
+/** Whether a schema accepts every value (`{}` or `true`). */
+const acceptsAll = (schema: Json): boolean =>
+  schema === true || (isJsonObject(schema) && Object.keys(schema).length === 0);
+
 /** Merges the versions of one schema, newest last. */
 function merge(variants: Json[]): Json {
   const unique = distinct(variants);
   if (unique.length === 1) return unique[0]!;
+  if (unique.some(acceptsAll)) return {};
   if (unique.every(isPlainObjectSchema)) return mergeObjects(unique);
   const enums = unique.filter(
     (v) => isJsonObject(v) && Array.isArray(v.enum) && Object.keys(v).length <= 2,
@@ -128,7 +135,10 @@ function mergeObjects(variants: JsonObject[]): JsonObject {
     properties[key] = merge(
       variants.flatMap((variant) => {
         const value = (variant.properties as JsonObject)[key];
-        return value === undefined ? [] : [value];
+        if (value !== undefined) return [value];
+        // A version without the field: what its explicit `additionalProperties` allows there.
+        const extra = variant.additionalProperties;
+        return extra === undefined || extra === false ? [] : [extra];
       }),
     );
   }

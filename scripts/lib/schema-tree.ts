@@ -16,6 +16,24 @@ export interface LoadedSchema {
 export interface SchemaTree {
   schemas: LoadedSchema[];
   manifestSha256: string;
+  /** What the vendored schemas are, for notices: `revision 20260325`, `MCP 2025-06-18, 2025-11-25 and 2026-07-28`. */
+  knownTo: { gemini: string; mcp: string };
+}
+
+function listed(names: string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** The Gemini revision and the MCP protocol versions the manifest records. */
+function knownTo(manifest: unknown): SchemaTree['knownTo'] {
+  const inputs = isJsonObject(manifest) && isJsonObject(manifest.inputs) ? manifest.inputs : {};
+  const gemini = isJsonObject(inputs.gemini) ? inputs.gemini.revision : undefined;
+  const mcp = Array.isArray(inputs.mcp)
+    ? inputs.mcp.map((input) => (isJsonObject(input) ? input.protocolVersion : undefined))
+    : [];
+  if (typeof gemini !== 'string' || mcp.length === 0 || !mcp.every((v) => typeof v === 'string'))
+    throw new Error('schemas/manifest.json lacks the Gemini revision or the MCP protocol versions');
+  return { gemini: `revision ${gemini}`, mcp: `MCP ${listed(mcp as string[])}` };
 }
 
 /** Reads and checks `schemas/`; a missing or inconsistent input fails loudly. */
@@ -49,5 +67,5 @@ export async function loadSchemaTree(root: string): Promise<SchemaTree> {
   }
   if (schemas.length === 0) throw new Error(`${root} holds no schemas`);
   schemas.sort((a, b) => (a.typeName < b.typeName ? -1 : 1));
-  return { schemas, manifestSha256: sha256(manifestText) };
+  return { schemas, manifestSha256: sha256(manifestText), knownTo: knownTo(manifest) };
 }

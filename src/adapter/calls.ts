@@ -1,9 +1,9 @@
 /** The model's function calls, resolved against a tool set. */
 
 import { GeminiMcpError } from '../errors.js';
-import type { Part } from '../generated/types.js';
 import { isJsonObject, isPlainObject, ownValue } from '../json/object.js';
 import { type Dialect, functionResponse } from './responses.js';
+import type { AnswerPart } from './shapes.js';
 import { closestNames } from './similar-names.js';
 import { toolSchemaViolations } from './tool-schemas.js';
 import type { ToolSet } from './toolset-types.js';
@@ -46,7 +46,7 @@ export interface RejectedCall {
   /** What the model was told, in `part.functionResponse.response.error`. */
   readonly message: string;
   /** The functionResponse part answering the call (its id echoed, Gemini dialect). */
-  readonly part: Part;
+  readonly part: AnswerPart;
 }
 
 /** A function call that was answered at once, as an item of {@link FunctionCallsResult.items}. */
@@ -69,7 +69,7 @@ export interface FunctionCallsResult {
   /** The calls to run, in call order. */
   readonly calls: ResolvedCall[];
   /** The functionResponse parts answering the calls that cannot run, in call order. */
-  readonly rejected: Part[];
+  readonly rejected: AnswerPart[];
   /**
    * Every function call in call order, run or rejected: `items[i]` is the model's i-th
    * functionCall. `executeToolCalls` takes them as they are and returns one outcome per item,

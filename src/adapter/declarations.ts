@@ -2,13 +2,14 @@
 
 import { GeminiMcpError } from '../errors.js';
 import { checkFunctionDeclaration, checkTool } from '../generated/guards.js';
-import type { FunctionDeclaration, Tool } from '../generated/types.js';
+import type { FunctionDeclaration } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
 import { deepFreeze } from '../json/copy.js';
 import { sanitizeJsonStrings } from '../json/sanitize.js';
 import type { SchemaWarning } from '../schema/to-gemini-schema.js';
 import { toDeclaredParameters, toDeclaredSchema } from '../schema/to-gemini-schema.js';
 import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './description.js';
+import type { DeclaredFunction, FunctionTool, SchemaMode } from './shapes.js';
 import { type UncheckedKeyword, uncheckedKeywords } from './tool-schemas.js';
 import type { ToolSet, ToolSetEntry } from './toolset-types.js';
 
@@ -59,6 +60,11 @@ export type DeclarationWarning =
       /** How many strings changed. */
       readonly changedStrings: number;
       readonly removedCharacters: number;
+      /**
+       * Pointers of the property names (object keys) holding invisible characters (the first
+       * 20): kept, as they name the arguments the server reads, but told.
+       */
+      readonly hiddenKeyPointers: readonly string[];
       readonly message: string;
     }
   | {
@@ -74,14 +80,17 @@ export type DeclarationWarning =
       readonly message: string;
     };
 
-/** Options of {@link functionDeclarations} and {@link geminiTools}. */
-export interface FunctionDeclarationsOptions {
+/**
+ * Options of {@link functionDeclarations} and {@link geminiTools}; `M` is the schema mode, which
+ * decides the declarations' type.
+ */
+export interface FunctionDeclarationsOptions<M extends SchemaMode = SchemaMode> {
   /**
    * `'json'` (default): `parametersJsonSchema` is the tool's inputSchema, unchanged.
    * `'openapi'`: `parameters` is the inputSchema converted to Gemini's OpenAPI-subset Schema,
    * for models and SDKs that take only that (no `parameters` at all for a tool without arguments).
    */
-  readonly schemaMode?: 'json' | 'openapi';
+  readonly schemaMode?: M;
   /**
    * Declare the tools' outputSchema too: `responseJsonSchema` in json mode, `response` in
    * openapi mode (default `false`).
@@ -166,7 +175,21 @@ function sanitized<T>(
   options: FunctionDeclarationsOptions,
 ): T {
   const clean = convertFor(entry, schema, () => sanitizeJsonStrings(value));
-  if (clean.changedStrings > 0) {
+  if (clean.changedStrings > 0 || clean.hiddenKeys > 0) {
+    const listed = (pointers: readonly string[], count: number): string =>
+      `${pointers.map((p) => `"${p}"`).join(', ')}${count > pointers.length ? ', ...' : ''}`;
+    const removed =
+      clean.changedStrings === 0
+        ? []
+        : [
+            `${clean.removedCharacters} invisible characters removed from ${clean.changedStrings} strings (${listed(clean.pointers, clean.changedStrings)})`,
+          ];
+    const keys =
+      clean.hiddenKeys === 0
+        ? []
+        : [
+            `${clean.hiddenKeys} property names hold invisible characters, kept as the server names its arguments (${listed(clean.hiddenKeyPointers, clean.hiddenKeys)})`,
+          ];
     options.onWarning?.({
       kind: 'hidden-text',
       exposedName: entry.exposedName,
@@ -176,7 +199,8 @@ function sanitized<T>(
       pointers: clean.pointers,
       changedStrings: clean.changedStrings,
       removedCharacters: clean.removedCharacters,
-      message: `Tool "${entry.exposedName}": ${schema}: ${clean.removedCharacters} invisible characters removed from ${clean.changedStrings} strings (${clean.pointers.map((p) => `"${p}"`).join(', ')}${clean.changedStrings > clean.pointers.length ? ', ...' : ''})`,
+      hiddenKeyPointers: clean.hiddenKeyPointers,
+      message: `Tool "${entry.exposedName}": ${schema}: ${removed.concat(keys).join('; ')}`,
     });
     return clean.value;
   }
@@ -249,6 +273,7 @@ function declaration(
     description: describe(entry, options),
     ...schemas,
   };
+  // The mode decided which schema fields were set: the declaration has the type M names.
   return proveContract(declared, checkFunctionDeclaration, {
     schema: 'FunctionDeclaration',
     tool: entry.exposedName,
@@ -328,6 +353,11 @@ function declared(toolset: ToolSet, options: FunctionDeclarationsOptions): Decla
  * has the exposed name, the sanitized description (`""` when the tool has none: invisible
  * characters removed, at most 4096 bytes of UTF-8) and the tool's schemas per `schemaMode`.
  *
+ * The declarations are typed by the mode: {@link JsonFunctionDeclaration} (the default) or
+ * {@link OpenApiFunctionDeclaration}. Json ones are assignable to @google/genai's
+ * `FunctionDeclaration`; for openapi ones typed with genai's `Type` enum, import this function
+ * from `gemini-mcp/genai`.
+ *
  * Every declaration is proven against the FunctionDeclaration schema (CONTRACT_VIOLATION
  * otherwise). In openapi mode a tool whose schema the converter refuses (SCHEMA_UNSUPPORTED /
  * SCHEMA_TOO_LARGE) is left out with an `omitted` warning, and the other tools are declared;
@@ -348,18 +378,22 @@ function declared(toolset: ToolSet, options: FunctionDeclarationsOptions): Decla
  * });
  * ```
  */
-export function functionDeclarations(
+export function functionDeclarations<M extends SchemaMode = 'json'>(
   toolset: ToolSet,
-  options: FunctionDeclarationsOptions = {},
-): FunctionDeclaration[] {
-  return declared(toolset, options).declarations.map((proven) => ({ ...proven }));
+  options: FunctionDeclarationsOptions<M> = {},
+): DeclaredFunction<M>[] {
+  // The mode decided which schema fields each declaration has: the type M names.
+  return declared(toolset, options).declarations.map(
+    (proven) => ({ ...proven }) as DeclaredFunction<M>,
+  );
 }
 
 /**
  * The tool set as the `tools` of a Gemini request: `[{functionDeclarations: [...]}]`, or `[]`
  * when the set is empty (the API refuses a Tool without declarations). Options as for
  * {@link functionDeclarations}; the result is proven against the Tool schema (once per tool set
- * and options, as the declarations are).
+ * and options, as the declarations are). In json mode (the default) it is assignable to
+ * @google/genai's `Tool[]` (`config.tools`).
  *
  * @example
  * ```ts
@@ -370,10 +404,17 @@ export function functionDeclarations(
  * });
  * ```
  */
-export function geminiTools(toolset: ToolSet, options: FunctionDeclarationsOptions = {}): Tool[] {
+export function geminiTools<M extends SchemaMode = 'json'>(
+  toolset: ToolSet,
+  options: FunctionDeclarationsOptions<M> = {},
+): FunctionTool<M>[] {
   const found = declared(toolset, options);
   if (found.declarations.length === 0) return [];
-  const tool: Tool = { functionDeclarations: found.declarations.map((proven) => ({ ...proven })) };
+  const tool: FunctionTool<M> = {
+    functionDeclarations: found.declarations.map(
+      (proven) => ({ ...proven }) as DeclaredFunction<M>,
+    ),
+  };
   if (!found.toolProven) {
     proveContract(tool, checkTool, { schema: 'Tool' });
     found.toolProven = true;

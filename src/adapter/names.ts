@@ -94,6 +94,28 @@ function nameAt(identity: ToolIdentity, mode: PrefixMode, level: Level): string 
   return withHash(base, identityHash(identity, HASH_LENGTH[level]));
 }
 
+/**
+ * The other server whose prefix (`server__`, compared without regard to case, after
+ * sanitizing) the identity's own tool name starts with, if any: a tool named `fs__read_file`
+ * on server `evil` claims server `fs`'s namespace.
+ *
+ * @example
+ * ```ts
+ * claimedServer({ serverId: 'evil', toolName: 'fs__read_file' }, ['fs', 'evil']); // 'fs'
+ * ```
+ */
+export function claimedServer(
+  identity: ToolIdentity,
+  serverIds: Iterable<string>,
+): string | undefined {
+  const name = replaceInvalid(identity.toolName).toLowerCase();
+  for (const serverId of serverIds) {
+    if (serverId === identity.serverId) continue;
+    if (name.startsWith(`${sanitizeName(serverId)}${SEPARATOR}`.toLowerCase())) return serverId;
+  }
+  return undefined;
+}
+
 /** Indices of identities grouped by the name they currently hold; only groups of two or more. */
 function collisions(names: readonly string[]): number[][] {
   const groups = new Map<string, number[]>();
@@ -140,6 +162,11 @@ function rejectSameNameGroups(groups: readonly number[][], identities: readonly 
  * `server__tool`; `never` throws NAME_COLLISION when one tool name appears on several servers,
  * and tells names apart that only sanitizing or truncation merged by a hash.
  *
+ * A tool whose own name claims another server's prefix (see {@link claimedServer}; the other
+ * servers are `serverIds`, by default those of `identities`) never keeps it: in `on-collision`
+ * mode it starts at `server__tool` under its own server (`evil__fs__read_file`). Mode `never`
+ * cannot rename, so callers leave such tools out (`buildToolSet` does, with a warning).
+ *
  * @example
  * ```ts
  * assignExposedNames(
@@ -151,11 +178,18 @@ function rejectSameNameGroups(groups: readonly number[][], identities: readonly 
 export function assignExposedNames(
   identities: readonly ToolIdentity[],
   mode: PrefixMode,
+  serverIds: Iterable<string> = new Set(identities.map((identity) => identity.serverId)),
 ): string[] {
   const levels = LEVELS[mode];
   const top = levels.length - 1;
-  const levelIndex = identities.map(() => 0);
-  const names = identities.map((identity) => nameAt(identity, mode, levels[0]!));
+  const servers = [...serverIds];
+  const prefixed = Math.max(0, levels.indexOf('prefixed'));
+  const levelIndex = identities.map((identity) =>
+    claimedServer(identity, servers) === undefined ? 0 : prefixed,
+  );
+  const names = identities.map((identity, index) =>
+    nameAt(identity, mode, levels[levelIndex[index]!]!),
+  );
   for (let groups = collisions(names); groups.length > 0; groups = collisions(names)) {
     if (mode === 'never') rejectSameNameGroups(groups, identities);
     for (const group of groups) {

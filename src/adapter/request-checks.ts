@@ -41,6 +41,19 @@ function geminiMajorVersion(model: string): number | undefined {
 
 const SIGNATURE_DOCS = 'https://ai.google.dev/gemini-api/docs/thought-signatures';
 
+/** Call ids a message quotes, at most; the rest are counted. */
+const MAX_QUOTED_IDS = 5;
+
+/** Findings of one rule in one turn, at most; one more finding counts the rest. */
+const MAX_FINDINGS_PER_RULE = 20;
+
+/** The first {@link MAX_QUOTED_IDS} ids, comma-separated, and how many more there are. */
+function quoteIds(ids: readonly string[]): string {
+  const shown = ids.slice(0, MAX_QUOTED_IDS).join(', ');
+  const more = ids.length - MAX_QUOTED_IDS;
+  return more > 0 ? `${shown}, and ${more} more` : shown;
+}
+
 function checkDeclarations(request: Json, out: RequestFinding[]): void {
   const seen = new Map<string, string>();
   list(request.tools).forEach((tool, t) => {
@@ -111,89 +124,136 @@ function turnsOf(request: Json): Turn[] {
   });
 }
 
+/**
+ * Collects one turn's findings, at most {@link MAX_FINDINGS_PER_RULE} per rule, then one that
+ * says how many more there were: a request with thousands of mismatched calls gets a report
+ * of bounded size.
+ */
+class TurnFindings {
+  readonly #counts = new Map<string, { count: number; path: string }>();
+  constructor(readonly out: RequestFinding[]) {}
+
+  error(path: string, rule: string, message: string): void {
+    const seen = this.#counts.get(rule) ?? { count: 0, path };
+    seen.count++;
+    this.#counts.set(rule, seen);
+    if (seen.count <= MAX_FINDINGS_PER_RULE) {
+      this.out.push({ severity: 'error', path, keyword: `request/${rule}`, message });
+    }
+  }
+
+  /** Adds the "and N more" findings of the turn `at`. */
+  close(at: string): void {
+    for (const [rule, { count }] of this.#counts) {
+      if (count <= MAX_FINDINGS_PER_RULE) continue;
+      this.out.push({
+        severity: 'error',
+        path: at,
+        keyword: `request/${rule}`,
+        message: `and ${count - MAX_FINDINGS_PER_RULE} more request/${rule} finding(s) in this turn (${MAX_FINDINGS_PER_RULE} shown)`,
+      });
+    }
+    this.#counts.clear();
+  }
+}
+
 function checkResponses(turns: Turn[], out: RequestFinding[]): void {
-  const error = (path: string, rule: string, message: string): void => {
-    out.push({ severity: 'error', path, keyword: `request/${rule}`, message });
-  };
+  const findings = new TurnFindings(out);
   turns.forEach((turn, k) => {
-    const previous = turns[k - 1];
-    const at = `/contents/${turn.index}`;
-    if (turn.role === 'model' && turn.calls.length > 0) {
-      const next = turns[k + 1];
-      if (next !== undefined && next.responses.length === 0) {
-        error(
-          `/contents/${next.index}`,
-          'missing-function-responses',
-          `the model turn ${at} made ${turn.calls.length} function call(s), but this turn holds no functionResponse`,
-        );
-      }
-    }
-    if (turn.responses.length === 0) return;
-    if (previous === undefined || previous.role !== 'model' || previous.calls.length === 0) {
-      error(
-        at,
-        'orphan-function-responses',
-        'functionResponse parts must follow a model turn with function calls (the content just before)',
-      );
-      return;
-    }
-    const from = `/contents/${previous.index}`;
-    if (turn.responses.length !== previous.calls.length) {
-      error(
-        at,
-        'response-count',
-        `${turn.responses.length} functionResponse part(s) answer ${previous.calls.length} functionCall part(s) of ${from}; the API needs exactly one response per call`,
-      );
-    }
-    const callIds = previous.calls.map((c) => c.value.id).filter((id) => typeof id === 'string');
-    if (callIds.length > 0) {
-      const answered = new Set<unknown>();
-      for (const response of turn.responses) {
-        const { id, name } = response.value;
-        const path = `${at}/parts/${response.part}/functionResponse`;
-        const call = previous.calls.find((c) => c.value.id === id);
-        if (call === undefined) {
-          error(
-            `${path}/id`,
-            'response-id',
-            id === undefined
-              ? `functionResponse "${String(name)}" has no id; the calls of ${from} have ids (${callIds.join(', ')})`
-              : `functionResponse id "${String(id)}" matches no functionCall id of ${from} (${callIds.join(', ')})`,
-          );
-        } else {
-          answered.add(id);
-          if (call.value.name !== name) {
-            error(
-              `${path}/name`,
-              'response-name',
-              `functionResponse "${String(name)}" answers call id "${String(id)}", which called "${String(call.value.name)}"`,
-            );
-          }
-        }
-      }
-      for (const call of previous.calls) {
-        if (typeof call.value.id === 'string' && !answered.has(call.value.id)) {
-          error(
-            at,
-            'unanswered-call',
-            `functionCall id "${call.value.id}" (${from}/parts/${call.part}) has no functionResponse`,
-          );
-        }
-      }
-      return;
-    }
-    const names = previous.calls.map((c) => c.value.name);
-    for (const response of turn.responses) {
-      const i = names.indexOf(response.value.name);
-      if (i === -1) {
-        error(
-          `${at}/parts/${response.part}/functionResponse/name`,
-          'response-name',
-          `functionResponse "${String(response.value.name)}" answers no functionCall of ${from}`,
-        );
-      } else names.splice(i, 1);
-    }
+    checkTurnResponses(turns, k, findings);
+    findings.close(`/contents/${turn.index}`);
   });
+}
+
+function checkTurnResponses(turns: Turn[], k: number, findings: TurnFindings): void {
+  const error = (path: string, rule: string, message: string): void =>
+    findings.error(path, rule, message);
+  const turn = turns[k]!;
+  const previous = turns[k - 1];
+  const at = `/contents/${turn.index}`;
+  if (turn.role === 'model' && turn.calls.length > 0) {
+    const next = turns[k + 1];
+    if (next !== undefined && next.responses.length === 0) {
+      error(
+        `/contents/${next.index}`,
+        'missing-function-responses',
+        `the model turn ${at} made ${turn.calls.length} function call(s), but this turn holds no functionResponse`,
+      );
+    }
+  }
+  if (turn.responses.length === 0) return;
+  if (previous === undefined || previous.role !== 'model' || previous.calls.length === 0) {
+    error(
+      at,
+      'orphan-function-responses',
+      'functionResponse parts must follow a model turn with function calls (the content just before)',
+    );
+    return;
+  }
+  const from = `/contents/${previous.index}`;
+  if (turn.responses.length !== previous.calls.length) {
+    error(
+      at,
+      'response-count',
+      `${turn.responses.length} functionResponse part(s) answer ${previous.calls.length} functionCall part(s) of ${from}; the API needs exactly one response per call`,
+    );
+  }
+  const callIds = previous.calls.flatMap((c) =>
+    typeof c.value.id === 'string' ? [c.value.id] : [],
+  );
+  if (callIds.length > 0) {
+    const byId = new Map<unknown, (typeof previous.calls)[number]>();
+    for (const call of previous.calls) if (!byId.has(call.value.id)) byId.set(call.value.id, call);
+    const quoted = quoteIds(callIds);
+    const answered = new Set<unknown>();
+    for (const response of turn.responses) {
+      const { id, name } = response.value;
+      const path = `${at}/parts/${response.part}/functionResponse`;
+      const call = byId.get(id);
+      if (call === undefined) {
+        error(
+          `${path}/id`,
+          'response-id',
+          id === undefined
+            ? `functionResponse "${String(name)}" has no id; the calls of ${from} have ids (${quoted})`
+            : `functionResponse id "${String(id)}" matches no functionCall id of ${from} (${quoted})`,
+        );
+      } else {
+        answered.add(id);
+        if (call.value.name !== name) {
+          error(
+            `${path}/name`,
+            'response-name',
+            `functionResponse "${String(name)}" answers call id "${String(id)}", which called "${String(call.value.name)}"`,
+          );
+        }
+      }
+    }
+    for (const call of previous.calls) {
+      if (typeof call.value.id === 'string' && !answered.has(call.value.id)) {
+        error(
+          at,
+          'unanswered-call',
+          `functionCall id "${call.value.id}" (${from}/parts/${call.part}) has no functionResponse`,
+        );
+      }
+    }
+    return;
+  }
+  const unanswered = new Map<unknown, number>();
+  for (const call of previous.calls) {
+    unanswered.set(call.value.name, (unanswered.get(call.value.name) ?? 0) + 1);
+  }
+  for (const response of turn.responses) {
+    const left = unanswered.get(response.value.name) ?? 0;
+    if (left === 0) {
+      error(
+        `${at}/parts/${response.part}/functionResponse/name`,
+        'response-name',
+        `functionResponse "${String(response.value.name)}" answers no functionCall of ${from}`,
+      );
+    } else unanswered.set(response.value.name, left - 1);
+  }
 }
 
 /**
@@ -262,7 +322,9 @@ function checkSignatures(
  * - `request/response-count`, `request/response-id`, `request/response-name`,
  *   `request/unanswered-call`, `request/orphan-function-responses`,
  *   `request/missing-function-responses`: functionResponse turns that do not answer the
- *   preceding model turn's functionCalls one for one (by id when the calls have ids);
+ *   preceding model turn's functionCalls one for one (by id when the calls have ids); at most
+ *   20 findings per rule and turn, then one that counts the rest, and at most 5 call ids
+ *   quoted per message, so the report stays linear in the request's size;
  * - `request/thought-signature`: see the module comment.
  *
  * @example

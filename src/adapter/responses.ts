@@ -3,16 +3,17 @@
 import { GeminiMcpError } from '../errors.js';
 import {
   checkFunctionResponse,
-  checkMcpCallToolResult,
   checkPart,
   checkVertexPart,
+  readMcpCallToolResult,
 } from '../generated/guards.js';
-import type { FunctionResponse, McpCallToolResult, Part } from '../generated/types.js';
+import type { FunctionResponse, McpCallToolResult } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
 import { toPlainJson } from '../json/copy.js';
 import { isJsonObject } from '../json/object.js';
 import { truncateUtf8, utf8ByteLength } from '../json/utf8.js';
 import { type MediaMode, renderContent } from './render.js';
+import type { AnswerPart, CallToolResultInput } from './shapes.js';
 import type { ToolError, ToolResult } from './types.js';
 import { isToolError } from './types.js';
 
@@ -46,7 +47,8 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 262_144;
 /** The error text of an `isError` result that carries no content. */
 const NO_ERROR_DETAILS = 'The tool reported an error without details.';
 
-type Payload = string | Record<string, unknown>;
+/** What goes under `response.output`: text, or a structuredContent value itself (any JSON). */
+type Payload = unknown;
 
 /**
  * Whether any object inside `value` has a `$ref` key (which the API reads as a part reference).
@@ -85,9 +87,9 @@ function jsonEqual(a: unknown, b: unknown): boolean {
   );
 }
 
-/** Whether `text` is the JSON of the object `value` (only texts that look like an object are parsed). */
-function parsesTo(text: string, value: Record<string, unknown>): boolean {
-  if (!text.trimStart().startsWith('{')) return false;
+/** Whether `text` is the JSON of `value` (only texts that start like its JSON are parsed). */
+function parsesTo(text: string, value: unknown, json: string): boolean {
+  if (text.trimStart()[0] !== json[0]) return false;
   try {
     return jsonEqual(JSON.parse(text), value);
   } catch {
@@ -95,22 +97,23 @@ function parsesTo(text: string, value: Record<string, unknown>): boolean {
   }
 }
 
-/** The text (or, for `prefer`, the structured object) a result's content and mode make up. */
+/**
+ * The text (or, for `prefer`, the structured value) a result's content and mode make up. The
+ * structuredContent may be any JSON value (MCP 2026-07-28: an array, a string, a number, ...);
+ * it is never lost: with no text at all, `ignore` sends it too.
+ */
 function payloadOf(result: McpCallToolResult, mode: StructuredMode, media: MediaMode) {
   const rendered = renderContent(result.content, media);
-  const structured = isJsonObject(result.structuredContent)
-    ? (toPlainJson(result.structuredContent) as Record<string, unknown>)
-    : undefined;
-  const appended = () =>
-    rendered.text === ''
-      ? JSON.stringify(structured)
-      : `${rendered.text}\n${JSON.stringify(structured)}`;
+  const present = result.structuredContent !== undefined;
+  const structured: unknown = present ? toPlainJson(result.structuredContent) : undefined;
+  const json = present ? JSON.stringify(structured) : '';
+  const appended = () => (rendered.text === '' ? json : `${rendered.text}\n${json}`);
   let payload: Payload = rendered.text;
-  if (structured !== undefined) {
-    if (mode === 'prefer') payload = structured;
+  if (present) {
+    if (mode === 'prefer' || (mode === 'ignore' && rendered.text === '')) payload = structured;
     else if (mode === 'append') payload = appended();
     else if (mode === 'auto') {
-      const echoed = rendered.textBlocks.some((text) => parsesTo(text, structured));
+      const echoed = rendered.textBlocks.some((text) => parsesTo(text, structured, json));
       payload = echoed ? rendered.text : appended();
     }
   }
@@ -127,8 +130,8 @@ function capped(raw: string, maxBytes: number): string {
 }
 
 /**
- * The payload made safe to send: an object containing a `$ref` key (FR-8) or over the size
- * cap becomes JSON text; text is cut to the cap with a marker.
+ * The payload made safe to send: a structured value containing a `$ref` key (FR-8) or over the
+ * size cap becomes JSON text; text is cut to the cap with a marker.
  */
 function safePayload(payload: Payload, maxBytes: number): Payload {
   if (typeof payload === 'string') return capped(payload, maxBytes);
@@ -156,6 +159,23 @@ function checkOptions(exposedName: string, options: FunctionResponseOptions): nu
   return maxBytes;
 }
 
+/**
+ * A result in the CallToolResult shape: the legacy `{toolResult}` (protocol 2024-10-07) becomes
+ * one text block holding it (as JSON unless it is a string); anything else is left to the check.
+ */
+function currentShape(result: unknown): unknown {
+  if (
+    !isJsonObject(result) ||
+    Object.hasOwn(result, 'content') ||
+    !Object.hasOwn(result, 'toolResult')
+  ) {
+    return result;
+  }
+  const legacy = result.toolResult;
+  const text = typeof legacy === 'string' ? legacy : JSON.stringify(toPlainJson(legacy) ?? null);
+  return { content: [{ type: 'text', text }] };
+}
+
 function toolErrorText(error: ToolError): string {
   const data = error.data === undefined ? '' : `\n${JSON.stringify(toPlainJson(error.data))}`;
   return `${error.code}: ${error.message}${data}`;
@@ -167,9 +187,11 @@ function toolErrorText(error: ToolError): string {
  *
  * - Success goes under `response.output`; `isError: true` and a {@link ToolError} (timeout,
  *   transport failure, unknown server, ...) go under `response.error` as text.
- * - `structured` (`'prefer'` default): the `structuredContent` object itself when present,
- *   else the text. `'ignore'`: text only. `'append'`: the text, then the structuredContent as
- *   JSON. `'auto'`: like append, unless a text block already holds that same JSON.
+ * - `structured` (`'prefer'` default): the `structuredContent` itself when present (any JSON
+ *   value: an object, or since MCP 2026-07-28 an array, string, number, boolean or null), else
+ *   the text. `'ignore'`: text only (the structuredContent itself when there is no text, so a
+ *   result is never lost). `'append'`: the text, then the structuredContent as JSON. `'auto'`:
+ *   like append, unless a text block already holds that same JSON.
  * - Text: text blocks joined by newlines; images and audio as `[image: image/png, 1024 bytes]`
  *   (decoded size); resource links and embedded resources as text or a placeholder with uri,
  *   type and size. `media: 'parts'` sends images and audio as `functionResponse.parts[].inlineData`.
@@ -177,9 +199,11 @@ function toolErrorText(error: ToolError): string {
  *   a `$ref` key (the API would read it as a part reference), is sent as JSON text.
  * - `id` is echoed for the Gemini dialect and never sent for Vertex AI.
  *
- * Throws INVALID_INPUT when `exposedName` cannot name a function response or `result` is
- * neither a ToolError nor a valid MCP CallToolResult; the part is proven against the Part
- * (or VertexPart) schema.
+ * `result` takes what the MCP SDK's `Client.callTool` returns as it is typed, including the
+ * legacy `{toolResult}` of protocol version 2024-10-07 (sent as text). Throws INVALID_INPUT when
+ * `exposedName` cannot name a function response or `result` is neither a ToolError nor a valid
+ * MCP CallToolResult. The part is typed {@link AnswerPart} (assignable to @google/genai's
+ * `Part`) and proven against the Part (or VertexPart) schema.
  *
  * @example
  * ```ts
@@ -190,11 +214,14 @@ function toolErrorText(error: ToolError): string {
  */
 export function functionResponse(
   exposedName: string,
-  result: ToolResult | ToolError,
+  result: CallToolResultInput | ToolError,
   options: FunctionResponseOptions = {},
-): Part {
-  if (!isToolError(result)) {
-    const violations = checkMcpCallToolResult(result);
+): AnswerPart {
+  let checked: ToolResult | ToolError;
+  if (isToolError(result)) checked = result;
+  else {
+    const current = currentShape(result);
+    const { violations } = readMcpCallToolResult(current);
     if (violations.length > 0) {
       throw new GeminiMcpError(
         'INVALID_INPUT',
@@ -202,10 +229,11 @@ export function functionResponse(
         { path: violations[0]!.path, details: violations },
       );
     }
+    checked = current as ToolResult;
   }
   const vertex = options.dialect === 'vertex';
   return proveContract(
-    unprovenResponsePart(exposedName, result, options),
+    unprovenResponsePart(exposedName, checked, options),
     vertex ? checkVertexPart : checkPart,
     {
       schema: vertex ? 'VertexPart' : 'Part',
@@ -223,7 +251,7 @@ export function unprovenResponsePart(
   exposedName: string,
   result: ToolResult | ToolError,
   options: FunctionResponseOptions,
-): Part {
+): AnswerPart {
   const maxBytes = checkOptions(exposedName, options);
   let response: FunctionResponse['response'];
   let parts: FunctionResponse['parts'] = [];

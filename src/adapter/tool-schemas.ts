@@ -7,6 +7,7 @@
  * backtracking), `uniqueItems` is a hashed linear check, values nested too deep are refused
  * before ajv recurses into them, and compiled validators are cached by content with a bound.
  */
+
 import { createHash } from 'node:crypto';
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
@@ -14,6 +15,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { RE2JS } from 're2js';
 import type { ViolationDetail } from '../errors.js';
 import { MAX_JSON_DEPTH } from '../json/copy.js';
+import { nestedBeyond } from '../json/depth.js';
 import { isJsonObject } from '../json/object.js';
 import { appendPointer, decodePointer } from '../json/pointer.js';
 
@@ -316,42 +318,6 @@ function validatorOf(schema: object): ValidateFunction | null {
   return validate;
 }
 
-interface DepthFrame {
-  readonly node: unknown;
-  readonly depth: number;
-  readonly parent: DepthFrame | undefined;
-  readonly token: string | number;
-}
-
-/** The pointer of a place where `value` nests deeper than `maxDepth`, if any (iterative). */
-function tooDeepAt(value: unknown, maxDepth: number): string | undefined {
-  const pending: DepthFrame[] = [{ node: value, depth: 0, parent: undefined, token: '' }];
-  for (let frame = pending.pop(); frame !== undefined; frame = pending.pop()) {
-    const { node, depth } = frame;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth >= maxDepth) return pointerOf(frame);
-    if (Array.isArray(node)) {
-      for (let index = 0; index < node.length; index += 1) {
-        pending.push({ node: node[index], depth: depth + 1, parent: frame, token: index });
-      }
-    } else {
-      for (const key of Object.keys(node)) {
-        const child = (node as Record<string, unknown>)[key];
-        pending.push({ node: child, depth: depth + 1, parent: frame, token: key });
-      }
-    }
-  }
-  return undefined;
-}
-
-function pointerOf(frame: DepthFrame): string {
-  const tokens: Array<string | number> = [];
-  for (let at: DepthFrame | undefined = frame; at?.parent !== undefined; at = at.parent) {
-    tokens.push(at.token);
-  }
-  return tokens.reverse().reduce<string>((pointer, token) => appendPointer(pointer, token), '');
-}
-
 /** ajv errors as violations, worded as the generated guards word them. */
 function violationsOf(errors: readonly ErrorObject[] | null | undefined): ViolationDetail[] {
   return (errors ?? []).slice(0, MAX_VIOLATIONS).map((error) => {
@@ -402,7 +368,7 @@ export function toolSchemaViolations(
 ): ViolationDetail[] | undefined {
   const validate = validatorOf(schema);
   if (validate === null) return undefined;
-  const deepAt = tooDeepAt(value, MAX_VALUE_DEPTH);
+  const deepAt = nestedBeyond(value, MAX_VALUE_DEPTH - 1);
   if (deepAt !== undefined) {
     return [
       { path: deepAt, message: `nests deeper than ${MAX_VALUE_DEPTH} levels`, keyword: TOO_DEEP },

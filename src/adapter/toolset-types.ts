@@ -55,13 +55,21 @@ export interface BuildToolSetOptions {
 
 /** What a {@link ToolSetWarning} is about. */
 export type ToolSetWarningCode =
-  /** A tool fails the MCP Tool schema and is left out. */
+  /** A tool fails the MCP Tool schema (its read contract) and is left out. */
   | 'TOOL_INVALID'
+  /**
+   * A tool holds what no known MCP version defines (an enum value newer than them): it is kept
+   * as it came; `data.notices` says where.
+   */
+  | 'TOOL_NOVELTY'
   /** A server lists one tool name more than once; every copy is left out. */
   | 'TOOL_DUPLICATE'
   /** A tool is exposed under a name other than its own. */
   | 'TOOL_RENAMED'
-  /** A tool's name looks like another server's tool (case, accents, look-alike letters). */
+  /**
+   * A tool's name looks like another server's tool (case, accents, look-alike letters), or
+   * starts with another server's prefix (`fs__...` on server `evil`; then `data.claimedServerId`).
+   */
   | 'TOOL_SHADOWS'
   /** An input property name Gemini may refuse. */
   | 'PARAMETER_NAME'

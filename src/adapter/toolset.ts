@@ -1,12 +1,12 @@
 /** Builds a {@link ToolSet} from the tool lists of several MCP servers. */
 
 import { GeminiMcpError } from '../errors.js';
-import { checkMcpTool } from '../generated/guards.js';
+import { readMcpTool } from '../generated/guards.js';
 import type { McpTool } from '../generated/types.js';
 import { frozenCopy } from '../json/copy.js';
 import { isJsonObject } from '../json/object.js';
 import { nameSkeleton } from './name-skeleton.js';
-import { assignExposedNames } from './names.js';
+import { assignExposedNames, claimedServer } from './names.js';
 import { unsafePropertyNames } from './parameter-names.js';
 import type {
   BuildToolSetOptions,
@@ -77,9 +77,9 @@ function checkServers(servers: unknown): asserts servers is readonly ServerTools
 }
 
 /**
- * The server's tools that pass the MCP Tool schema, each as a frozen deep copy the tool set
- * owns (so declarations can share it and nobody can change it under them); the others become
- * warnings.
+ * The server's tools that pass the MCP Tool schema's read contract, each as a frozen deep copy
+ * the tool set owns (so declarations can share it and nobody can change it under them); the
+ * others become warnings, and so does each novelty the read contract tolerated.
  */
 function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] {
   const valid: McpTool[] = [];
@@ -102,10 +102,20 @@ function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] 
       leftOut(`cannot be read (${error.message})`, {});
       return;
     }
-    const violations = checkMcpTool(snapshot);
+    const { violations, notices } = readMcpTool(snapshot);
     const first = violations[0];
-    if (first === undefined) valid.push(snapshot as McpTool);
-    else {
+    if (first === undefined) {
+      valid.push(snapshot as McpTool);
+      if (notices.length > 0) {
+        warnings.push({
+          code: 'TOOL_NOVELTY',
+          serverId: server.serverId,
+          ...(name === undefined ? {} : { toolName: name }),
+          message: `Tool ${name === undefined ? `#${index}` : `"${name}"`} of server "${server.serverId}" holds what no known MCP version defines: ${notices.map((n) => `${n.path} ${n.message}`).join('; ')}; kept`,
+          data: { index, notices },
+        });
+      }
+    } else {
       leftOut(`fails the MCP Tool schema at "${first.path}" (${first.message})`, { violations });
     }
   });
@@ -246,6 +256,9 @@ function parameterNameWarnings(entries: readonly ToolSetEntry[]): ToolSetWarning
  * - Names depend only on the set of tools, not on the order of servers or tools.
  * - Tools failing the MCP Tool schema, and every copy of a name a server lists twice, are
  *   left out with a warning; `filters` choose what each server exposes.
+ * - A tool whose own name starts with another server's prefix (`fs__read_file` on server
+ *   `evil`) never takes that namespace: it is exposed as `evil__fs__read_file` (left out with
+ *   `prefix: 'never'`), with a TOOL_SHADOWS warning, whatever the order of servers.
  * - Warnings also report renames, look-alike names across servers (one may shadow the other)
  *   and input property names Gemini may refuse.
  *
@@ -267,7 +280,7 @@ export function buildToolSet(
 ): BuildToolSetResult {
   checkServers(servers);
   const warnings: ToolSetWarning[] = unmatchedFilterServers(options, servers);
-  const candidates: Candidate[] = servers.flatMap((server) => {
+  const all: Candidate[] = servers.flatMap((server) => {
     const valid = validTools(server, warnings);
     const chosen = filtered(server.serverId, valid, filterFor(options, server.serverId), warnings);
     return uniqueTools(server.serverId, chosen, warnings).map((tool) => ({
@@ -275,9 +288,32 @@ export function buildToolSet(
       tool,
     }));
   });
+  const prefix = options.prefix ?? 'on-collision';
+  const serverIds = servers.map((server) => server.serverId);
+  const candidates = all.filter((candidate) => {
+    const claimed = claimedServer(
+      { serverId: candidate.serverId, toolName: candidate.tool.name },
+      serverIds,
+    );
+    if (claimed === undefined) return true;
+    const { serverId, tool } = candidate;
+    const outcome =
+      prefix === 'never'
+        ? "it is left out (prefix 'never' cannot rename it)"
+        : "it is exposed under its own server's prefix instead";
+    warnings.push({
+      code: 'TOOL_SHADOWS',
+      serverId,
+      toolName: tool.name,
+      message: `Tool "${tool.name}" of server "${serverId}" is named with server "${claimed}"'s prefix; ${outcome}`,
+      data: { claimedServerId: claimed, leftOut: prefix === 'never' },
+    });
+    return prefix !== 'never';
+  });
   const names = assignExposedNames(
     candidates.map(({ serverId, tool }) => ({ serverId, toolName: tool.name })),
-    options.prefix ?? 'on-collision',
+    prefix,
+    serverIds,
   );
   const entries = candidates.map(({ serverId, tool }, index) =>
     Object.freeze({ exposedName: names[index]!, serverId, tool }),

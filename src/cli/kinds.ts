@@ -5,7 +5,7 @@
 
 import type { Dialect } from '../adapter/responses.js';
 import type { ViolationDetail } from '../errors.js';
-import { SCHEMAS, type SchemaName } from '../generated/guards.js';
+import { type ReadCheck, SCHEMAS, type SchemaName } from '../generated/guards.js';
 import { isJsonObject } from '../json/object.js';
 
 /** Which API's variant of a schema to use where the two differ. */
@@ -26,7 +26,7 @@ export interface Kind {
 }
 
 /** `GenerateContentResponse` -> `generate-content-response`, `McpJSONObject` -> `mcp-json-object`. */
-export function kebabCase(name: string): string {
+function kebabCase(name: string): string {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
@@ -90,6 +90,19 @@ export function checkSchema(schema: SchemaName, value: unknown): ViolationDetail
   return SCHEMAS[schema].check(value);
 }
 
+/**
+ * Whether a schema is a received shape (a response, an MCP tool, result or content block),
+ * read with its read contract; the others (requests, declarations, ...) are write contracts.
+ */
+export function isReceived(schema: SchemaName): boolean {
+  return SCHEMAS[schema].read !== undefined;
+}
+
+/** Reads `value` with a received shape's read contract; `undefined` for a write-only schema. */
+export function readSchema(schema: SchemaName, value: unknown): ReadCheck | undefined {
+  return SCHEMAS[schema].read?.(value);
+}
+
 /** Up to three kind names close to `name`, for "did you mean". */
 export function similarKinds(name: string): string[] {
   const distance = (a: string, b: string): number => {
@@ -117,7 +130,7 @@ export function similarKinds(name: string): string[] {
     .map(({ candidate }) => candidate);
 }
 
-const has = (value: Record<string, unknown>, ...keys: string[]): boolean =>
+const has = (value: Record<string, unknown>, keys: readonly string[]): boolean =>
   keys.some((key) => Object.hasOwn(value, key));
 
 const PART_FIELDS = [
@@ -177,27 +190,27 @@ const GEMINI_TYPES = new Set([
 export function guessKind(value: unknown): Kind | undefined {
   if (!isJsonObject(value)) return undefined;
   const pick = (name: string): Kind | undefined => findKind(name);
-  if (has(value, 'candidates', 'promptFeedback')) return pick('generate-content-response');
-  if (has(value, 'contents')) return pick('generate-content-request');
+  if (has(value, ['candidates', 'promptFeedback'])) return pick('generate-content-response');
+  if (has(value, ['contents'])) return pick('generate-content-request');
   if (Array.isArray(value.tools)) return pick('list-tools-result');
-  if (has(value, 'inputSchema')) return pick('mcp-tool');
+  if (has(value, ['inputSchema'])) return pick('mcp-tool');
   if (Array.isArray(value.content)) return pick('call-tool-result');
-  if (has(value, ...TOOL_FIELDS)) return pick('tool');
-  if (has(value, 'parts', 'role')) return pick('content');
+  if (has(value, TOOL_FIELDS)) return pick('tool');
+  if (has(value, ['parts', 'role'])) return pick('content');
   if (typeof value.name === 'string') {
-    if (has(value, 'arguments')) return pick('call-tool-request-params');
-    if (has(value, 'args')) return pick('function-call');
-    if (has(value, 'response')) return pick('function-response');
-    if (has(value, 'description', 'parameters', 'parametersJsonSchema', 'behavior')) {
+    if (has(value, ['arguments'])) return pick('call-tool-request-params');
+    if (has(value, ['args'])) return pick('function-call');
+    if (has(value, ['response'])) return pick('function-response');
+    if (has(value, ['description', 'parameters', 'parametersJsonSchema', 'behavior'])) {
       return pick('function-declaration');
     }
     return pick('function-call');
   }
-  if (has(value, ...PART_FIELDS)) return pick('part');
+  if (has(value, PART_FIELDS)) return pick('part');
   if (typeof value.type === 'string') {
     if (MCP_BLOCK_TYPES.has(value.type)) return pick('content-block');
     if (GEMINI_TYPES.has(value.type)) return pick('schema');
   }
-  if (has(value, 'properties', 'anyOf', 'items', 'enum')) return pick('schema');
+  if (has(value, ['properties', 'anyOf', 'items', 'enum'])) return pick('schema');
   return undefined;
 }

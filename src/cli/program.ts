@@ -7,7 +7,7 @@ import { GeminiMcpError } from '../errors.js';
 import { packageVersion } from '../runtime/version.js';
 import { positiveInteger } from './arguments.js';
 import { CliError, EXIT } from './cli-error.js';
-import type { CliIo } from './io.js';
+import { type CliIo, terminalSafe } from './io.js';
 import type { Kind } from './kinds.js';
 import { DEFAULT_MAX_LINE_BYTES } from './lines.js';
 import { SERVER_COMMANDS } from './server-commands.js';
@@ -25,13 +25,18 @@ function byteCount(value: string): number {
 }
 
 /** Lists every kind with its schema(s), for `validate --list-kinds`. */
-function listKinds(KINDS: readonly Kind[], out: NodeJS.WritableStream): void {
-  const width = Math.max(...KINDS.map((k) => k.name.length));
+function listKinds(
+  KINDS: readonly Kind[],
+  received: (schema: Kind['schema']) => boolean,
+  out: NodeJS.WritableStream,
+): void {
+  const width = KINDS.reduce((most, k) => Math.max(most, k.name.length), 0);
   for (const kind of KINDS) {
     const schemas =
       kind.vertex === undefined ? kind.schema : `${kind.schema} (vertex: ${kind.vertex})`;
     const aliases = kind.aliases.length > 0 ? `  also: ${kind.aliases.join(', ')}` : '';
-    out.write(`${kind.name.padEnd(width)}  ${schemas}${aliases}\n`);
+    const read = received(kind.schema) ? '  (received: read contract)' : '';
+    out.write(`${kind.name.padEnd(width)}  ${schemas}${aliases}${read}\n`);
   }
 }
 
@@ -42,6 +47,7 @@ function validateCommand(io: CliIo): Command {
       [
         'Check Gemini and MCP payloads against the vendored schemas.',
         'FILE is a .json file (one payload, may be pretty-printed), a .jsonl/.ndjson file (one payload per line) or - for stdin; other files are read as JSONL when their first line is a JSON value by itself. Input is streamed: memory stays flat however large the file.',
+        'Received kinds (generate-content-response, mcp-tool, list-tools-result, call-tool-result, content blocks and what they hold) are read with the read contract: what is newer than the vendored schemas (a field, an enum value, a kind of part) is a warning; --strict makes it an error. Other kinds (requests, declarations and the like) are what we send: always strict.',
         'Exit status: 0 every payload valid, 1 some payload invalid, 2 usage or input error.',
       ].join('\n\n'),
     )
@@ -61,6 +67,10 @@ function validateCommand(io: CliIo): Command {
       new Option('-f, --format <format>', 'output format')
         .choices(['text', 'json', 'github'])
         .default('text'),
+    )
+    .option(
+      '--strict',
+      'received kinds (responses, MCP tools, tool results, content blocks) with the write contract: fields, enum values and kinds of part newer than the vendored schemas are errors, not warnings',
     )
     .option(
       '--request',
@@ -91,12 +101,14 @@ function validateCommand(io: CliIo): Command {
     .option('--list-kinds', 'list every kind and its schema, then exit')
     .action(async (files: string[], opts: Record<string, unknown>, command: Command) => {
       if (opts.listKinds === true) {
-        listKinds((await import('./kinds.js')).KINDS, io.stdout);
+        const { KINDS, isReceived } = await import('./kinds.js');
+        listKinds(KINDS, isReceived, io.stdout);
         return;
       }
       const globals = command.optsWithGlobals() as { debug?: boolean };
       const options: ValidateOptions = {
         kind: String(opts.kind),
+        strict: opts.strict === true,
         dialect: opts.dialect as ValidateOptions['dialect'],
         format: opts.format as ValidateOptions['format'],
         request: opts.request === true,
@@ -172,7 +184,7 @@ export async function main(
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
     }
-    io.stderr.write(`gemini-mcp: ${describe(error)}\n`);
+    io.stderr.write(`gemini-mcp: ${terminalSafe(describe(error))}\n`);
     if (debug && error instanceof Error && error.stack !== undefined) {
       io.stderr.write(`${error.stack}\n`);
       if (error.cause !== undefined)

@@ -7,13 +7,13 @@ import { type DeclarationWarning, geminiTools } from '../adapter/declarations.js
 import { EXPOSED_NAME_PATTERN, type PrefixMode } from '../adapter/names.js';
 import type { ToolSet, ToolSetWarning } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
-import { checkContent, checkGenerateContentResponse } from '../generated/guards.js';
+import { type ReadNotice, readContent, readGenerateContentResponse } from '../generated/guards.js';
 import type { Content, GenerateContentResponse } from '../generated/types.js';
 import { answerCalls } from '../runtime/answer.js';
 import { runConversation } from '../runtime/conversation.js';
 import { type GenAiClient, genaiGenerate } from '../runtime/genai.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
-import type { CliIo } from './io.js';
+import { type CliIo, terminalSafe } from './io.js';
 import { connect, type ServerFlags } from './servers.js';
 
 /** Gemini's limit on a function name. */
@@ -84,7 +84,10 @@ export function warningLine(
 }
 
 function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
+  rows = rows.map((row) => row.map(terminalSafe));
+  const widths = rows[0]!.map((_, c) =>
+    rows.reduce((most, row) => Math.max(most, row[c]!.length), 0),
+  );
   return rows
     .map((row) =>
       row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  '),
@@ -133,7 +136,7 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
       onWarning: (w) => declarationWarnings.push(w),
     });
     const warnings = [...connections.warnings, ...declarationWarnings].map((w) =>
-      warningLine(w, connections.toolset, opts.prefix),
+      terminalSafe(warningLine(w, connections.toolset, opts.prefix)),
     );
     const servers = [...connections.clients.keys()];
     if (opts.format === 'table') {
@@ -183,28 +186,40 @@ async function readJsonFile(path: string): Promise<unknown> {
   }
 }
 
-/** A saved model turn: a GenerateContentResponse or a model Content. */
-function readTurn(path: string, value: unknown): GenerateContentResponse | Content {
-  const asResponse = checkGenerateContentResponse(value);
-  if (asResponse.length === 0 && (value as { candidates?: unknown }).candidates !== undefined) {
-    return value as GenerateContentResponse;
+/** A notice of the read contract, as a warning line. */
+function noticeLine(source: string, notice: ReadNotice): string {
+  return `warning: ${source} at ${notice.path || '(root)'}: ${notice.message}\n`;
+}
+
+/**
+ * A saved model turn (a GenerateContentResponse or a model Content), read with the read
+ * contract: what is newer than the vendored revision is kept and warned about on stderr.
+ */
+function readTurn(io: CliIo, path: string, value: unknown): GenerateContentResponse | Content {
+  const asResponse = readGenerateContentResponse(value);
+  const asContent = readContent(value);
+  const hasParts = (value as { parts?: unknown } | null)?.parts !== undefined;
+  const [read, turn] =
+    asResponse.violations.length === 0 &&
+    (value as { candidates?: unknown }).candidates !== undefined
+      ? [asResponse, value as GenerateContentResponse]
+      : hasParts && asContent.violations.length === 0
+        ? [asContent, value as Content]
+        : [undefined, undefined];
+  if (read === undefined || turn === undefined) {
+    const first = asResponse.violations[0] ?? { path: '', message: 'has no candidates' };
+    throw new CliError(
+      `${path}: not a GenerateContentResponse (nor a model Content): at "${first.path}" ${first.message}; gemini-mcp validate ${path} lists every problem`,
+      EXIT.INVALID,
+    );
   }
-  if (
-    (value as { parts?: unknown } | null)?.parts !== undefined &&
-    checkContent(value).length === 0
-  ) {
-    return value as Content;
-  }
-  const first = asResponse[0] ?? { path: '', message: 'has no candidates' };
-  throw new CliError(
-    `${path}: not a GenerateContentResponse (nor a model Content): at "${first.path}" ${first.message}; gemini-mcp validate ${path} lists every problem`,
-    EXIT.INVALID,
-  );
+  for (const notice of read.notices) io.stderr.write(noticeLine(path, notice));
+  return turn;
 }
 
 /** `gemini-mcp answer`. */
 export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Promise<void> {
-  const turn = readTurn(file, await readJsonFile(file));
+  const turn = readTurn(io, file, await readJsonFile(file));
   const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
   try {
     const content = await answerCalls(turn, connections.toolset, connections.clients, {
@@ -225,8 +240,11 @@ export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Prom
 
 const DEFAULT_MODEL = 'gemini-2.5-flash';
 
-async function loadGenAi(apiKey: string): Promise<GenAiClient> {
-  let module: { GoogleGenAI: new (options: { apiKey: string }) => GenAiClient };
+/** The client, its replies typed as the schema has them once `genaiGenerate` checked them. */
+type ChatClient = GenAiClient<GenerateContentResponse>;
+
+async function loadGenAi(apiKey: string): Promise<ChatClient> {
+  let module: { GoogleGenAI: new (options: { apiKey: string }) => ChatClient };
   try {
     module = (await import('@google/genai')) as unknown as typeof module;
   } catch (error) {
@@ -252,27 +270,32 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
   const model = opts.model ?? process.env.GEMINI_MODEL ?? DEFAULT_MODEL;
   const ai = await loadGenAi(apiKey);
   const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
+  // A variable, so that the response type is inferred from it before onTurn is typed.
+  const generate = genaiGenerate(ai, { model });
   try {
     const result = await runConversation({
-      generate: genaiGenerate(ai, { model }),
+      generate,
       toolset: connections.toolset,
       clients: connections.clients,
       contents: [{ role: 'user', parts: [{ text: words.join(' ') }] }],
       maxTurns: opts.maxTurns,
       timeoutMs: opts.timeout,
       declarations: { schemaMode: opts.schemaMode },
+      onNotice: (notice) => io.stderr.write(noticeLine('the model', notice)),
       onTurn: (turn) => {
         for (const part of turn.model.parts ?? []) {
           if (part.functionCall === undefined) continue;
           const { name, args } = part.functionCall;
-          io.stderr.write(`-> ${name}(${JSON.stringify(args ?? {})})\n`);
+          io.stderr.write(`-> ${terminalSafe(`${name}(${JSON.stringify(args ?? {})})`)}\n`);
         }
         for (const part of turn.answer.parts ?? []) {
           const response = part.functionResponse?.response as Record<string, unknown> | undefined;
           if (response === undefined) continue;
           const shown = JSON.stringify(response.error ?? response.output ?? response);
           const tag = response.error === undefined ? '<-' : '<- error:';
-          io.stderr.write(`${tag} ${part.functionResponse?.name}: ${shown.slice(0, 200)}\n`);
+          io.stderr.write(
+            `${tag} ${terminalSafe(`${part.functionResponse?.name}: ${shown.slice(0, 200)}`)}\n`,
+          );
         }
       },
     });

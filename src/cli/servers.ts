@@ -127,7 +127,35 @@ function commandOf(config: McpServersConfig, message: string): string | undefine
   return entry !== undefined && 'command' in entry ? entry.command : undefined;
 }
 
-/** Connects the servers, turning every failure into a one-line {@link CliError} (exit 2). */
+/**
+ * On Ctrl-C (SIGINT) or SIGTERM, closes the servers (each one's whole process group) and exits
+ * 130 or 143, as a shell reports a process ended by that signal. A second signal while closing
+ * ends the CLI at once. `close()` removes the handlers.
+ */
+function closeOnSignals(connections: ServerConnections): void {
+  const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
+    const handler = (): void => {
+      const code = signal === 'SIGINT' ? 130 : 143;
+      // The command may end on its own once its servers are gone: the exit code stays this one.
+      process.once('exit', () => {
+        process.exitCode = code;
+      });
+      void connections.close().finally(() => process.exit(code));
+    };
+    process.once(signal, handler);
+    return { signal, handler };
+  });
+  const close = connections.close.bind(connections);
+  connections.close = async () => {
+    for (const { signal, handler } of handlers) process.off(signal, handler);
+    await close();
+  };
+}
+
+/**
+ * Connects the servers, turning every failure into a one-line {@link CliError} (exit 2), and
+ * closes them on SIGINT or SIGTERM.
+ */
 export async function connect(
   flags: ServerFlags,
   toolSet: BuildToolSetOptions = {},
@@ -138,6 +166,7 @@ export async function connect(
       toolSet,
       ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
     });
+    closeOnSignals(connections);
     return Object.assign(connections, { example });
   } catch (error) {
     if (!(error instanceof GeminiMcpError)) throw error;

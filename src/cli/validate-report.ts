@@ -1,5 +1,7 @@
 /** How `validate` reports: plain text, GitHub workflow annotations, or one JSON document. */
 
+import { terminalSafe } from './io.js';
+
 /** One problem with a payload: an error (fails it) or a warning (does not). */
 export interface Finding {
   severity: 'error' | 'warning';
@@ -95,7 +97,7 @@ function textReporter(out: NodeJS.WritableStream, maxErrors: number, github: boo
       return;
     }
     count.shown++;
-    out.write(`${line}\n`);
+    out.write(`${github ? line : terminalSafe(line)}\n`);
   };
   return {
     finding(f) {

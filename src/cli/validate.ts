@@ -2,12 +2,16 @@
  * `gemini-mcp validate`: checks JSON and JSONL payloads against the vendored schemas, line by
  * line, in constant memory, and reports every violation with file, line and JSON pointer.
  */
+
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { checkRequest } from '../adapter/request-checks.js';
 import type { Dialect } from '../adapter/responses.js';
 import type { SchemaName } from '../generated/guards.js';
+import { MAX_JSON_DEPTH } from '../json/copy.js';
+import { nestedBeyond } from '../json/depth.js';
+import { isJsonObject } from '../json/object.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
 import {
   checkSchema,
@@ -15,6 +19,7 @@ import {
   guessKind,
   type Kind,
   namesVertexTwin,
+  readSchema,
   schemaOf,
   similarKinds,
 } from './kinds.js';
@@ -25,6 +30,11 @@ import { createReporter, type Finding, type Reporter, type Summary } from './val
 /** Options of {@link runValidate}, as the command line gives them. */
 export interface ValidateOptions {
   kind: string;
+  /**
+   * Received kinds too with the write contract: what the read contract tolerates (fields, enum
+   * values, kinds of part newer than the vendored schemas) is an error, not a warning.
+   */
+  strict: boolean;
   dialect: Dialect;
   format: 'text' | 'json' | 'github';
   request: boolean;
@@ -138,10 +148,9 @@ class Checker {
     const kind = this.fixed?.kind ?? guessed;
     if (kind === undefined) {
       run.invalid++;
-      const fields =
-        typeof value === 'object' && value !== null && !Array.isArray(value)
-          ? `fields: ${Object.keys(value).slice(0, 5).join(', ') || 'none'}`
-          : `a JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}`;
+      const fields = isJsonObject(value)
+        ? `fields: ${Object.keys(value).slice(0, 5).join(', ') || 'none'}`
+        : `a JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}`;
       this.report.finding({
         severity: 'error',
         file,
@@ -155,8 +164,20 @@ class Checker {
     const dialect = this.fixed?.dialect ?? this.options.dialect;
     const schema: SchemaName = schemaOf(kind, dialect);
     if (guessed !== undefined) run.kinds.set(kind.name, (run.kinds.get(kind.name) ?? 0) + 1);
-    let violations = checkSchema(schema, value);
-    let findings: Finding[] = [];
+    const read = readSchema(schema, value);
+    let violations = read === undefined ? checkSchema(schema, value) : read.violations;
+    let findings: Finding[] = (read?.notices ?? []).map((notice) => ({
+      severity: this.options.strict ? 'error' : 'warning',
+      file,
+      ...where(notice.path),
+      kind: kind.name,
+      schema,
+      pointer: notice.path,
+      message: this.options.strict
+        ? `${notice.message} (--strict)`
+        : `${notice.message} (tolerated; --strict refuses it)`,
+      keyword: notice.kind,
+    }));
     if (this.options.request) {
       const extra = checkRequest(
         value,
@@ -167,16 +188,18 @@ class Checker {
       );
       // The schema's own "not both" rule says the same at the same place: keep the clearer one.
       violations = violations.filter((v) => !(v.keyword === 'not' && both.has(v.path)));
-      findings = extra.map((f) => ({
-        severity: f.severity,
-        file,
-        ...where(f.path),
-        kind: kind.name,
-        schema,
-        pointer: f.path,
-        message: f.message,
-        ...(f.keyword === undefined ? {} : { keyword: f.keyword }),
-      }));
+      findings = extra.map(
+        (f): Finding => ({
+          severity: f.severity,
+          file,
+          ...where(f.path),
+          kind: kind.name,
+          schema,
+          pointer: f.path,
+          message: f.message,
+          ...(f.keyword === undefined ? {} : { keyword: f.keyword }),
+        }),
+      );
     }
     const errors: Finding[] = [
       ...violations.map(
@@ -199,6 +222,37 @@ class Checker {
       if (finding.severity === 'warning') run.warnings++;
       this.report.finding(finding);
     }
+  }
+
+  /**
+   * Checks one payload like {@link payload}, unless it nests deeper than MAX_JSON_DEPTH levels
+   * (no API payload does; the checks would overflow the stack): that payload is reported as
+   * too deep, with its line, and the input goes on.
+   */
+  bounded(
+    file: string,
+    value: unknown,
+    where: (pointer: string) => { line: number; column?: number },
+  ): void {
+    const deep = nestedBeyond(value, MAX_JSON_DEPTH);
+    if (deep === undefined) {
+      try {
+        this.payload(file, value, where);
+        return;
+      } catch (error) {
+        // The stack ran out inside a check: payload() had counted the payload, reported nothing.
+        if (!(error instanceof RangeError)) throw error;
+      }
+    } else this.run.payloads++;
+    this.run.invalid++;
+    this.report.finding({
+      severity: 'error',
+      file,
+      ...where(''),
+      pointer: deep ?? '',
+      message: `nested deeper than ${MAX_JSON_DEPTH} levels${deep === undefined ? '' : ` (at ${deep.slice(0, 80)}${deep.length > 80 ? '...' : ''})`}: not checked`,
+      keyword: 'too-deep',
+    });
   }
 
   invalidJson(file: string, line: number, column: number | undefined, error: unknown): void {
@@ -233,7 +287,7 @@ class Checker {
       this.invalidJson(file, line.number, offset === undefined ? undefined : offset + 1, error);
       return;
     }
-    this.payload(file, value, () => ({ line: line.number }));
+    this.bounded(file, value, () => ({ line: line.number }));
   }
 
   document(file: string, text: string, firstLine: number): void {
@@ -246,7 +300,7 @@ class Checker {
       this.invalidJson(file, line + firstLine - 1, column, error);
       return;
     }
-    this.payload(file, value, (pointer) => {
+    this.bounded(file, value, (pointer) => {
       const { line, column } = locatePointer(text, pointer);
       return { line: line + firstLine - 1, column };
     });

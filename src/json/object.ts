@@ -19,3 +19,25 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function ownValue(object: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(object, key) ? object[key] : undefined;
 }
+
+/**
+ * Sets `target[key] = value` as an own, enumerable property, even for the key `__proto__`
+ * (which plain assignment would take as the prototype). Plain assignment for every other key:
+ * `defineProperty` is many times slower (seconds on an object of 300,000 keys).
+ *
+ * @example
+ * ```ts
+ * const copy: Record<string, unknown> = {};
+ * setOwn(copy, '__proto__', 1); // Object.hasOwn(copy, '__proto__') === true
+ * ```
+ */
+export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  if (key !== '__proto__') target[key] = value;
+  else
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+}

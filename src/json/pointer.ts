@@ -31,3 +31,27 @@ export function decodePointer(pointer: string): string[] | undefined {
   }
   return tokens;
 }
+
+/** A place in a walk over JSON data: the token that led to it from its parent. */
+export interface WalkStep {
+  readonly parent: WalkStep | undefined;
+  readonly token: string | number;
+}
+
+/**
+ * The JSON pointer of a place reached by an iterative walk, built from its chain of parents
+ * (only when asked for: most places never need one).
+ *
+ * @example
+ * ```ts
+ * const root = { parent: undefined, token: '' };
+ * pointerOfStep({ parent: { parent: root, token: 'a/b' }, token: 0 }); // '/a~1b/0'
+ * ```
+ */
+export function pointerOfStep(step: WalkStep): string {
+  const tokens: (string | number)[] = [];
+  for (let at: WalkStep | undefined = step; at?.parent !== undefined; at = at.parent) {
+    tokens.push(at.token);
+  }
+  return tokens.reduceRight<string>((pointer, token) => appendPointer(pointer, token), '');
+}

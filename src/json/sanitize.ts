@@ -3,12 +3,15 @@
  * iterative copy: what a server declares in a schema (descriptions, titles, enum values,
  * defaults, examples) reaches the model, so hidden text is removed from all of it.
  */
-import { GeminiMcpError } from '../errors.js';
-import { stripInvisible } from './invisible.js';
-import { appendPointer } from './pointer.js';
 
-/** Deepest nesting copied (as `cloneJson`); deeper data is refused, typed. */
-const MAX_SANITIZE_DEPTH = 1000;
+import { GeminiMcpError } from '../errors.js';
+import { MAX_JSON_DEPTH } from './copy.js';
+import { stripInvisible } from './invisible.js';
+import { setOwn } from './object.js';
+import { appendPointer, pointerOfStep } from './pointer.js';
+
+/** Deepest nesting copied (the one depth policy of `cloneJson`); deeper data is refused, typed. */
+const MAX_SANITIZE_DEPTH = MAX_JSON_DEPTH;
 
 /** Pointers listed in a {@link SanitizedJson}, at most; `changedStrings` counts them all. */
 const MAX_LISTED_POINTERS = 20;
@@ -23,6 +26,14 @@ export interface SanitizedJson<T> {
   readonly changedStrings: number;
   /** How many code points were removed in all. */
   readonly removedCharacters: number;
+  /**
+   * JSON pointers of the object keys that hold invisible characters, at most
+   * {@link MAX_LISTED_POINTERS}: kept as they are (they name the arguments the server reads),
+   * so the caller can warn of them.
+   */
+  readonly hiddenKeyPointers: readonly string[];
+  /** How many object keys hold invisible characters. */
+  readonly hiddenKeys: number;
 }
 
 interface Frame {
@@ -31,25 +42,6 @@ interface Frame {
   readonly parent: Frame | undefined;
   readonly token: string | number;
   readonly assign: (value: unknown) => void;
-}
-
-function pointerOf(frame: Frame): string {
-  const tokens: Array<string | number> = [];
-  for (let at: Frame | undefined = frame; at?.parent !== undefined; at = at.parent) {
-    tokens.push(at.token);
-  }
-  return tokens.reverse().reduce<string>((pointer, token) => appendPointer(pointer, token), '');
-}
-
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key !== '__proto__') target[key] = value;
-  else
-    Object.defineProperty(target, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
 }
 
 /**
@@ -69,6 +61,8 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
   const pointers: string[] = [];
   let changedStrings = 0;
   let removedCharacters = 0;
+  const hiddenKeyPointers: string[] = [];
+  let hiddenKeys = 0;
   const stack: Frame[] = [
     { source: input, depth: 0, parent: undefined, token: '', assign: (v) => (result = v) },
   ];
@@ -79,7 +73,7 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
       if (removed > 0) {
         changedStrings += 1;
         removedCharacters += removed;
-        if (pointers.length < MAX_LISTED_POINTERS) pointers.push(pointerOf(frame));
+        if (pointers.length < MAX_LISTED_POINTERS) pointers.push(pointerOfStep(frame));
       }
       assign(text);
     } else if (typeof source !== 'object' || source === null) assign(source);
@@ -87,7 +81,7 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
       throw new GeminiMcpError(
         'INVALID_INPUT',
         `JSON data nests deeper than ${MAX_SANITIZE_DEPTH} levels`,
-        { path: pointerOf(frame) },
+        { path: pointerOfStep(frame) },
       );
     } else if (Array.isArray(source)) {
       const copy: unknown[] = new Array(source.length).fill(null);
@@ -108,6 +102,12 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
       // Pushed in reverse so the keys are popped, and so defined, in their original order.
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string;
+        if (stripInvisible(key).removed > 0) {
+          hiddenKeys += 1;
+          if (hiddenKeyPointers.length < MAX_LISTED_POINTERS) {
+            hiddenKeyPointers.push(appendPointer(pointerOfStep(frame), key));
+          }
+        }
         stack.push({
           source: (source as Record<string, unknown>)[key],
           depth: depth + 1,
@@ -118,5 +118,12 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
       }
     }
   }
-  return { value: result as T, pointers, changedStrings, removedCharacters };
+  return {
+    value: result as T,
+    pointers,
+    changedStrings,
+    removedCharacters,
+    hiddenKeyPointers,
+    hiddenKeys,
+  };
 }

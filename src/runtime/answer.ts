@@ -9,10 +9,16 @@ import {
   toolsetOfRead,
 } from '../adapter/calls.js';
 import { type FunctionResponseOptions, unprovenResponsePart } from '../adapter/responses.js';
+import type {
+  AnswerContent,
+  AnswerPart,
+  ContentInput,
+  PartInput,
+  ResponseInput,
+} from '../adapter/shapes.js';
 import type { ToolSet } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
 import { checkContent, checkVertexContent } from '../generated/guards.js';
-import type { Content, GenerateContentResponse, Part } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
 import {
   type ClientMap,
@@ -27,10 +33,13 @@ export interface AnswerOptions
     Omit<FunctionResponseOptions, 'id'>,
     Pick<FunctionCallsOptions, 'validateArgs'> {}
 
-/** A model turn, as {@link answerCalls} and `functionCalls` read it. */
-export type ModelTurn = GenerateContentResponse | Content | readonly Part[];
+/**
+ * A model turn, as {@link answerCalls} and `functionCalls` read it: a response, a Content or its
+ * parts, typed by the fields read (an @google/genai value fits as it is).
+ */
+export type ModelTurn = ResponseInput | ContentInput | readonly PartInput[];
 
-function responsePart(outcome: ExecutedCall, options: AnswerOptions): Part {
+function responsePart(outcome: ExecutedCall, options: AnswerOptions): AnswerPart {
   const { structured, media, maxOutputBytes, dialect } = options;
   return unprovenResponsePart(outcome.call.exposedName, outcome.result, {
     id: outcome.call.callId,
@@ -88,7 +97,7 @@ export async function answerCalls(
   toolset: ToolSet,
   clients: ClientMap,
   options: AnswerOptions = {},
-): Promise<Content> {
+): Promise<AnswerContent> {
   const dialect = options.dialect ?? 'gemini';
   const { items, finish } = callsOf(turn, toolset, options);
   if (items.length === 0) {
@@ -103,7 +112,7 @@ export async function answerCalls(
     outcome.kind === 'rejected' ? outcome.rejected.part : responsePart(outcome, options),
   );
   const vertex = dialect === 'vertex';
-  return proveContract<Content>(
+  return proveContract<AnswerContent>(
     { role: 'user', parts },
     vertex ? checkVertexContent : checkContent,
     {

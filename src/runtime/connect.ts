@@ -16,6 +16,7 @@ import {
 } from './config.js';
 import { listAllTools } from './list-tools.js';
 import { LiveToolSet, type ToolsChange } from './live-toolset.js';
+import { checkCount, checkTimeout } from './options.js';
 import { createTransport, type TransportOptions } from './transport.js';
 import { packageVersion } from './version.js';
 
@@ -43,7 +44,10 @@ export interface ServerConnections {
   refreshTools(serverId?: string): Promise<void>;
   /** Calls `listener` after each refresh that `notifications/tools/list_changed` triggers; returns an unsubscribe. */
   onToolsChanged(listener: (change: ToolsChange) => void): () => void;
-  /** Closes every client; stdio servers' processes are ended (stdin closed, then SIGTERM, then SIGKILL). */
+  /**
+   * Closes every client; each stdio server's process group is ended (stdin closed, then
+   * SIGTERM, then SIGKILL), so processes a wrapper started go too.
+   */
   close(): Promise<void>;
 }
 
@@ -94,7 +98,8 @@ async function openAll(entries: ServerEntry[], options: ConnectOptions): Promise
  * JSON file), lists each one's tools (every page) and builds one tool set over them. A server
  * that announces `notifications/tools/list_changed` has its tools listed again and the set
  * rebuilt. If any server fails to connect, the others are closed and a `GeminiMcpError`
- * (`CONFIG_INVALID`) names it.
+ * (`CONFIG_INVALID`) names it. A `timeoutMs` outside (0, 2^31 - 1] or a `maxMessageBytes` that is
+ * not a whole number >= 1 is refused with INVALID_INPUT naming the option.
  *
  * @example
  * ```ts
@@ -115,6 +120,8 @@ export async function connectServers(
   config: McpServersConfig | string,
   options: ConnectOptions = {},
 ): Promise<ServerConnections> {
+  checkTimeout('timeoutMs', options.timeoutMs);
+  checkCount('maxMessageBytes', options.maxMessageBytes);
   const entries =
     typeof config === 'string' ? await readServersConfig(config) : parseServersConfig(config);
   const opened = await openAll(entries, options);

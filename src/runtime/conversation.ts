@@ -5,17 +5,28 @@
 import type { CallFinish } from '../adapter/calls.js';
 import { functionCalls } from '../adapter/calls.js';
 import { type FunctionDeclarationsOptions, geminiTools } from '../adapter/declarations.js';
+import type { AnswerContent, ContentInput, ResponseInput, SchemaMode } from '../adapter/shapes.js';
 import type { ToolSet } from '../adapter/toolset-types.js';
-import type { Content, GenerateContentResponse, PromptFeedback } from '../generated/types.js';
+import type { GenerateContentResponse } from '../generated/types.js';
 import { type AnswerOptions, answerCalls } from './answer.js';
 import type { ClientMap } from './execute.js';
 import { gatherTurn } from './gather.js';
-import type { Generate } from './genai.js';
+import type { ContentOf, Generate, ReadOptions } from './genai.js';
 
-/** Options of {@link runConversation}. */
-export interface ConversationOptions extends AnswerOptions {
+/**
+ * Options of {@link runConversation}. `R` is the response type `generate` returns (inferred:
+ * gemini-mcp's own, or @google/genai's `GenerateContentResponse`), whose Content type the
+ * history has; `M` is the schema mode of `declarations`. `onNotice` hears every tolerance used
+ * in reading the model's replies (fields, enum values, kinds of part newer than the vendored
+ * revision).
+ */
+export interface ConversationOptions<
+  R extends ResponseInput = GenerateContentResponse,
+  M extends SchemaMode = 'json',
+> extends AnswerOptions,
+    ReadOptions {
   /** Asks the model for one turn; see `genaiGenerate` and `genaiGenerateStream`. */
-  generate: Generate;
+  generate: Generate<R, M>;
   /**
    * The tools offered to the model. A function is asked again before each turn, so a set
    * rebuilt on `tools/list_changed` is offered from the next turn on:
@@ -23,54 +34,65 @@ export interface ConversationOptions extends AnswerOptions {
    */
   toolset: ToolSet | (() => ToolSet);
   clients: ClientMap;
-  /** The conversation so far, ending with the user's turn (not modified). */
-  contents: readonly Content[];
+  /** The conversation so far, ending with the user's turn (not modified): `generate`'s Contents. */
+  contents: readonly NoInfer<ContentOf<R>>[];
   /** Model turns at most (calls to `generate`). Default 10. */
   maxTurns?: number;
   /** How the tool set is declared to the model. */
-  declarations?: FunctionDeclarationsOptions;
+  declarations?: FunctionDeclarationsOptions<M>;
   /** Called after each model turn whose calls were answered. */
-  onTurn?: (turn: AnsweredTurn) => void;
+  onTurn?: (turn: AnsweredTurn<R>) => void;
 }
 
 /** A model turn with calls, and the answer sent back. */
-export interface AnsweredTurn {
+export interface AnsweredTurn<R extends ResponseInput = GenerateContentResponse> {
   /** 1 for the first model turn. */
   turn: number;
-  response: GenerateContentResponse;
+  response: R;
   /** The model's Content as returned (for a stream: every chunk's parts, in order). */
-  model: Content;
+  model: ContentOf<R>;
   /** The user Content answering each call. */
-  answer: Content;
+  answer: AnswerContent;
   /** The history so far, ending with `answer`: the contents of the next request. */
-  contents: readonly Content[];
+  contents: readonly (ContentOf<R> | AnswerContent)[];
 }
 
-/** Why the conversation stopped. */
-export type ConversationStop =
-  /** The model answered without calling a tool: `text` is its answer (thoughts left out). */
+/** Why the conversation stopped; `R` is the response type (for `promptFeedback`). */
+export type ConversationStop<R extends ResponseInput = GenerateContentResponse> =
+  /**
+   * The model answered without calling a tool: `text` is its answer (thoughts left out).
+   * `finishReason` is the API's raw value, also when it is newer than the vendored revision
+   * (then `onNotice` heard of it).
+   */
   | { reason: 'answered'; text: string; finishReason?: string }
   /** `maxTurns` model turns were played; the last one's calls were answered but not yet sent. */
   | { reason: 'max-turns'; maxTurns: number }
   /** The model's function calling failed (FC-6): nothing of that turn was kept. */
   | { reason: 'call-failure'; finish: CallFinish }
   /** The model gave no content: the prompt was blocked, or the candidate came back empty. */
-  | { reason: 'no-content'; finishReason?: string; promptFeedback?: PromptFeedback }
+  | {
+      reason: 'no-content';
+      finishReason?: string;
+      promptFeedback?: NonNullable<R['promptFeedback']>;
+    }
   /** The signal fired. */
   | { reason: 'cancelled' };
 
 /** The result of {@link runConversation}. */
-export interface ConversationResult {
-  /** The whole history: the given contents, then each model turn and each answer. */
-  contents: Content[];
-  stop: ConversationStop;
+export interface ConversationResult<R extends ResponseInput = GenerateContentResponse> {
+  /**
+   * The whole history: the given contents, then each model turn and each answer; typed so that
+   * it goes back into the next request as it is.
+   */
+  contents: (ContentOf<R> | AnswerContent)[];
+  stop: ConversationStop<R>;
   /** Model turns played. */
   turns: number;
   /** The last model response (gathered, for a stream). */
-  lastResponse?: GenerateContentResponse;
+  lastResponse?: R;
 }
 
-function answerText(content: Content): string {
+function answerText(content: ContentInput): string {
   return (content.parts ?? [])
     .filter((part) => part.thought !== true && typeof part.text === 'string')
     .map((part) => part.text)
@@ -86,6 +108,10 @@ function answerText(content: Content): string {
  * `maxTurns`, when function calling fails or no content comes back, or when `signal` fires.
  * Errors of `generate` itself (network, HTTP 4xx/5xx) propagate.
  *
+ * The history is typed by `generate`'s response type: with @google/genai's client, `contents`
+ * and the result's `contents` are genai `Content`s. With an inline `onTurn`, pass `generate` as
+ * a variable, so that TypeScript infers that type before it types the turn.
+ *
  * @example
  * ```ts
  * const ai = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY });
@@ -99,12 +125,14 @@ function answerText(content: Content): string {
  * if (stop.reason === 'answered') console.log(stop.text);
  * ```
  */
-export async function runConversation(options: ConversationOptions): Promise<ConversationResult> {
-  const { generate, clients, signal, onTurn } = options;
+export async function runConversation<R extends ResponseInput, M extends SchemaMode = 'json'>(
+  options: ConversationOptions<R, M>,
+): Promise<ConversationResult<R>> {
+  const { generate, clients, signal, onTurn, onNotice } = options;
   const maxTurns = options.maxTurns ?? 10;
-  const contents = [...options.contents];
-  let lastResponse: GenerateContentResponse | undefined;
-  const result = (stop: ConversationStop, turns: number): ConversationResult => ({
+  const contents: (ContentOf<R> | AnswerContent)[] = [...options.contents];
+  let lastResponse: R | undefined;
+  const result = (stop: ConversationStop<R>, turns: number): ConversationResult<R> => ({
     contents,
     stop,
     turns,
@@ -115,10 +143,15 @@ export async function runConversation(options: ConversationOptions): Promise<Con
     if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
     const toolset = typeof options.toolset === 'function' ? options.toolset() : options.toolset;
     const tools = geminiTools(toolset, options.declarations);
-    let response: GenerateContentResponse;
+    let response: R;
     try {
       response = await gatherTurn(
-        await generate({ contents: [...contents], tools, ...(signal ? { signal } : {}) }),
+        await generate({
+          contents: [...contents],
+          tools,
+          ...(signal ? { signal } : {}),
+          ...(onNotice ? { onNotice } : {}),
+        }),
       );
     } catch (error) {
       if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);

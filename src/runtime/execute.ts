@@ -7,9 +7,11 @@ import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallItem, RejectedItem } from '../adapter/calls.js';
 import { TOO_DEEP, toolSchemaViolations } from '../adapter/tool-schemas.js';
 import type { ResolvedCall, ToolError, ToolResult } from '../adapter/types.js';
-import { checkMcpCallToolResult } from '../generated/guards.js';
+import { type ReadNotice, readMcpCallToolResult } from '../generated/guards.js';
 import { transportErrorSince, wasClosed } from './client-state.js';
+import { checkCount, checkTimeout } from './options.js';
 import { mapConcurrent } from './pool.js';
+import { guardResults } from './result-guard.js';
 import { describeCall, toolErrorFrom } from './tool-errors.js';
 
 /** The MCP clients calls run on, by server id. */
@@ -39,6 +41,8 @@ export interface ExecuteOptions {
   concurrency?: number;
   /** Cancels every call not yet answered (the servers are told) and every call not yet started. */
   signal?: AbortSignal;
+  /** Hears each novelty a result holds that no known MCP version defines (kept as it came). */
+  onNotice?: (notice: ReadNotice) => void;
 }
 
 /** Default per-call timeout. */
@@ -56,9 +60,18 @@ function clientOf(clients: ClientMap, serverId: string): Client | undefined {
   return Object.hasOwn(record, serverId) ? record[serverId] : undefined;
 }
 
-/** The result itself when it is a valid CallToolResult meeting the output schema, else a ToolError. */
-function checkResult(call: ResolvedCall, raw: unknown): ToolResult | ToolError {
-  const violations = checkMcpCallToolResult(raw);
+/**
+ * The result itself when it is a valid CallToolResult (its read contract) meeting the output
+ * schema, else a ToolError.
+ */
+function checkResult(
+  call: ResolvedCall,
+  raw: unknown,
+  onNotice: ExecuteOptions['onNotice'],
+): ToolResult | ToolError {
+  const { violations, notices } = readMcpCallToolResult(raw);
+  for (const notice of notices)
+    onNotice?.({ ...notice, message: `${describeCall(call)}: ${notice.message}` });
   const first = violations[0];
   if (first !== undefined) {
     return {
@@ -113,6 +126,7 @@ async function runCall(
   // abort listener, so handing it the caller's signal would pile up one listener per call.
   const controller = signal === undefined ? undefined : new AbortController();
   const started = performance.now();
+  guardResults(client);
   const forward = (): void => controller?.abort(signal?.reason);
   signal?.addEventListener('abort', forward, { once: true });
   try {
@@ -123,7 +137,7 @@ async function runCall(
         ? { timeout: timeoutMs }
         : { signal: controller.signal, timeout: timeoutMs },
     );
-    return checkResult(call, raw);
+    return checkResult(call, raw, options.onNotice);
   } catch (error) {
     return toolErrorFrom(error, {
       call,
@@ -155,7 +169,8 @@ async function executed(
  * cancellation, transport, closed client, unknown server, a result that fails the MCP
  * CallToolResult schema or the tool's outputSchema) becomes a `ToolError` with its code; a
  * single call never throws. Timeouts and `signal` cancel the MCP request itself, so the server
- * gets `notifications/cancelled`.
+ * gets `notifications/cancelled`. Throws INVALID_INPUT (naming the option) for a `concurrency`
+ * that is not a whole number >= 1 or Infinity, or a `timeoutMs` outside (0, 2^31 - 1].
  *
  * @example
  * ```ts
@@ -181,6 +196,8 @@ export async function executeToolCalls(
   clients: ClientMap,
   options: ExecuteOptions = {},
 ): Promise<Outcome[]> {
+  checkCount('concurrency', options.concurrency, true);
+  checkTimeout('timeoutMs', options.timeoutMs);
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const toRun = (item: CallItem | ResolvedCall): ResolvedCall | undefined =>
     !('kind' in item) ? item : item.kind === 'call' ? item.call : undefined;

@@ -48,7 +48,7 @@ export async function listAllTools(
         path: Array.isArray(pageTools) ? '/nextCursor' : '/tools',
       });
     }
-    tools.push(...pageTools);
+    for (const tool of pageTools) tools.push(tool);
     if (nextCursor === undefined) return tools;
     if (seen.has(nextCursor)) {
       throw new GeminiMcpError('INVALID_PAYLOAD', `tools/list repeated cursor ${nextCursor}`, {

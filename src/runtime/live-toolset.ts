@@ -1,6 +1,7 @@
 /**
  * One tool set over several servers' tool lists, rebuilt whenever one list is replaced.
- * Replacements of the same server run one at a time, in the order they were asked for.
+ * Replacements of the same server run one at a time, in the order they were asked for;
+ * refreshes that notifications trigger are coalesced (one running, at most one more waiting).
  */
 import { buildToolSet } from '../adapter/toolset.js';
 import type {
@@ -32,6 +33,8 @@ export class LiveToolSet {
   readonly #options: BuildToolSetOptions | undefined;
   readonly #queues = new Map<string, Promise<void>>();
   readonly #listeners = new Set<(change: ToolsChange) => void>();
+  /** Per server, the notified refresh running now and whether another one is owed after it. */
+  readonly #notified = new Map<string, { again: boolean; done: Promise<void> }>();
   #built: BuildToolSetResult;
 
   /** Builds the first set; throws what `buildToolSet` throws (e.g. NAME_COLLISION). */
@@ -81,11 +84,36 @@ export class LiveToolSet {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Replaces one server's list like {@link replace}, then tells every listener how it went. */
-  async replaceAndNotify(
-    serverId: string,
-    fetch: () => Promise<readonly unknown[]>,
-  ): Promise<void> {
+  /**
+   * Replaces one server's list like {@link replace}, then tells every listener how it went.
+   * Coalesced: while one such refresh of the server runs, further calls only ask for one more
+   * round after it (however many arrive), so a storm of `list_changed` notifications costs at
+   * most two re-lists at a time, not one per notification. Every call's promise settles when
+   * the round that covers it has been announced.
+   */
+  replaceAndNotify(serverId: string, fetch: () => Promise<readonly unknown[]>): Promise<void> {
+    const running = this.#notified.get(serverId);
+    if (running !== undefined) {
+      running.again = true;
+      return running.done;
+    }
+    const state = { again: true, done: Promise.resolve() };
+    const rounds = async (): Promise<void> => {
+      try {
+        while (state.again) {
+          state.again = false;
+          await this.#replaceAndTell(serverId, fetch);
+        }
+      } finally {
+        this.#notified.delete(serverId);
+      }
+    };
+    this.#notified.set(serverId, state);
+    state.done = rounds();
+    return state.done;
+  }
+
+  async #replaceAndTell(serverId: string, fetch: () => Promise<readonly unknown[]>): Promise<void> {
     let change: ToolsChange;
     try {
       await this.replace(serverId, fetch);

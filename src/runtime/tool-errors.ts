@@ -3,6 +3,7 @@
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ResolvedCall, ToolError } from '../adapter/types.js';
+import { nonObjectResult } from './result-guard.js';
 
 /** What was known about the call when it failed. */
 export interface FailureContext {
@@ -31,7 +32,8 @@ export function describeCall(call: ResolvedCall): string {
 /**
  * Classifies a failure of `client.request('tools/call')`: cancellation, timeout, a client
  * closed on purpose before or during the call, a connection that closed under it (the server
- * exited), a JSON-RPC error the server answered with, or any other transport failure.
+ * exited), a result that is not an object (`INVALID_RESULT`, see `guardResults`), a JSON-RPC
+ * error the server answered with, or any other transport failure.
  *
  * @example
  * ```ts
@@ -48,6 +50,13 @@ export function toolErrorFrom(error: unknown, context: FailureContext): ToolErro
   const { call, cancelled, timeoutMs } = context;
   if (cancelled) {
     return { code: 'CANCELLED', message: `${describeCall(call)} was cancelled before it answered` };
+  }
+  const notObject = nonObjectResult(error);
+  if (notObject !== undefined) {
+    return {
+      code: 'INVALID_RESULT',
+      message: `${describeCall(call)} returned a malformed result (/: ${notObject}, not an object)`,
+    };
   }
   if (error instanceof McpError) {
     if (error.code === ErrorCode.RequestTimeout) {

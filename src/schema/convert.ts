@@ -4,8 +4,10 @@
  * branches) or, without one, the typed node (ARRAY and OBJECT nodes converting their items and
  * properties one level deeper); finally writes the annotations and loss notes.
  */
+
 import { GeminiMcpError } from '../errors.js';
 import type { Schema } from '../generated/types.js';
+import { isJsonObject, setOwn } from '../json/object.js';
 import type { Conjunct, GeminiType, Kinds } from './keywords.js';
 import {
   ALL_KINDS,
@@ -15,7 +17,6 @@ import {
   describeType,
   GEMINI_PROPERTY_NAME,
   geminiTypes,
-  isObject,
   KIND,
   keywordsOf,
   kindOf,
@@ -324,7 +325,9 @@ function convertTyped(scope: NodeScope, conjuncts: readonly Conjunct[], depth: n
   let unsatisfiable: Unsatisfiable | undefined;
   for (const type of types) {
     try {
-      alternatives.push(...buildType(scope, conjuncts, depth, type, values, format, issues));
+      for (const built of buildType(scope, conjuncts, depth, type, values, format, issues)) {
+        alternatives.push(built);
+      }
     } catch (error) {
       if (!(error instanceof Unsatisfiable)) throw error;
       unsatisfiable ??= error;
@@ -445,7 +448,7 @@ const VACUOUS_WHEN_FALSE = new Set(['deprecated', 'readOnly', 'uniqueItems', 'wr
 
 function isVacuous(keyword: string, value: unknown): boolean {
   if (value === false) return VACUOUS_WHEN_FALSE.has(keyword);
-  const empty = value === true || (isObject(value) && Object.keys(value).length === 0);
+  const empty = value === true || (isJsonObject(value) && Object.keys(value).length === 0);
   return empty && VACUOUS_WHEN_TRUE.has(keyword);
 }
 
@@ -573,7 +576,9 @@ function convertUnion(
       }
       return;
     }
-    alternatives.push(...(isBareUnion(schema) ? (schema.anyOf ?? []) : [schema]));
+    for (const branch of isBareUnion(schema) ? (schema.anyOf ?? []) : [schema]) {
+      alternatives.push(branch);
+    }
   });
   if (keyword === 'oneOf' && !pairwiseDisjoint(alternatives, nullable)) {
     scope.lose(owner, keyword, 'weakened', 'written as anyOf: a value may match several branches');
@@ -820,7 +825,7 @@ function buildObject(
   values: readonly unknown[] | undefined,
   issues: EnumIssues,
 ): Schema {
-  if (values?.some(isObject)) {
+  if (values?.some(isJsonObject)) {
     issues.weakened.push(
       'objects cannot be listed in a Gemini enum: any object of the type is accepted',
     );
@@ -829,7 +834,7 @@ function buildObject(
   for (const conjunct of conjuncts) {
     const properties = read(conjunct, 'properties');
     if (properties === undefined) continue;
-    if (!isObject(properties)) {
+    if (!isJsonObject(properties)) {
       scope.lose(conjunct, 'properties', 'dropped', 'not an object of schemas');
       continue;
     }
@@ -849,7 +854,7 @@ function buildObject(
   for (const [name, list] of byName) {
     const at = list[0] as Conjunct;
     try {
-      define(properties, name, convertNode(scope.ctx, list, depth + 1));
+      setOwn(properties, name, convertNode(scope.ctx, list, depth + 1));
     } catch (error) {
       if (!(error instanceof Unsatisfiable)) throw error;
       if (required.has(name)) throw error;
@@ -873,7 +878,7 @@ function buildObject(
   const missing = [...required.keys()].filter((name) => !byName.has(name));
   for (const name of missing) {
     scope.ctx.budget.spend(required.get(name)?.pointer ?? '', ANY_VALUE_NODES);
-    define(properties, name, anyValue());
+    setOwn(properties, name, anyValue());
   }
   if (missing.length > 0) {
     scope.lose(
@@ -908,18 +913,6 @@ function readRequired(scope: NodeScope, conjuncts: readonly Conjunct[]): Map<str
     for (const name of names as string[]) if (!required.has(name)) required.set(name, conjunct);
   }
   return required;
-}
-
-/** Sets an own, enumerable property, even one named `__proto__`. */
-function define(target: Record<string, Schema>, name: string, value: Schema): void {
-  if (name !== '__proto__') target[name] = value;
-  else
-    Object.defineProperty(target, name, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
 }
 
 // Gemini's Schema has no "any value". These are the closest it can say: every type, nullable,

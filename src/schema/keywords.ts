@@ -312,8 +312,3 @@ export class Unsatisfiable extends Error {
     this.pointer = pointer;
   }
 }
-
-/** True for a plain JSON object (not an array, not null). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}

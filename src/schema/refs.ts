@@ -108,7 +108,9 @@ function resolveRef(
   const fragment = local.slice(1);
   const tokens = parsePointer(fragment);
   const pointer =
-    tokens === undefined ? anchorPointer(index, fragment) : childPointer('', ...tokens);
+    tokens === undefined
+      ? anchorPointer(index, fragment)
+      : tokens.reduce<string>((at, token) => childPointer(at, token), '');
   if (pointer !== undefined && index.nodes.has(pointer)) {
     return { node: index.nodes.get(pointer), pointer };
   }

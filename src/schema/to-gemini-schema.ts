@@ -8,9 +8,10 @@ import { GeminiMcpError } from '../errors.js';
 import { checkSchema } from '../generated/guards.js';
 import type { Schema } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
+import { isJsonObject, setOwn } from '../json/object.js';
 import type { Context } from './convert.js';
 import { convertNode } from './convert.js';
-import { canonicalJson, isObject, Unsatisfiable } from './keywords.js';
+import { canonicalJson, Unsatisfiable } from './keywords.js';
 import {
   ExpansionBudget,
   indexSchema,
@@ -107,7 +108,7 @@ function convertSchema(
   const survey = surveySchema(jsonSchema, limits);
   const report = new LossReport();
   const refs = new RefResolver(
-    isObject(jsonSchema) && typeof jsonSchema.$id === 'string' ? jsonSchema.$id : undefined,
+    isJsonObject(jsonSchema) && typeof jsonSchema.$id === 'string' ? jsonSchema.$id : undefined,
     () => indexSchema(jsonSchema, limits),
   );
   const ctx: Context = {
@@ -197,7 +198,7 @@ function convertParameters(
   if (merged !== undefined) {
     schema = prove ? proveContract(merged, checkSchema, { schema: 'Schema' }) : merged;
     const keyword =
-      isObject(inputSchema) && Object.hasOwn(inputSchema, 'oneOf') ? 'oneOf' : 'anyOf';
+      isJsonObject(inputSchema) && Object.hasOwn(inputSchema, 'oneOf') ? 'oneOf' : 'anyOf';
     const detail =
       'Gemini parameters are one OBJECT: the object branches were merged, and a property ' +
       'required by only some branches became optional';
@@ -218,7 +219,7 @@ function convertParameters(
     });
   }
   if (schema.properties !== undefined) return { schema, warnings };
-  if (isObject(inputSchema) && typeof inputSchema.description === 'string') {
+  if (isJsonObject(inputSchema) && typeof inputSchema.description === 'string') {
     warnings.push({
       pointer: '',
       keyword: 'description',
@@ -261,14 +262,7 @@ function mergeObjectUnion(schema: Schema): Schema | undefined {
   for (const [name, variants] of byName) {
     const list = [...variants.values()];
     const value = list.length === 1 ? (list[0] as Schema) : { anyOf: list };
-    if (name !== '__proto__') properties[name] = value;
-    else
-      Object.defineProperty(properties, name, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    setOwn(properties, name, value);
   }
   const merged: Schema = { type: 'OBJECT' };
   const names = Object.keys(properties);

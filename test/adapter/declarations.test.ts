@@ -207,10 +207,39 @@ describe('declarations (FD)', () => {
         tool('plain'),
       );
       const [weather, plain] = functionDeclarations(toolset, options);
-      expect(weather?.[key]).toEqual(want);
+      expect(weather).toHaveProperty(key, want);
       expect(plain).not.toHaveProperty(key);
       const [withoutOption] = functionDeclarations(toolset, { ...options, responseSchema: false });
       expect(withoutOption).not.toHaveProperty(key);
+    },
+  );
+
+  it.each([
+    [
+      'json',
+      { responseSchema: true },
+      'responseJsonSchema',
+      { type: 'array', items: { type: 'integer' } },
+    ],
+    [
+      'openapi',
+      { responseSchema: true, schemaMode: 'openapi' },
+      'response',
+      { type: 'ARRAY', items: { type: 'INTEGER' } },
+    ],
+  ] as const)(
+    'issue 11: a non-object outputSchema (MCP 2026-07-28) is kept and declared (%s mode)',
+    (_mode, options, key, want) => {
+      const primes = {
+        name: 'primes',
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'array', items: { type: 'integer' } },
+      };
+      const { toolset, warnings } = buildToolSet([{ serverId: 's', tools: [primes] }]);
+      expect(warnings).toEqual([]);
+      const [declaration] = functionDeclarations(toolset, options);
+      expect((declaration as Record<string, unknown> | undefined)?.[key]).toEqual(want);
+      expect(checkFunctionDeclaration(declaration)).toEqual([]);
     },
   );
 

@@ -66,8 +66,9 @@ describe('function responses (FR)', () => {
     const structured = result([text('{"tempC":21}')], { structuredContent: { tempC: 21 } });
     expect(responseOf(functionResponse('t', structured))).toEqual({ output: { tempC: 21 } });
     expect(responseOf(functionResponse('t', result([text('plain')])))).toEqual({ output: 'plain' });
+    // issue 11: any JSON value (MCP 2026-07-28) is sent itself, not replaced by the text.
     const nonObject = result([text('t')], { structuredContent: [1, 2] });
-    expect(responseOf(functionResponse('t', nonObject))).toEqual({ output: 't' });
+    expect(responseOf(functionResponse('t', nonObject))).toEqual({ output: [1, 2] });
   });
 
   it.each([
@@ -311,6 +312,34 @@ const options: fc.Arbitrary<FunctionResponseOptions> = fc.record(
   { requiredKeys: [] },
 );
 
+describe('issue 12: what the MCP SDK returns', () => {
+  it('FR-1: the legacy {toolResult} of protocol 2024-10-07 is answered as output text', () => {
+    expect(functionResponse('legacy', { toolResult: { tempC: 21 } }, { id: 'c1' })).toEqual({
+      functionResponse: { id: 'c1', name: 'legacy', response: { output: '{"tempC":21}' } },
+    });
+    expect(functionResponse('legacy', { toolResult: 'Sunny' })).toEqual({
+      functionResponse: { name: 'legacy', response: { output: 'Sunny' } },
+    });
+  });
+
+  it('FR-1: a legacy result is bounded like any text (capped, not thrown)', () => {
+    const part = functionResponse(
+      'legacy',
+      { toolResult: 'x'.repeat(100) },
+      { maxOutputBytes: 10 },
+    );
+    expect(String(responseOf(part)?.output)).toMatch(
+      /^x{10}\n\[output truncated: 10 of 100 bytes shown\]$/,
+    );
+  });
+
+  it('FR-1: a value that has content is read as a CallToolResult, toolResult or not', () => {
+    expect(() => functionResponse('t', { content: 'not a list', toolResult: 1 } as never)).toThrow(
+      /neither a ToolError nor an MCP CallToolResult/,
+    );
+  });
+});
+
 describe('function response properties (FR)', () => {
   it('FR-1..FR-8: any CallToolResult (or ToolError) gives a valid functionResponse part', () => {
     fc.assert(
@@ -345,5 +374,60 @@ describe('function response properties (FR)', () => {
       ),
       PROPERTY_RUNS,
     );
+  });
+});
+
+describe('issue 11: structuredContent that is not an object (MCP 2026-07-28)', () => {
+  const modes = ['prefer', 'append', 'auto', 'ignore'] as const;
+  const values: [string, unknown][] = [
+    ['an array', [2, 3, 5]],
+    ['a string', 'hello-world'],
+    ['a number', 42],
+    ['a boolean', false],
+    ['null', null],
+  ];
+
+  for (const mode of modes) {
+    it.each(values)(`%s reaches the model in ${mode} mode`, (_label, value) => {
+      const withText = functionResponse(
+        't',
+        result([text('the answer')], { structuredContent: value }),
+        {
+          structured: mode,
+        },
+      );
+      const bare = functionResponse('t', result([], { structuredContent: value }), {
+        structured: mode,
+      });
+      expect(checkPart(withText)).toEqual([]);
+      expect(checkPart(bare)).toEqual([]);
+      const json = JSON.stringify(value);
+      if (mode === 'prefer') {
+        expect(responseOf(withText)).toEqual({ output: value });
+        expect(responseOf(bare)).toEqual({ output: value });
+      } else if (mode === 'ignore') {
+        expect(responseOf(withText)).toEqual({ output: 'the answer' });
+        expect(responseOf(bare)).toEqual({ output: value });
+      } else {
+        expect(responseOf(withText)).toEqual({ output: `the answer\n${json}` });
+        expect(responseOf(bare)).toEqual({ output: json });
+      }
+    });
+  }
+
+  it('auto: a text block that already holds the same JSON is not repeated', () => {
+    const part = functionResponse(
+      't',
+      result([text('[2, 3, 5]')], { structuredContent: [2, 3, 5] }),
+      {
+        structured: 'auto',
+      },
+    );
+    expect(responseOf(part)).toEqual({ output: '[2, 3, 5]' });
+  });
+
+  it('prefer: an array holding a $ref key is sent as JSON text (FR-8)', () => {
+    const part = functionResponse('t', result([], { structuredContent: [{ $ref: '#/x' }] }));
+    expect(responseOf(part)).toEqual({ output: '[{"$ref":"#/x"}]' });
   });
 });

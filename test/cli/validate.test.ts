@@ -185,7 +185,7 @@ describe('validate: kinds and formats', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^content +Content \(vertex: VertexContent\)$/m);
     expect(run.stdout).toMatch(
-      /^list-tools-result +McpListToolsResult +also: mcp-list-tools-result$/m,
+      /^list-tools-result +McpListToolsResult +also: mcp-list-tools-result +\(received: read contract\)$/m,
     );
     expect(lines(run.stdout).length).toBeGreaterThan(100);
   });

@@ -434,13 +434,42 @@ describe('issue 13: hidden text in every string of a declared schema', () => {
           '/properties/q/examples/0',
           '/properties/mode/enum/1',
         ]);
-        expect(declaration?.parametersJsonSchema).toMatchObject({
-          title: 'Search',
-          properties: { mode: { enum: ['fast', 'slow'] } },
+        expect(declaration).toMatchObject({
+          parametersJsonSchema: {
+            title: 'Search',
+            properties: { mode: { enum: ['fast', 'slow'] } },
+          },
         });
       }
       // The tool set keeps the server's schema as it was.
       expect(JSON.stringify(toolset.entries[0]?.tool.inputSchema)).toMatch(leaked);
+    },
+  );
+});
+
+describe('issue 13: hidden text in a property name is told, not hidden', () => {
+  it.each(['json', 'openapi'] as const)(
+    '%s mode: a property name holding invisible characters is kept (the server reads it) and warned with its pointer',
+    (schemaMode) => {
+      const name = `path${HIDDEN}`;
+      const { toolset } = buildToolSet([
+        {
+          serverId: 's',
+          tools: [
+            {
+              name: 'read',
+              inputSchema: { type: 'object', properties: { [name]: { type: 'string' } } },
+            },
+          ],
+        },
+      ]);
+      const warnings: DeclarationWarning[] = [];
+      functionDeclarations(toolset, { schemaMode, onWarning: (w) => warnings.push(w) });
+      const [warning] = warnings.filter((w) => w.kind === 'hidden-text');
+      expect(warning?.kind === 'hidden-text' && warning.hiddenKeyPointers).toEqual([
+        `/properties/${name}`,
+      ]);
+      expect(warning?.message).toContain('property names hold invisible characters');
     },
   );
 });

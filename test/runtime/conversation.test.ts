@@ -1,6 +1,9 @@
 /** runConversation, gatherTurn and the @google/genai adapters, with scripted models in memory. */
+
+import * as genai from '@google/genai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResponseInput } from '../../src/adapter/shapes.js';
 import { buildToolSet } from '../../src/adapter/toolset.js';
 import type { ToolSet } from '../../src/adapter/toolset-types.js';
 import { GeminiMcpError } from '../../src/errors.js';
@@ -187,6 +190,21 @@ describe('EX-4: gatherTurn', () => {
     });
   });
 
+  it('EX-4, issue 12: chunks of @google/genai keep its class: the getters read the whole turn', async () => {
+    const chunk = (text: string) =>
+      Object.assign(new genai.GenerateContentResponse(), {
+        candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0 }],
+      });
+    async function* chunks(): AsyncGenerator<genai.GenerateContentResponse> {
+      yield chunk('Hello ');
+      yield chunk('Ada');
+    }
+    const gathered = await gatherTurn(chunks());
+    expect(gathered).toBeInstanceOf(genai.GenerateContentResponse);
+    expect(gathered.text).toBe('Hello Ada');
+    expect(gathered.candidates?.[0]?.content?.parts).toEqual([{ text: 'Hello ' }, { text: 'Ada' }]);
+  });
+
   it('EX-4: an empty stream is a response without candidates', async () => {
     async function* none(): AsyncIterable<GenerateContentResponse> {}
     expect(await gatherTurn(none())).toEqual({});
@@ -200,14 +218,15 @@ describe('EX-4: @google/genai generate adapters', () => {
       params,
       ai: {
         models: {
+          // Whatever the client returns, however hostile: the adapters check it at run time.
           generateContent: async (p) => {
             params.push(p);
-            return reply;
+            return reply as ResponseInput;
           },
           generateContentStream: async (p) => {
             params.push(p);
             return (async function* () {
-              yield reply;
+              yield reply as ResponseInput;
             })();
           },
         },
@@ -223,7 +242,22 @@ describe('EX-4: @google/genai generate adapters', () => {
     expect(params[0]).toEqual({
       model: 'm',
       contents: [USER],
-      config: { temperature: 0, tools: [], abortSignal: signal },
+      // issue 11: the contents also go as they are, past the client's converter (extraBody).
+      config: {
+        temperature: 0,
+        tools: [],
+        httpOptions: { extraBody: { contents: [USER] } },
+        abortSignal: signal,
+      },
+    });
+  });
+
+  it("issue 11: the caller's own httpOptions and extraBody are kept beside the contents", async () => {
+    const { ai, params } = fakeAi(respond([{ text: 'x' }]));
+    const config = { httpOptions: { timeout: 5, extraBody: { labels: { a: 'b' } } } };
+    await genaiGenerate(ai, { model: 'm', config })(request);
+    expect(params[0]?.config).toMatchObject({
+      httpOptions: { timeout: 5, extraBody: { labels: { a: 'b' }, contents: [USER] } },
     });
   });
 
@@ -233,12 +267,20 @@ describe('EX-4: @google/genai generate adapters', () => {
     expect(await gatherTurn(turn)).toEqual(respond([{ text: 'x' }]));
   });
 
-  it('EX-4: fields the schema does not know yet are read and kept as they came', async () => {
+  it('EX-4: fields the schema does not know yet are read and kept as they came, each a notice', async () => {
     const reply = {
       candidates: [{ content: { role: 'model', parts: [{ text: 'x', addedLater: { a: 1 } }] } }],
     };
     const { ai } = fakeAi(reply);
-    expect(await genaiGenerate(ai, { model: 'm' })(request)).toBe(reply);
+    const notices: unknown[] = [];
+    const onNotice = (notice: unknown) => notices.push(notice);
+    expect(await genaiGenerate(ai, { model: 'm' })({ ...request, onNotice })).toBe(reply);
+    expect(notices).toEqual([
+      expect.objectContaining({
+        kind: 'unknown-field',
+        path: '/candidates/0/content/parts/0/addedLater',
+      }),
+    ]);
   });
 
   it('EX-4: a reply that is not a GenerateContentResponse is INVALID_PAYLOAD', async () => {

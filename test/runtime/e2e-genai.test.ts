@@ -3,7 +3,7 @@
  * plays scripted model turns, drives runConversation against the example server over stdio.
  * The requests the client really sent are checked field by field.
  */
-import { GoogleGenAI } from '@google/genai';
+import { type Content as GenAiContent, GoogleGenAI } from '@google/genai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { geminiTools } from '../../src/adapter/declarations.js';
 import {
@@ -18,7 +18,7 @@ import { type FakeGemini, type ScriptedReply, startFakeGemini } from '../support
 import { BITCOIN_SERVER } from '../support/runtime-servers.js';
 
 const MODEL = 'gemini-2.5-flash';
-const USER: Content = {
+const USER: GenAiContent = {
   role: 'user',
   parts: [{ text: 'Hello Ada, and the bitcoin price in EUR?' }],
 };

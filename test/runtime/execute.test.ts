@@ -165,13 +165,19 @@ describe('EX-1: executeToolCalls in memory', () => {
     expect(failed?.result).toMatchObject({ isError: true });
   });
 
-  it('EX-2: a result that is not even an object is dropped by the SDK: the call times out, never lost', async () => {
+  it('issue 11: a result that is not an object (the SDK would drop it) is INVALID_RESULT at once, not after the timeout', async () => {
+    const timeoutMs = 30_000;
+    const started = performance.now();
     const [outcome] = await executeToolCalls(
       [call('faults', 'not_object')],
       { faults },
-      { timeoutMs: 200 },
+      { timeoutMs },
     );
-    expect(codeOf(outcome?.result)).toBe('TIMEOUT');
+    const elapsed = performance.now() - started;
+    expect(codeOf(outcome?.result)).toBe('INVALID_RESULT');
+    expect(errorOf(outcome).message).toContain('a string, not an object');
+    // Generous ceiling: the answer comes on the next turn of the event loop, the timeout is 30 s.
+    expect(elapsed).toBeLessThan(1_000);
   });
 
   it("EX-2: structuredContent is checked against the tool's outputSchema", async () => {

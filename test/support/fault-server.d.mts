@@ -12,6 +12,8 @@ export interface FaultServerIo {
   crashAtCall?: number;
   /** List this many more tools, `tool_0` ... */
   extraTools?: number;
+  /** One more tool with this name. */
+  extraName?: string;
   /** Tools per tools/list page (default 3). */
   pageSize?: number;
 }

@@ -5,14 +5,18 @@
  * (the tests wire it to the SDK's InMemoryTransport).
  *
  * Tools (listed three per page, so clients must follow `nextCursor`):
- * echo {text, delayMs?}, hang, crash, malformed, not_object, huge {bytes}, fail, rpc_error,
- * bad_structured, good_structured, add_tool, cancellations, drip {text} (the answer trickles
+ * echo {text, delayMs?}, hang, crash, malformed, not_object {as?}, huge {bytes}, fail, rpc_error,
+ * bad_structured, good_structured, add_tool, cancellations (also counts tools/list requests),
+ * drip {text} (the answer trickles
  * out a few bytes at a time), garbage (a line that is not JSON-RPC, then silence), storm {count}
  * (a burst of notifications/tools/list_changed).
  *
  * Script mode reads faults from the environment: FAULT_CRASH_AT=N exits at the N-th tools/call,
- * FAULT_TOOL_COUNT=N lists N more tools (`tool_0` ...), FAULT_PAGE_SIZE sets the page size.
+ * FAULT_TOOL_COUNT=N lists N more tools (`tool_0` ...), FAULT_PAGE_SIZE sets the page size,
+ * FAULT_PID_FILE=path writes the server's pid there, FAULT_EXTRA_TOOL=name lists one more tool, FAULT_IGNORE_EOF=1 keeps running after
+ * stdin closes (as a server that ignores EOF does).
  */
+import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -37,8 +41,8 @@ const BASE_TOOLS = [
   { name: 'malformed', description: 'Returns a malformed result.', inputSchema: objectSchema() },
   {
     name: 'not_object',
-    description: 'Returns a result that is not an object.',
-    inputSchema: objectSchema(),
+    description: 'Returns a result that is not an object: a string, or `as` an array or null.',
+    inputSchema: objectSchema({ as: { type: 'string', enum: ['string', 'array', 'null'] } }),
   },
   {
     name: 'huge',
@@ -66,7 +70,8 @@ const BASE_TOOLS = [
   },
   {
     name: 'cancellations',
-    description: 'The request ids this server was told to cancel.',
+    description:
+      'The request ids this server was told to cancel, and the tools/list requests it served.',
     inputSchema: objectSchema(),
   },
   {
@@ -104,6 +109,7 @@ export function createFaultHandler({
   crashAtCall,
   extraTools = 0,
   pageSize = DEFAULT_PAGE_SIZE,
+  extraName,
 }) {
   const tools = [
     ...BASE_TOOLS,
@@ -112,8 +118,10 @@ export function createFaultHandler({
       description: `Generated tool number ${i}.`,
       inputSchema: objectSchema({ value: { type: 'string' } }),
     })),
+    ...(extraName ? [{ name: extraName, inputSchema: objectSchema() }] : []),
   ];
   let calls = 0;
+  let lists = 0;
   const cancelled = [];
   const pending = new Map();
   const reply = (id, result) => {
@@ -136,6 +144,8 @@ export function createFaultHandler({
       case 'malformed':
         return reply(id, { content: 'not a list of blocks', isError: 'sometimes' });
       case 'not_object':
+        if (args.as === 'array') return reply(id, [{ type: 'text', text: 'in an array' }]);
+        if (args.as === 'null') return reply(id, null);
         return reply(id, 'a string where a result object belongs');
       case 'huge':
         return reply(id, text('x'.repeat(Number(args.bytes))));
@@ -159,7 +169,10 @@ export function createFaultHandler({
         return send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
       }
       case 'cancellations':
-        return reply(id, { ...text(JSON.stringify(cancelled)), structuredContent: { cancelled } });
+        return reply(id, {
+          ...text(JSON.stringify(cancelled)),
+          structuredContent: { cancelled, lists },
+        });
       case 'drip': {
         if (!raw || !pending.delete(id)) return reply(id, text(String(args.text)));
         const line = `${JSON.stringify({ jsonrpc: '2.0', id, result: text(String(args.text)) })}\n`;
@@ -202,6 +215,7 @@ export function createFaultHandler({
       });
     }
     if (method === 'tools/list') {
+      lists += 1;
       const start = params.cursor === undefined ? 0 : Number(params.cursor);
       const page = tools.slice(start, start + pageSize);
       const next = start + pageSize < tools.length ? String(start + pageSize) : undefined;
@@ -229,9 +243,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     exit: () => process.exit(1),
     crashAtCall: number('FAULT_CRASH_AT'),
     extraTools: number('FAULT_TOOL_COUNT'),
+    extraName: process.env.FAULT_EXTRA_TOOL,
     pageSize: number('FAULT_PAGE_SIZE'),
   });
+  if (process.env.FAULT_PID_FILE) writeFileSync(process.env.FAULT_PID_FILE, String(process.pid));
   const lines = createInterface({ input: process.stdin });
   lines.on('line', (line) => handle(JSON.parse(line)));
-  lines.on('close', () => process.exit(0));
+  if (process.env.FAULT_IGNORE_EOF) setInterval(() => undefined, 1000);
+  else lines.on('close', () => process.exit(0));
 }

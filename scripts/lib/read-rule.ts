@@ -1,0 +1,154 @@
+/**
+ * The read/write rule, the one place it lives: `schemas/` holds the write contract (exact: no
+ * unknown fields, known enum values only), and every shape we receive gets a generated read twin
+ * derived from it here. The twins tolerate what a newer API or protocol adds; the generated
+ * `readX` functions report each tolerance they use as a notice (see guards-template.ts).
+ */
+import { isJsonObject, type Json, type JsonObject } from './canonical-json.js';
+import { SCHEMA_ID_BASE } from './schema-set.js';
+import type { LoadedSchema } from './schema-tree.js';
+
+/** The rule, as the manifest records hand rules. */
+export const READ_RULE = {
+  id: 'read-tolerant',
+  fact:
+    'What we receive (Gemini responses, MCP tools, tools/list and tools/call results) is read with a twin ' +
+    'of its schema that keeps unknown fields, accepts unknown enum values and a Part holding none of the ' +
+    'data fields the revision knows; required fields stay required and every other rule stays.',
+  source: 'DESIGN.md §2.5 (strict when we write, tolerant when we read)',
+  /** The received shapes; everything they reference gets a twin too. */
+  roots: [
+    'gemini/GenerateContentResponse.schema.json',
+    'gemini/vertex/GenerateContentResponse.schema.json',
+    'mcp/Tool.schema.json',
+    'mcp/ListToolsResult.schema.json',
+    'mcp/CallToolResult.schema.json',
+    'mcp/ContentBlock.schema.json',
+  ],
+  /**
+   * What we send the model: shapes these reach (Content, Part, FunctionCall, ...) are both sent
+   * and received, so `validate` checks them with the write contract unless told otherwise. (To
+   * servers we send only a tool's name and arguments: every MCP shape with a twin is received.)
+   */
+  sent: [
+    'gemini/GenerateContentRequest.schema.json',
+    'gemini/vertex/GenerateContentRequest.schema.json',
+  ],
+} as const;
+
+/** The folder below `schemas/` (and `$id` base) the read twins live in; they are never written. */
+const READ_FOLDER = 'read/';
+
+/** A read twin's type name: `ReadGenerateContentResponse`, `ReadMcpTool`. */
+export const readTypeName = (typeName: string): string => `Read${typeName}`;
+
+/** `{oneOf: [{required: [a]}, {required: [b]}, ...]}`: "exactly one of these fields" (Part's data). */
+function presenceBranches(node: JsonObject): JsonObject[] | undefined {
+  const branches = node.oneOf;
+  if (!Array.isArray(branches) || branches.length === 0) return undefined;
+  const all = branches.every(
+    (branch) =>
+      isJsonObject(branch) &&
+      Object.keys(branch).length === 1 &&
+      Array.isArray(branch.required) &&
+      branch.required.length === 1,
+  );
+  return all ? (branches as JsonObject[]) : undefined;
+}
+
+/**
+ * The tolerant twin of one schema (pure; references keep their relative form and so resolve to
+ * the twins of what they point to):
+ * - `additionalProperties: false` is dropped: unknown fields are kept;
+ * - a string `enum` becomes a plain string: unknown enum values are accepted;
+ * - "exactly one of these fields" becomes "at most one": a Part of a kind the revision does not
+ *   know (none of its data fields) is accepted, one with two known data fields is not;
+ * - everything else (types, `required`, `const`, patterns, bounds) is kept as it is.
+ */
+export function readSchema(node: Json): Json {
+  if (Array.isArray(node)) return node.map(readSchema);
+  if (!isJsonObject(node)) return node;
+  const out: JsonObject = {};
+  const stringEnum =
+    Array.isArray(node.enum) && node.enum.every((value) => typeof value === 'string');
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    if (key === 'enum' && stringEnum) continue;
+    out[key] = key === 'properties' || key === '$defs' ? readMap(value) : readSchema(value);
+  }
+  if (stringEnum) out.type = 'string';
+  const presence = presenceBranches(node);
+  if (presence) out.oneOf = [...presence, { not: { anyOf: presence } }];
+  return out;
+}
+
+/** A map of names to schemas (`properties`): names are kept, each schema made tolerant. */
+function readMap(value: Json): Json {
+  if (!isJsonObject(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([name, child]) => [name, readSchema(child)]),
+  );
+}
+
+function resolved(ref: string, base: string): string {
+  return new URL(ref, base).href;
+}
+
+/** Every schema the roots reach through `$ref` (the roots included), by `$id`. */
+function reached(schemas: readonly LoadedSchema[], roots: readonly string[]): LoadedSchema[] {
+  const byId = new Map(schemas.map((s) => [s.schema.$id as string, s]));
+  const found = new Map<string, LoadedSchema>();
+  const pending = roots.map((file) => `${SCHEMA_ID_BASE}${file}`);
+  while (pending.length > 0) {
+    const id = pending.pop()!;
+    if (found.has(id)) continue;
+    const schema = byId.get(id);
+    if (!schema) throw new Error(`read rule: ${id.slice(SCHEMA_ID_BASE.length)} is not vendored`);
+    found.set(id, schema);
+    const walk = (node: Json): void => {
+      if (Array.isArray(node)) for (const child of node) walk(child);
+      else if (isJsonObject(node)) {
+        if (typeof node.$ref === 'string') pending.push(resolved(node.$ref, id));
+        for (const child of Object.values(node)) walk(child);
+      }
+    };
+    walk(schema.schema);
+  }
+  return [...found.values()];
+}
+
+/**
+ * The read twins of every received shape and of everything it references: `schemas/read/...`
+ * (in `$id` only), titled `Read<Type>`. Each twin's `$id` mirrors its source's, so relative
+ * references resolve to twins.
+ */
+export function readTwins(schemas: readonly LoadedSchema[]): LoadedSchema[] {
+  return reached(schemas, READ_RULE.roots).map(({ file, typeName, schema }) => {
+    const twin = readSchema(schema) as JsonObject;
+    const name = readTypeName(typeName);
+    return {
+      file: `${READ_FOLDER}${file}`,
+      typeName: name,
+      schema: {
+        ...twin,
+        $id: `${SCHEMA_ID_BASE}${READ_FOLDER}${file}`,
+        title: name,
+        description: `${typeof schema.description === 'string' ? `${schema.description} ` : ''}Read contract: unknown fields and enum values tolerated.`,
+      },
+    };
+  });
+}
+
+/**
+ * The type names of the shapes we only receive (a read twin, and nothing we send reaches them):
+ * responses, candidates, usage, MCP tools and results. `validate` reads these with the read
+ * contract by default.
+ */
+export function receivedOnly(schemas: readonly LoadedSchema[]): Set<string> {
+  const sent = new Set(reached(schemas, READ_RULE.sent).map((s) => s.typeName));
+  return new Set(
+    reached(schemas, READ_RULE.roots)
+      .map((s) => s.typeName)
+      .filter((name) => !sent.has(name)),
+  );
+}

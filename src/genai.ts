@@ -1,0 +1,81 @@
+/**
+ * gemini-mcp for @google/genai users: everything `gemini-mcp` exports, with the functions that
+ * emit Gemini `Schema`s typed by @google/genai's own types. The OpenAPI `Schema.type` is a
+ * TypeScript enum in genai (`Type.STRING`), which no string-literal type can be assigned to; the
+ * values are the same strings (the type test compares the two value sets for each genai
+ * version it compiles against), so these signatures state what the functions return and the
+ * run-time proof against the Gemini API's schemas is unchanged.
+ *
+ * @example
+ * ```ts
+ * import { GoogleGenAI } from '@google/genai';
+ * import { connectServers, geminiTools } from 'gemini-mcp/genai';
+ *
+ * const ai = new GoogleGenAI({ apiKey: process.env['GEMINI_API_KEY'] ?? '' });
+ * const servers = await connectServers('mcp.json');
+ * const tools = geminiTools(servers.toolset, { schemaMode: 'openapi' }); // genai.Tool[]
+ * const response = await ai.models.generateContent({ model: 'gemini-2.5-flash', contents: 'Hi', config: { tools } });
+ * ```
+ *
+ * @packageDocumentation
+ */
+import type * as genai from '@google/genai';
+import type { FunctionDeclarationsOptions } from './adapter/declarations.js';
+import * as declarations from './adapter/declarations.js';
+import type { SchemaMode } from './adapter/shapes.js';
+import type { ToolSet } from './adapter/toolset-types.js';
+import type { CallableServers, CallableToolOptions } from './runtime/callable-tool.js';
+import * as callable from './runtime/callable-tool.js';
+import type { SchemaWarning, ToGeminiSchemaOptions } from './schema/to-gemini-schema.js';
+import * as schemas from './schema/to-gemini-schema.js';
+
+export * from './index.js';
+
+/** `toGeminiSchema`'s result, typed with genai's `Schema`. */
+export interface GenAiSchemaResult {
+  schema: genai.Schema;
+  warnings: SchemaWarning[];
+}
+
+/** `toGeminiParameters`' result, typed with genai's `Schema`. */
+export interface GenAiParametersResult {
+  schema: genai.Schema | undefined;
+  warnings: SchemaWarning[];
+}
+
+/** The gemini-mcp `functionDeclarations`, typed `genai.FunctionDeclaration[]` in either schema mode. */
+export function functionDeclarations(
+  toolset: ToolSet,
+  options?: FunctionDeclarationsOptions,
+): genai.FunctionDeclaration[] {
+  return declarations.functionDeclarations(toolset, options) as genai.FunctionDeclaration[];
+}
+
+/** The gemini-mcp `geminiTools`, typed `genai.Tool[]` in either schema mode. */
+export function geminiTools(toolset: ToolSet, options?: FunctionDeclarationsOptions): genai.Tool[] {
+  return declarations.geminiTools(toolset, options) as genai.Tool[];
+}
+
+/** The gemini-mcp `toGeminiSchema`, typed with genai's `Schema`. */
+export function toGeminiSchema(
+  jsonSchema: unknown,
+  options?: ToGeminiSchemaOptions,
+): GenAiSchemaResult {
+  return schemas.toGeminiSchema(jsonSchema, options) as GenAiSchemaResult;
+}
+
+/** The gemini-mcp `toGeminiParameters`, typed with genai's `Schema`. */
+export function toGeminiParameters(
+  inputSchema: unknown,
+  options?: ToGeminiSchemaOptions,
+): GenAiParametersResult {
+  return schemas.toGeminiParameters(inputSchema, options) as GenAiParametersResult;
+}
+
+/** The gemini-mcp `mcpCallableTool`, typed as genai's `CallableTool` in either schema mode. */
+export function mcpCallableTool(
+  servers: CallableServers,
+  options?: CallableToolOptions<SchemaMode>,
+): genai.CallableTool {
+  return callable.mcpCallableTool(servers, options) as genai.CallableTool;
+}

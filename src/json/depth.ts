@@ -1,0 +1,39 @@
+/** How deep a JSON value nests, found without recursion (so deep input cannot overflow the stack). */
+import { pointerOfStep } from './pointer.js';
+
+interface Place {
+  value: unknown;
+  depth: number;
+  parent: Place | undefined;
+  token: string | number;
+}
+
+/**
+ * The JSON pointer of the first array or object nested deeper than `maxDepth` levels in
+ * `value` (the root is level 0), or `undefined` when none is. Iterative, and memory linear in
+ * the value's size: any depth is safe.
+ *
+ * @example
+ * ```ts
+ * nestedBeyond({ a: { b: [1] } }, 1); // '/a/b'
+ * nestedBeyond({ a: 1 }, 1); // undefined
+ * ```
+ */
+export function nestedBeyond(value: unknown, maxDepth: number): string | undefined {
+  const stack: Place[] = [{ value, depth: 0, parent: undefined, token: '' }];
+  for (let place = stack.pop(); place !== undefined; place = stack.pop()) {
+    const { value: current, depth } = place;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > maxDepth) return pointerOfStep(place);
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) {
+        stack.push({ value: current[i], depth: depth + 1, parent: place, token: i });
+      }
+    } else {
+      for (const [key, child] of Object.entries(current)) {
+        stack.push({ value: child, depth: depth + 1, parent: place, token: key });
+      }
+    }
+  }
+  return undefined;
+}

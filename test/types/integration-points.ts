@@ -1,0 +1,146 @@
+/**
+ * Every point where a @google/genai value meets gemini-mcp, in each direction, written as a user
+ * writes it: no cast, no `any`. Never run; test/types/genai-interop.test.ts compiles it under
+ * `strict` against each @google/genai version of the peer range it names (the main type check
+ * leaves it out: `gemini-mcp` resolves to the built package).
+ */
+import {
+  type CallableTool,
+  type Content,
+  type FunctionCall,
+  type FunctionDeclaration,
+  type GenerateContentParameters,
+  type GenerateContentResponse,
+  GoogleGenAI,
+  type Part,
+  type Schema,
+  type Tool,
+  type Type,
+} from '@google/genai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  answerCalls,
+  buildToolSet,
+  connectServers,
+  functionCalls,
+  functionDeclarations,
+  functionResponse,
+  type GenerateRequest,
+  gatherTurn,
+  geminiTools,
+  genaiGenerate,
+  genaiGenerateStream,
+  listAllTools,
+  mcpCallableTool,
+  readGenerateContentResponse,
+  runConversation,
+  type schemas,
+} from 'gemini-mcp';
+import * as typed from 'gemini-mcp/genai';
+
+const ai = new GoogleGenAI({ apiKey: 'key' });
+const servers = await connectServers('mcp.json');
+const { toolset, clients } = servers;
+const model = 'gemini-2.5-flash';
+const history: Content[] = [{ role: 'user', parts: [{ text: 'What does a bitcoin cost?' }] }];
+
+// gemini-mcp -> genai: the tools of a request (json schema mode, the default).
+const tools: Tool[] = geminiTools(toolset);
+const declared: FunctionDeclaration[] = functionDeclarations(toolset, { schemaMode: 'json' });
+const params: GenerateContentParameters = { model, contents: history, config: { tools } };
+
+// gemini-mcp/genai -> genai: the same in openapi schema mode, and converted schemas.
+const openapiTools: Tool[] = typed.geminiTools(toolset, { schemaMode: 'openapi' });
+const openapiDeclared: FunctionDeclaration[] = typed.functionDeclarations(toolset, {
+  schemaMode: 'openapi',
+});
+const converted: Schema = typed.toGeminiSchema({ type: 'string' }).schema;
+const parameters: Schema | undefined = typed.toGeminiParameters({ type: 'object' }).schema;
+
+// genai -> gemini-mcp: a response as the client returns it, its Content, its Parts.
+const response: GenerateContentResponse = await ai.models.generateContent(params);
+const turn: Content | undefined = response.candidates?.[0]?.content;
+const parts: Part[] = turn?.parts ?? [];
+const read = functionCalls(response, toolset);
+functionCalls(turn ?? { parts }, toolset);
+functionCalls(parts, toolset);
+readGenerateContentResponse(response);
+
+// gemini-mcp -> genai: the answers, into the history.
+const rejected: Part[] = read.rejected;
+const answer: Content = await answerCalls(response, toolset, clients);
+history.push(answer, await answerCalls(parts, toolset, clients));
+if (turn) history.push(turn, await answerCalls(turn, toolset, clients));
+
+// MCP SDK -> gemini-mcp -> genai: a callTool result, legacy variant included, as a Part.
+const client = new Client({ name: 'app', version: '1.0.0' });
+await client.connect(new StdioClientTransport({ command: 'mcp-server' }));
+const own = buildToolSet([{ serverId: 'weather', tools: await listAllTools(client) }]);
+for (const call of functionCalls(response, own.toolset).calls) {
+  const result = await client.callTool({ name: call.name, arguments: call.arguments });
+  const part: Part = functionResponse(call.exposedName, result, { id: call.callId });
+  history.push({ role: 'user', parts: [part] });
+}
+
+// genai -> gemini-mcp -> genai: a stream gathered into one response of genai's class.
+const gathered: GenerateContentResponse = await gatherTurn(
+  await ai.models.generateContentStream(params),
+);
+const whole: GenerateContentResponse = await gatherTurn(response);
+const streamedTurn: Content | undefined = gathered.candidates?.[0]?.content;
+
+// runConversation: genai's contents in, genai's contents out, through the ready adapters ...
+const played = await runConversation({
+  generate: genaiGenerate(ai, { model }),
+  toolset: () => servers.toolset,
+  clients,
+  contents: history,
+});
+const next: Content[] = played.contents;
+await runConversation({
+  generate: genaiGenerateStream(ai, { model }),
+  toolset,
+  clients,
+  contents: next,
+});
+
+// ... or through a generate of the user's own, handing the request to the client as it is.
+const generate = async (request: GenerateRequest<Content>) =>
+  ai.models.generateContent({
+    model,
+    contents: request.contents,
+    config: { tools: request.tools },
+  });
+const own2 = await runConversation({ generate, toolset, clients, contents: history });
+history.push(...own2.contents);
+
+// gemini-mcp -> genai: the CallableTool for automatic function calling, both entries.
+const callable: CallableTool = mcpCallableTool(servers, { timeoutMs: 30_000 });
+const openapiCallable: CallableTool = typed.mcpCallableTool(servers, { schemaMode: 'openapi' });
+const afc = await ai.models.generateContent({
+  model,
+  contents: 'What does a bitcoin cost?',
+  config: { tools: [callable] },
+});
+const calls: FunctionCall[] = afc.functionCalls ?? [];
+const answered: Part[] = await callable.callTool(calls);
+
+// The /genai entry's signatures rest on this: genai's `Type` enum has exactly the values of
+// the vendored Schema's `type`.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameTypeValues: Same<`${Type}`, NonNullable<schemas.Schema['type']>> = true;
+
+export {
+  answered,
+  converted,
+  declared,
+  openapiCallable,
+  openapiDeclared,
+  openapiTools,
+  parameters,
+  rejected,
+  sameTypeValues,
+  streamedTurn,
+  whole,
+};
