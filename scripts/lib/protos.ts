@@ -39,12 +39,33 @@ const VERTEX_ROOTS = [
 /** What we send: every message reachable from a request is closed to unknown fields. */
 const EMITTED_ROOT = 'GenerateContentRequest';
 
-/** The hand rule that stays for Vertex AI: the proto options we read, cited like the Gemini rules. */
-export const VERTEX_FIELD_BEHAVIOR_RULE = {
+/** The proto options we read, cited like the Gemini rules. */
+const VERTEX_FIELD_BEHAVIOR_RULE = {
   id: 'vertex-field-behavior',
   fact: 'A Vertex AI field marked REQUIRED is required, one marked OUTPUT_ONLY is read-only; GenerateContentRequest.model (sent in the URL) is not required in a body.',
   source: '@google-cloud/aiplatform protos.json: (google.api.field_behavior) options',
 } as const;
+
+/** How the descriptor's oneofs are read (a proto3 oneof: at most one of its fields is set). */
+const VERTEX_ONEOF_RULE = {
+  id: 'vertex-oneof',
+  fact: 'The fields of one oneof of a Vertex AI message exclude each other (at most one is set); a oneof of one field (proto3 `optional`) says nothing.',
+  source: '@google-cloud/aiplatform protos.json: the `oneofs` of each message',
+} as const;
+
+/** The oneofs that must hold a field: a Part's data, as the Gemini API's rule `part-one-data-field` says. */
+const EXACTLY_ONE = new Set(['Part.data', 'FunctionResponsePart.data']);
+
+/** The hand rule for them, cited like the Gemini rules. */
+const VERTEX_PART_RULE = {
+  id: 'vertex-part-one-data-field',
+  fact: 'A Vertex AI Part holds exactly one field of its `data` oneof (text, inlineData, fileData, functionCall, functionResponse, executableCode, codeExecutionResult); a FunctionResponsePart one of inlineData and fileData.',
+  source:
+    'protos.json Part.data and FunctionResponsePart.data oneofs; the Gemini API rule part-one-data-field',
+} as const;
+
+/** Every rule the Vertex AI shapes follow, for the manifest. */
+export const VERTEX_RULES = [VERTEX_FIELD_BEHAVIOR_RULE, VERTEX_ONEOF_RULE, VERTEX_PART_RULE];
 
 const NOT_REQUIRED_IN_A_BODY = new Set(['GenerateContentRequest.model']);
 
@@ -57,6 +78,7 @@ interface ProtoField {
 
 interface ProtoMessage {
   fields: Record<string, ProtoField>;
+  oneofs?: Record<string, { oneof: string[] }>;
 }
 
 type Namespace = JsonObject & { nested?: Record<string, Json> };
@@ -152,6 +174,28 @@ function schemaNameOf(full: string, prefix: string): string {
     .join('');
 }
 
+/**
+ * The message's oneofs as JSON Schema: `Part.data` and `FunctionResponsePart.data` hold exactly
+ * one field (`oneOf` of presences, the form the read rule relaxes to "at most one"); any other
+ * oneof of two or more fields at most one (each pair excludes the other). Sorted by oneof name.
+ */
+function oneofRules(name: string, message: ProtoMessage): JsonObject[] {
+  const rules: JsonObject[] = [];
+  for (const [oneof, { oneof: fields }] of Object.entries(message.oneofs ?? {}).sort(([a], [b]) =>
+    a < b ? -1 : 1,
+  )) {
+    if (fields.length < 2) continue;
+    if (EXACTLY_ONE.has(`${name}.${oneof}`)) {
+      rules.push({ oneOf: fields.map((field) => ({ required: [field] })) });
+      continue;
+    }
+    for (const [i, a] of fields.entries()) {
+      for (const b of fields.slice(i + 1)) rules.push({ not: { required: [a, b] } });
+    }
+  }
+  return rules;
+}
+
 /** The Vertex AI schema files of one API version. */
 export function buildVertexSchemas(
   input: string,
@@ -195,15 +239,18 @@ export function buildVertexSchemas(
     return one(proto.type);
   };
 
-  const converted = new Map<string, { properties: JsonObject; required: string[] }>();
+  const converted = new Map<
+    string,
+    { properties: JsonObject; required: string[]; allOf: JsonObject[] }
+  >();
   const visit = (full: string): void => {
     if (converted.has(full)) return;
     const message = lookup(document, full.split('.')) as unknown as ProtoMessage;
     references.set(full, new Set());
     const properties: JsonObject = {};
     const required: string[] = [];
-    converted.set(full, { properties, required });
     const name = schemaNameOf(full, prefix);
+    converted.set(full, { properties, required, allOf: oneofRules(name, message) });
     for (const [field, proto] of Object.entries(message.fields).sort(([a], [b]) =>
       a < b ? -1 : 1,
     )) {
@@ -228,12 +275,13 @@ export function buildVertexSchemas(
   }
 
   return [...converted]
-    .map(([full, { properties, required }]) => {
+    .map(([full, { properties, required, allOf }]) => {
       const name = schemaNameOf(full, prefix);
       const schema: JsonObject = {
         type: 'object',
         properties,
         ...(required.length > 0 ? { required: required.sort() } : {}),
+        ...(allOf.length > 0 ? { allOf } : {}),
         ...(strict.has(full) ? { additionalProperties: false } : {}),
       };
       const description = GEMINI_DESCRIPTIONS[name];

@@ -5,7 +5,7 @@ import type { JsonObject } from './canonical-json.js';
 export const SCHEMA_ID_BASE = 'https://gemini-mcp.invalid/schemas/';
 
 /** A family of schemas, one folder of `schemas/`. */
-export type Family = 'gemini' | 'gemini/vertex' | 'mcp' | 'vertex/v1' | 'vertex/v1beta1';
+export type Family = 'gemini' | 'mcp' | 'vertex/v1' | 'vertex/v1beta1';
 
 /** One schema file to write. */
 export interface SchemaFile {
@@ -38,7 +38,6 @@ function typeNameOf(family: Family, name: string): string {
   );
   if (family === 'gemini') return safe;
   if (family === 'mcp') return `Mcp${safe}`;
-  if (family === 'gemini/vertex') return `Vertex${safe}`;
   // schemas/vertex/v1beta1/Part -> VertexV1Beta1Part
   return typeNameOf('gemini', `Vertex${family.slice('vertex/'.length).replace(/^v/, 'V')}${name}`);
 }

@@ -2,9 +2,9 @@
 import { basename } from 'node:path';
 import { canonicalJson, type JsonObject, sha256 } from './canonical-json.js';
 import { buildGeminiSchemas } from './gemini.js';
-import { HAND_RULES, REQUIRED_RULE, VERTEX_RULE } from './hand-rules.js';
+import { HAND_RULES, REQUIRED_RULE } from './hand-rules.js';
 import { buildMcpSchemas, readMcpSchema } from './mcp.js';
-import { buildVertexSchemas, VERTEX_FIELD_BEHAVIOR_RULE, VERTEX_VERSIONS } from './protos.js';
+import { buildVertexSchemas, VERTEX_RULES, VERTEX_VERSIONS } from './protos.js';
 import { SyncInputError } from './sync-error.js';
 
 /** One input as read: where from, its bytes. */
@@ -75,8 +75,7 @@ export function buildSchemaTree(
     handRules: [
       REQUIRED_RULE,
       ...HAND_RULES,
-      VERTEX_RULE,
-      ...(vertex ? [VERTEX_FIELD_BEHAVIOR_RULE] : []),
+      ...(vertex ? VERTEX_RULES : []),
     ].map((rule) => ({
       id: rule.id,
       fact: rule.fact,
