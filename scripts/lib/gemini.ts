@@ -1,5 +1,4 @@
 /** Builds the Gemini schema files from a discovery document. */
-import type { JsonObject } from './canonical-json.js';
 import { GEMINI_DESCRIPTIONS } from './descriptions.js';
 import { convertDiscoverySchema, readDiscovery, referenceClosure } from './discovery.js';
 import {

@@ -72,11 +72,7 @@ export function buildSchemaTree(
           }
         : {}),
     },
-    handRules: [
-      REQUIRED_RULE,
-      ...HAND_RULES,
-      ...(vertex ? VERTEX_RULES : []),
-    ].map((rule) => ({
+    handRules: [REQUIRED_RULE, ...HAND_RULES, ...(vertex ? VERTEX_RULES : [])].map((rule) => ({
       id: rule.id,
       fact: rule.fact,
       source: rule.source,

@@ -2,7 +2,8 @@
 
 import { GeminiMcpError } from '../errors.js';
 import { isJsonObject, isPlainObject, ownValue } from '../json/object.js';
-import { type Dialect, functionResponse } from './responses.js';
+import type { Dialect } from './dialect.js';
+import { functionResponse } from './responses.js';
 import type { AnswerPart } from './shapes.js';
 import { closestNames } from './similar-names.js';
 import { toolSchemaViolations } from './tool-schemas.js';
@@ -45,7 +46,7 @@ export interface RejectedCall {
   readonly callId: string | null;
   /** What the model was told, in `part.functionResponse.response.error`. */
   readonly message: string;
-  /** The functionResponse part answering the call (its id echoed, Gemini dialect). */
+  /** The functionResponse part answering the call (its id echoed where the dialect has ids). */
   readonly part: AnswerPart;
 }
 
@@ -84,7 +85,11 @@ export interface FunctionCallsResult {
 export interface FunctionCallsOptions {
   /** Check arguments against the tool's inputSchema (ajv, compiled once per tool); default `false`. */
   readonly validateArgs?: boolean;
-  /** The dialect of the rejection parts: `'vertex'` leaves out call ids (default `'gemini'`). */
+  /**
+   * The API (and version) of the rejection parts (default `'gemini'`): call ids are echoed where
+   * its reference has them (`'gemini'`, `'vertex-v1beta1'`, its alias `'vertex'`), left out
+   * where it does not (`'vertex-v1'`).
+   */
   readonly dialect?: Dialect;
 }
 

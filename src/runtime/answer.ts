@@ -8,6 +8,7 @@ import {
   functionCalls,
   toolsetOfRead,
 } from '../adapter/calls.js';
+import { dialectShapes } from '../adapter/dialect-shapes.js';
 import { type FunctionResponseOptions, unprovenResponsePart } from '../adapter/responses.js';
 import type {
   AnswerContent,
@@ -18,7 +19,6 @@ import type {
 } from '../adapter/shapes.js';
 import type { ToolSet } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
-import { checkContent, checkVertexContent } from '../generated/guards.js';
 import { proveContract } from '../json/contract.js';
 import {
   type ClientMap,
@@ -79,8 +79,8 @@ function callsOf(
  * GenerateContentResponse (its first candidate), a Content or its parts, or what
  * `functionCalls(turn, toolset)` already read of it (then it is not read again, and
  * `validateArgs` and `dialect` are those it was read with). Each answer is the outcome of its
- * own item, so none can shift to another call. Call ids are echoed for the Gemini dialect and
- * left out for Vertex AI; each result is proven once (CallToolResult and outputSchema when run)
+ * own item, so none can shift to another call. Call ids are echoed where the dialect's reference
+ * has them (Gemini API, Vertex AI v1beta1) and left out where not (Vertex AI v1); each result is proven once (CallToolResult and outputSchema when run)
  * and the Content once, against that dialect's schema. Throws `INVALID_INPUT` when the turn
  * holds no function call (the candidate's FC-6 finish reason, if any, is named), so the API
  * never sees a count mismatch.
@@ -98,7 +98,7 @@ export async function answerCalls(
   clients: ClientMap,
   options: AnswerOptions = {},
 ): Promise<AnswerContent> {
-  const dialect = options.dialect ?? 'gemini';
+  const { content } = dialectShapes(options.dialect);
   const { items, finish } = callsOf(turn, toolset, options);
   if (items.length === 0) {
     const why = finish === undefined ? '' : ` (the candidate finished with ${finish.reason})`;
@@ -111,12 +111,7 @@ export async function answerCalls(
   const parts = outcomes.map((outcome) =>
     outcome.kind === 'rejected' ? outcome.rejected.part : responsePart(outcome, options),
   );
-  const vertex = dialect === 'vertex';
-  return proveContract<AnswerContent>(
-    { role: 'user', parts },
-    vertex ? checkVertexContent : checkContent,
-    {
-      schema: vertex ? 'VertexContent' : 'Content',
-    },
-  );
+  return proveContract<AnswerContent>({ role: 'user', parts }, content.check, {
+    schema: content.schema,
+  });
 }
