@@ -2,7 +2,7 @@
 
 import { GeminiMcpError } from '../errors.js';
 import { isJsonObject, isPlainObject, ownValue } from '../json/object.js';
-import type { Dialect } from './dialect.js';
+import { type ApiDialect, apiDialect, type Dialect } from './dialect.js';
 import { functionResponse } from './responses.js';
 import type { AnswerPart } from './shapes.js';
 import { closestNames } from './similar-names.js';
@@ -93,14 +93,20 @@ export interface FunctionCallsOptions {
   readonly dialect?: Dialect;
 }
 
-/** The tool set each result of {@link functionCalls} was read against. */
-const readAgainst = new WeakMap<FunctionCallsResult, ToolSet>();
+/** What a result of {@link functionCalls} was read with. */
+export interface ReadWith {
+  readonly toolset: ToolSet;
+  readonly dialect: ApiDialect;
+}
+
+/** The tool set and dialect each result of {@link functionCalls} was read with. */
+const readAgainst = new WeakMap<FunctionCallsResult, ReadWith>();
 
 /**
- * The tool set `value` was read against, when it is a result of {@link functionCalls} (so a
- * turn read once is not read again); `undefined` for anything else.
+ * The tool set and dialect `value` was read with, when it is a result of {@link functionCalls}
+ * (so a turn read once is not read again); `undefined` for anything else.
  */
-export function toolsetOfRead(value: unknown): ToolSet | undefined {
+export function readWithOf(value: unknown): ReadWith | undefined {
   return typeof value === 'object' && value !== null
     ? readAgainst.get(value as FunctionCallsResult)
     : undefined;
@@ -270,6 +276,7 @@ export function functionCalls(
   toolset: ToolSet,
   options: FunctionCallsOptions = {},
 ): FunctionCallsResult {
+  const dialect = apiDialect(options.dialect);
   const { parts, finish } = readInput(input);
   const context: Context = { toolset, options };
   const items: CallItem[] = [];
@@ -285,6 +292,6 @@ export function functionCalls(
     items,
     ...(finish === undefined ? {} : { finish }),
   };
-  readAgainst.set(result, toolset);
+  readAgainst.set(result, { toolset, dialect });
   return result;
 }
