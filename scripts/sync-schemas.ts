@@ -1,19 +1,23 @@
 /**
- * `npm run schemas:sync -- --gemini <discovery.json|URL> --mcp [VERSION=]<schema.json|URL>... [--out DIR] [--check]`
+ * `npm run schemas:sync -- --gemini <discovery.json|URL> --mcp [VERSION=]<schema.json|URL>...
+ *   [--vertex PACKAGE@VERSION=<protos.json>] [--out DIR] [--check]`
  * or `npm run schemas:sync -- --sources schema-sources.json [--out DIR] [--check]`
  *
  * Rebuilds `schemas/` from the Gemini API's discovery document and the MCP specification's
  * schemas, prints a field-level change report, and with `--check` exits 1 instead of writing when
  * `schemas/` would change. Bad input: a clear message naming the input, exit 2, nothing written.
  * With `--sources`, the inputs are the ones the sources file lists, and a write records there the
- * Gemini revision synced.
+ * Gemini revision synced. Writing `schemas/` (or with `--readme FILE`) also rewrites the table of
+ * fields that differ between the Gemini API and the Vertex AI versions in the README.
  */
+import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isJsonObject } from './lib/canonical-json.js';
 import { changeReport, parseTree } from './lib/change-report.js';
+import { dialectTable, withDialectTable } from './lib/dialect-table.js';
 import { readTree, replaceTree } from './lib/schema-dir.js';
-import { load, readSources, recordSyncedRevision } from './lib/sources.js';
+import { load, readSources, recordSynced, vertexPackageVersion } from './lib/sources.js';
 import { buildSchemaTree, type SyncInput } from './lib/sync.js';
 import { SyncInputError } from './lib/sync-error.js';
 
@@ -34,14 +38,27 @@ async function mcpInput(argument: string): Promise<SyncInput> {
   return { location, protocolVersion, bytes: await load(location) };
 }
 
+/** `--vertex PACKAGE@VERSION=<protos.json>`: the descriptor and the package it comes from. */
+async function vertexInput(argument: string): Promise<SyncInput> {
+  const named = /^(@?[^=@]+@\d+\.\d+\.\d+)=(.+)$/.exec(argument);
+  if (!named) {
+    throw new SyncInputError(
+      argument,
+      'name the package: --vertex @google-cloud/aiplatform@6.11.0=<protos.json>',
+    );
+  }
+  return { location: named[2]!, packageVersion: named[1]!, bytes: await load(named[2]!) };
+}
+
 /** The inputs: from a sources file, or from `--gemini` and `--mcp`. */
 async function inputs(values: {
   sources?: string | undefined;
   gemini?: string | undefined;
   mcp?: string[] | undefined;
-}): Promise<{ gemini: SyncInput; mcp: SyncInput[] }> {
+  vertex?: string | undefined;
+}): Promise<{ gemini: SyncInput; mcp: SyncInput[]; vertex?: SyncInput }> {
   if (values.sources) {
-    if (values.gemini || values.mcp?.length) {
+    if (values.gemini || values.mcp?.length || values.vertex) {
       throw new SyncInputError(
         'usage',
         '--sources replaces --gemini and --mcp: give one or the other',
@@ -57,6 +74,15 @@ async function inputs(values: {
           bytes: await load(location),
         })),
       ),
+      ...(sources.vertex
+        ? {
+            vertex: {
+              location: sources.vertex.location,
+              packageVersion: await vertexPackageVersion(sources.vertex),
+              bytes: await load(sources.vertex.location),
+            },
+          }
+        : {}),
     };
   }
   if (!values.gemini || !values.mcp?.length) {
@@ -68,6 +94,7 @@ async function inputs(values: {
   return {
     gemini: { location: values.gemini, bytes: await load(values.gemini) },
     mcp: await Promise.all(values.mcp.map(mcpInput)),
+    ...(values.vertex ? { vertex: await vertexInput(values.vertex) } : {}),
   };
 }
 
@@ -85,13 +112,15 @@ async function main(): Promise<number> {
       gemini: { type: 'string' },
       mcp: { type: 'string', multiple: true },
       sources: { type: 'string' },
+      vertex: { type: 'string' },
       out: { type: 'string', default: 'schemas' },
+      readme: { type: 'string' },
       check: { type: 'boolean', default: false },
     },
     strict: true,
   });
-  const { gemini, mcp } = await inputs(values);
-  const next = buildSchemaTree(gemini, mcp);
+  const { gemini, mcp, vertex } = await inputs(values);
+  const next = buildSchemaTree(gemini, mcp, vertex);
   const out = resolve(values.out);
   const current = await readTree(out);
 
@@ -102,7 +131,7 @@ async function main(): Promise<number> {
   if (!changed) {
     console.log(`schemas: up to date (${next.size} files)`);
     if (values.sources && !values.check)
-      await recordSyncedRevision(values.sources, revisionOf(next));
+      await recordSynced(values.sources, revisionOf(next), vertex?.packageVersion);
     return 0;
   }
   if (report.length === 0)
@@ -113,7 +142,13 @@ async function main(): Promise<number> {
   }
   await replaceTree(out, next);
   console.log(`schemas: wrote ${next.size} files to ${values.out}`);
-  if (values.sources) await recordSyncedRevision(values.sources, revisionOf(next));
+  const readme = values.readme ?? (values.out === 'schemas' ? 'README.md' : undefined);
+  if (readme && vertex) {
+    const table = dialectTable(parseTree(next));
+    await writeFile(readme, withDialectTable(await readFile(readme, 'utf8'), table));
+    console.log(`schemas: the Gemini / Vertex AI differences table in ${readme} rewritten`);
+  }
+  if (values.sources) await recordSynced(values.sources, revisionOf(next), vertex?.packageVersion);
   return 0;
 }
 

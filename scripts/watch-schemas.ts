@@ -30,6 +30,7 @@ import {
   readSources,
   type SchemaSources,
   SOURCES_FILE,
+  vertexPackageVersion,
 } from './lib/sources.js';
 import { buildSchemaTree, type SyncInput } from './lib/sync.js';
 import { SyncInputError } from './lib/sync-error.js';
@@ -70,10 +71,20 @@ function withOverrides(sources: SchemaSources, values: Options): SchemaSources {
   };
 }
 
+/** The inputs of one sync. */
+interface Inputs {
+  gemini: SyncInput;
+  mcp: SyncInput[];
+  vertex?: SyncInput;
+}
+
 /** Reads every source; every one that fails is named, not only the first. */
-async function loadAll(sources: SchemaSources): Promise<{ gemini: SyncInput; mcp: SyncInput[] }> {
-  const wanted = [
+async function loadAll(sources: SchemaSources): Promise<Inputs> {
+  const vertex = sources.vertex;
+  const vertexPackage = vertex ? await vertexPackageVersion(vertex) : '';
+  const wanted: Omit<SyncInput, 'bytes'>[] = [
     { location: sources.gemini.location },
+    ...(vertex ? [{ location: vertex.location, packageVersion: vertexPackage }] : []),
     ...sources.mcp.map(({ location, protocolVersion }) => ({ location, protocolVersion })),
   ];
   const read = await Promise.allSettled(wanted.map(({ location }) => load(location)));
@@ -85,7 +96,12 @@ async function loadAll(sources: SchemaSources): Promise<{ gemini: SyncInput; mcp
     ...input,
     bytes: (read[i] as PromiseFulfilledResult<Uint8Array>).value,
   }));
-  return { gemini: inputs[0]!, mcp: inputs.slice(1) };
+  const mcpFrom = vertex ? 2 : 1;
+  return {
+    gemini: inputs[0]!,
+    mcp: inputs.slice(mcpFrom),
+    ...(vertex ? { vertex: inputs[1]! } : {}),
+  };
 }
 
 /** Several sources at fault at once. */
@@ -126,18 +142,23 @@ function checkGemini(sources: SchemaSources, input: SyncInput): string {
 
 const short = (hash: string): string => hash.slice(0, 12);
 
-function manifestInputs(current: Map<string, string>): { gemini?: JsonObject; mcp: JsonObject[] } {
+function manifestInputs(current: Map<string, string>): {
+  gemini?: JsonObject;
+  mcp: JsonObject[];
+  vertex?: JsonObject;
+} {
   const manifest = parseTree(current).get('manifest.json');
   const inputs = isJsonObject(manifest?.inputs) ? manifest.inputs : {};
   return {
     ...(isJsonObject(inputs.gemini) ? { gemini: inputs.gemini } : {}),
     mcp: Array.isArray(inputs.mcp) ? inputs.mcp.filter(isJsonObject) : [],
+    ...(isJsonObject(inputs.vertex) ? { vertex: inputs.vertex } : {}),
   };
 }
 
 function sourceStatuses(
   sources: SchemaSources,
-  inputs: { gemini: SyncInput; mcp: SyncInput[] },
+  inputs: Inputs,
   revision: string,
   current: Map<string, string>,
 ): SourceStatus[] {
@@ -152,6 +173,19 @@ function sourceStatuses(
       changed: synced.gemini?.sha256 !== geminiHash,
     },
   ];
+  if (inputs.vertex) {
+    const hash = sha256(inputs.vertex.bytes);
+    const last = synced.vertex;
+    statuses.push({
+      name: 'Vertex AI',
+      location: inputs.vertex.location,
+      lastSynced: last
+        ? `${String(last.package)}, sha256 ${short(String(last.sha256))}`
+        : 'not followed yet',
+      now: `${inputs.vertex.packageVersion ?? '?'}, sha256 ${short(hash)}`,
+      changed: last?.sha256 !== hash,
+    });
+  }
   for (const input of inputs.mcp) {
     const last = synced.mcp.find((entry) => entry.protocolVersion === input.protocolVersion);
     const hash = sha256(input.bytes);
@@ -201,7 +235,7 @@ async function watch(values: Options): Promise<{ code: number; report: string }>
   const sources = withOverrides(await readSources(resolve(values.sources)), values);
   const inputs = await loadAll(sources);
   const revision = checkGemini(sources, inputs.gemini);
-  const next = buildSchemaTree(inputs.gemini, inputs.mcp);
+  const next = buildSchemaTree(inputs.gemini, inputs.mcp, inputs.vertex);
   const current = await readTree(resolve(values.schemas));
   if (current.size === 0) {
     throw new SyncInputError(values.schemas, 'holds no schemas: nothing to compare with');

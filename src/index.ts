@@ -19,12 +19,13 @@ export type {
 export { CALL_FINISH_REASONS, functionCalls } from './adapter/calls.js';
 export type { DeclarationWarning, FunctionDeclarationsOptions } from './adapter/declarations.js';
 export { functionDeclarations, geminiTools } from './adapter/declarations.js';
+export type { ApiDialect, Dialect } from './adapter/dialect.js';
 export type { PrefixMode } from './adapter/names.js';
 export { EXPOSED_NAME_PATTERN } from './adapter/names.js';
 export type { MediaMode } from './adapter/render.js';
 export type { RequestCheckOptions, RequestFinding } from './adapter/request-checks.js';
 export { checkRequest } from './adapter/request-checks.js';
-export type { Dialect, FunctionResponseOptions, StructuredMode } from './adapter/responses.js';
+export type { FunctionResponseOptions, StructuredMode } from './adapter/responses.js';
 export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './adapter/responses.js';
 export type { SamplingModelPolicy } from './adapter/sampling-model.js';
 export { chooseSamplingModel, modelByHints } from './adapter/sampling-model.js';
@@ -94,7 +95,7 @@ export {
   readPart,
   SCHEMAS,
 } from './generated/guards.js';
-/** Every vendored schema's generated type (Gemini, its Vertex AI twins, MCP), by schema name. */
+/** Every vendored schema's generated type (Gemini API, Vertex AI v1 and v1beta1, MCP), by schema name. */
 export type * as schemas from './generated/types.js';
 export type {
   Candidate,
@@ -111,8 +112,10 @@ export type {
   Part,
   Schema,
   Tool,
-  VertexContent,
-  VertexPart,
+  VertexV1Beta1Content,
+  VertexV1Beta1Part,
+  VertexV1Content,
+  VertexV1Part,
 } from './generated/types.js';
 export type { AnswerOptions, ModelTurn } from './runtime/answer.js';
 export { answerCalls } from './runtime/answer.js';

@@ -38,8 +38,11 @@ export interface DriftFindings {
 /** What a folder of `schemas/` holds, for the report's headings. */
 const FAMILIES: Record<string, string> = {
   gemini: 'Gemini API (`schemas/gemini/`, from the discovery document)',
-  'gemini/vertex': 'Vertex AI twins (`schemas/gemini/vertex/`, derived from the Gemini API)',
   mcp: 'MCP (`schemas/mcp/`, the union of the protocol versions followed)',
+  'vertex/v1':
+    'Vertex AI v1 (`schemas/vertex/v1/`, from the protos.json of @google-cloud/aiplatform)',
+  'vertex/v1beta1':
+    'Vertex AI v1beta1 (`schemas/vertex/v1beta1/`, from the protos.json of @google-cloud/aiplatform)',
 };
 
 const familyOf = (file: string): string => file.slice(0, file.lastIndexOf('/'));

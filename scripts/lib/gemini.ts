@@ -1,5 +1,4 @@
-/** Builds the Gemini schema files (and their Vertex AI twins) from a discovery document. */
-import { isJsonObject, type Json, type JsonObject, refsIn } from './canonical-json.js';
+/** Builds the Gemini schema files from a discovery document. */
 import { GEMINI_DESCRIPTIONS } from './descriptions.js';
 import { convertDiscoverySchema, readDiscovery, referenceClosure } from './discovery.js';
 import {
@@ -8,9 +7,8 @@ import {
   REQUIRED_RULE,
   requiredFields,
   SUPPLIED_DEFINITIONS,
-  VERTEX_RULE,
 } from './hand-rules.js';
-import { type Family, makeSchemaFile, type SchemaFile } from './schema-set.js';
+import { makeSchemaFile, type SchemaFile } from './schema-set.js';
 import { SyncInputError } from './sync-error.js';
 
 /** The shapes the project extracts; everything they reference comes along. */
@@ -41,56 +39,6 @@ export interface GeminiSchemas {
   rules: string[];
 }
 
-function rewriteRefs(node: Json, rewrite: (ref: string) => string): Json {
-  if (Array.isArray(node)) return node.map((child) => rewriteRefs(child, rewrite));
-  if (!isJsonObject(node)) return node;
-  const out: JsonObject = {};
-  for (const [key, value] of Object.entries(node)) {
-    out[key] =
-      key === '$ref' && typeof value === 'string' ? rewrite(value) : rewriteRefs(value, rewrite);
-  }
-  return out;
-}
-
-const refName = (ref: string): string =>
-  ref.replace(/^(\.\.\/)?(vertex\/)?/, '').replace(/\.schema\.json$/, '');
-
-function reaching(definitions: GeminiDefinitions, targets: readonly string[]): Set<string> {
-  const found = new Set<string>(targets);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const [name, schema] of definitions) {
-      if (found.has(name)) continue;
-      if ([...refsIn(schema)].some((ref) => found.has(refName(ref)))) {
-        found.add(name);
-        grew = true;
-      }
-    }
-  }
-  return found;
-}
-
-function vertexTwin(name: string, schema: JsonObject, twins: Set<string>): JsonObject {
-  const twin = rewriteRefs(schema, (ref) =>
-    twins.has(refName(ref)) ? ref : `../${ref}`,
-  ) as JsonObject;
-  if (
-    (VERTEX_RULE.withoutId as readonly string[]).includes(name) &&
-    isJsonObject(twin.properties)
-  ) {
-    delete twin.properties.id;
-  }
-  return twin;
-}
-
-function toFile(family: Family, name: string, schema: JsonObject): SchemaFile {
-  const description = GEMINI_DESCRIPTIONS[name];
-  const dialect =
-    family === 'gemini' || !description ? description : `${description} (Vertex AI dialect)`;
-  return makeSchemaFile(family, name, schema, dialect);
-}
-
 /** Reads a discovery document and returns the schema files for `schemas/gemini/`. */
 export function buildGeminiSchemas(input: string, document: unknown): GeminiSchemas {
   const discovery = readDiscovery(input, document);
@@ -117,15 +65,12 @@ export function buildGeminiSchemas(input: string, document: unknown): GeminiSche
     }
   }
 
-  const twins = reaching(definitions, VERTEX_RULE.withoutId);
-  const files: SchemaFile[] = [];
-  for (const [name, schema] of [...definitions].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    files.push(toFile('gemini', name, schema));
-    if (twins.has(name)) files.push(toFile('gemini/vertex', name, vertexTwin(name, schema, twins)));
-  }
+  const files: SchemaFile[] = [...definitions]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, schema]) => makeSchemaFile('gemini', name, schema, GEMINI_DESCRIPTIONS[name]));
   return {
     revision: discovery.revision,
     files,
-    rules: [REQUIRED_RULE.id, ...HAND_RULES.map((rule) => rule.id), VERTEX_RULE.id],
+    rules: [REQUIRED_RULE.id, ...HAND_RULES.map((rule) => rule.id)],
   };
 }

@@ -181,12 +181,3 @@ export function requiredFields(discoverySchema: JsonObject, name: string): strin
     .map(([field]) => field)
     .sort();
 }
-
-/** The Vertex AI dialect: definitions that differ from the Gemini API's. */
-export const VERTEX_RULE = {
-  id: 'vertex-no-call-id',
-  fact: 'Vertex AI refuses `id` on functionCall and functionResponse; every schema that reaches them gets a vertex twin.',
-  source: 'Vertex AI FunctionCall / FunctionResponse reference (no id field)',
-  /** The definitions whose vertex twins drop `id`. */
-  withoutId: ['FunctionCall', 'FunctionResponse'],
-} as const;

@@ -19,7 +19,8 @@ export const READ_RULE = {
   /** The received shapes; everything they reference gets a twin too. */
   roots: [
     'gemini/GenerateContentResponse.schema.json',
-    'gemini/vertex/GenerateContentResponse.schema.json',
+    'vertex/v1/GenerateContentResponse.schema.json',
+    'vertex/v1beta1/GenerateContentResponse.schema.json',
     'mcp/Tool.schema.json',
     'mcp/ListToolsResult.schema.json',
     'mcp/CallToolResult.schema.json',
@@ -34,7 +35,8 @@ export const READ_RULE = {
    */
   sent: [
     'gemini/GenerateContentRequest.schema.json',
-    'gemini/vertex/GenerateContentRequest.schema.json',
+    'vertex/v1/GenerateContentRequest.schema.json',
+    'vertex/v1beta1/GenerateContentRequest.schema.json',
   ],
 } as const;
 

@@ -5,7 +5,7 @@ import type { JsonObject } from './canonical-json.js';
 export const SCHEMA_ID_BASE = 'https://gemini-mcp.invalid/schemas/';
 
 /** A family of schemas, one folder of `schemas/`. */
-export type Family = 'gemini' | 'gemini/vertex' | 'mcp';
+export type Family = 'gemini' | 'mcp' | 'vertex/v1' | 'vertex/v1beta1';
 
 /** One schema file to write. */
 export interface SchemaFile {
@@ -27,7 +27,8 @@ function schemaId(file: string): string {
 }
 
 /**
- * The type name a schema gets: Gemini names as they are, the others prefixed by family; a letter
+ * The type name a schema gets: Gemini names as they are, the others prefixed by family (Vertex AI
+ * versions by their version: `VertexV1Part`, `VertexV1Beta1Part`); a letter
  * after a digit is upper-cased (`V1alpha` -> `V1Alpha`), as json-schema-to-typescript would.
  */
 function typeNameOf(family: Family, name: string): string {
@@ -36,7 +37,9 @@ function typeNameOf(family: Family, name: string): string {
     (_, digit: string, letter: string) => digit + letter.toUpperCase(),
   );
   if (family === 'gemini') return safe;
-  return family === 'mcp' ? `Mcp${safe}` : `Vertex${safe}`;
+  if (family === 'mcp') return `Mcp${safe}`;
+  // schemas/vertex/v1beta1/Part -> VertexV1Beta1Part
+  return typeNameOf('gemini', `Vertex${family.slice('vertex/'.length).replace(/^v/, 'V')}${name}`);
 }
 
 /** A schema file: the schema with its `$schema`, `$id`, `title` and (our own) description. */

@@ -50,6 +50,16 @@ export interface McpSource {
   location: string;
 }
 
+/** Vertex AI's reference: the protobufjs descriptor an npm package ships. */
+export interface VertexSource {
+  /** The npm package (a pinned devDependency), e.g. `@google-cloud/aiplatform`. */
+  package: string;
+  /** The version last synced. */
+  version: string;
+  /** Its `protos.json`. */
+  location: string;
+}
+
 /** `schema-sources.json`, read and checked. */
 export interface SchemaSources {
   /** The file it was read from. */
@@ -57,6 +67,7 @@ export interface SchemaSources {
   gemini: GeminiSource;
   /** Oldest protocol version first. */
   mcp: McpSource[];
+  vertex?: VertexSource;
 }
 
 function text(file: string, value: unknown, what: string, pattern?: RegExp): string {
@@ -94,16 +105,52 @@ export async function readSources(file: string): Promise<SchemaSources> {
   }));
   if (mcp.length === 0) throw new SyncInputError(file, 'lists no MCP protocol version');
   mcp.sort((a, b) => (a.protocolVersion < b.protocolVersion ? -1 : 1));
-  return { file, gemini, mcp };
+  if (value.vertex === undefined) return { file, gemini, mcp };
+  if (!isJsonObject(value.vertex)) throw new SyncInputError(file, '"vertex" must be an object');
+  const vertex: VertexSource = {
+    package: text(file, value.vertex.package, 'vertex.package'),
+    version: text(file, value.vertex.version, 'vertex.version', /^\d+\.\d+\.\d+$/),
+    location: located(file, text(file, value.vertex.location, 'vertex.location')),
+  };
+  return { file, gemini, mcp, vertex };
 }
 
-/** Records in the sources file the Gemini revision just synced (the rest of the file is kept). */
-export async function recordSyncedRevision(file: string, revision: string): Promise<void> {
+/**
+ * The version of the npm package a local `protos.json` belongs to (its `package.json` two folders
+ * up, as `@google-cloud/aiplatform` lays it out), or the version the sources file names.
+ */
+export async function vertexPackageVersion(source: VertexSource): Promise<string> {
+  if (isUrl(source.location)) return `${source.package}@${source.version}`;
+  try {
+    const manifest: unknown = JSON.parse(
+      await readFile(resolve(dirname(source.location), '..', '..', 'package.json'), 'utf8'),
+    );
+    if (isJsonObject(manifest) && manifest.name === source.package) {
+      return `${source.package}@${String(manifest.version)}`;
+    }
+  } catch {
+    // not laid out as the package is: the sources file's word stands
+  }
+  return `${source.package}@${source.version}`;
+}
+
+/**
+ * Records in the sources file what was just synced: the Gemini revision, and the version of the
+ * Vertex AI package (the rest of the file is kept).
+ */
+export async function recordSynced(
+  file: string,
+  revision: string,
+  vertexPackage: string | undefined,
+): Promise<void> {
   const value: unknown = JSON.parse(await readFile(file, 'utf8'));
   if (!isJsonObject(value) || !isJsonObject(value.gemini)) {
     throw new SyncInputError(file, 'needs a "gemini" object');
   }
-  if (value.gemini.revision === revision) return;
+  const before = JSON.stringify(value);
   value.gemini.revision = revision;
+  const version = vertexPackage?.slice(vertexPackage.lastIndexOf('@') + 1);
+  if (isJsonObject(value.vertex) && version) value.vertex.version = version;
+  if (JSON.stringify(value) === before) return;
   await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
 }

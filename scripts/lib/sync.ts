@@ -2,8 +2,9 @@
 import { basename } from 'node:path';
 import { canonicalJson, type JsonObject, sha256 } from './canonical-json.js';
 import { buildGeminiSchemas } from './gemini.js';
-import { HAND_RULES, REQUIRED_RULE, VERTEX_RULE } from './hand-rules.js';
+import { HAND_RULES, REQUIRED_RULE } from './hand-rules.js';
 import { buildMcpSchemas, readMcpSchema } from './mcp.js';
+import { buildVertexSchemas, VERTEX_RULES, VERTEX_VERSIONS } from './protos.js';
 import { SyncInputError } from './sync-error.js';
 
 /** One input as read: where from, its bytes. */
@@ -13,6 +14,8 @@ export interface SyncInput {
   bytes: Uint8Array;
   /** For MCP inputs: the protocol version. */
   protocolVersion?: string;
+  /** For the Vertex AI input: the npm package and version it comes from (`@google-cloud/aiplatform@6.11.0`). */
+  packageVersion?: string;
 }
 
 function parse(input: SyncInput): unknown {
@@ -29,7 +32,11 @@ function provenance(input: SyncInput): JsonObject {
 }
 
 /** Builds every file of `schemas/` (path below `schemas/` to its exact text). */
-export function buildSchemaTree(gemini: SyncInput, mcp: readonly SyncInput[]): Map<string, string> {
+export function buildSchemaTree(
+  gemini: SyncInput,
+  mcp: readonly SyncInput[],
+  vertex?: SyncInput,
+): Map<string, string> {
   if (mcp.length === 0)
     throw new SyncInputError('--mcp', 'at least one MCP specification schema is needed');
   const geminiSchemas = buildGeminiSchemas(gemini.location, parse(gemini));
@@ -37,20 +44,35 @@ export function buildSchemaTree(gemini: SyncInput, mcp: readonly SyncInput[]): M
     readMcpSchema(input.location, input.protocolVersion ?? '', parse(input)),
   );
   const mcpFiles = buildMcpSchemas(versions);
+  const vertexDocument = vertex ? parse(vertex) : undefined;
+  const vertexFiles = vertex
+    ? VERTEX_VERSIONS.flatMap((version) =>
+        buildVertexSchemas(vertex.location, vertexDocument, version),
+      )
+    : [];
 
   const tree = new Map<string, string>();
-  for (const file of [...geminiSchemas.files, ...mcpFiles])
+  for (const file of [...geminiSchemas.files, ...mcpFiles, ...vertexFiles])
     tree.set(file.file, canonicalJson(file.schema));
   const manifest: JsonObject = {
     generator: 'scripts/sync-schemas.ts',
-    regenerate: 'npm run schemas:sync -- --gemini <discovery.json|URL> --mcp <schema.json|URL>...',
+    regenerate: 'npm run schemas:sync -- --sources schema-sources.json',
     inputs: {
       gemini: { ...provenance(gemini), revision: geminiSchemas.revision },
       mcp: mcp
         .map((input) => ({ ...provenance(input), protocolVersion: input.protocolVersion ?? '' }))
         .sort((a, b) => (a.protocolVersion < b.protocolVersion ? -1 : 1)),
+      ...(vertex
+        ? {
+            vertex: {
+              ...provenance(vertex),
+              package: vertex.packageVersion ?? '',
+              versions: [...VERTEX_VERSIONS],
+            },
+          }
+        : {}),
     },
-    handRules: [REQUIRED_RULE, ...HAND_RULES, VERTEX_RULE].map((rule) => ({
+    handRules: [REQUIRED_RULE, ...HAND_RULES, ...(vertex ? VERTEX_RULES : [])].map((rule) => ({
       id: rule.id,
       fact: rule.fact,
       source: rule.source,

@@ -2,7 +2,8 @@
 
 import { GeminiMcpError } from '../errors.js';
 import { isJsonObject, isPlainObject, ownValue } from '../json/object.js';
-import { type Dialect, functionResponse } from './responses.js';
+import { type ApiDialect, apiDialect, type Dialect } from './dialect.js';
+import { functionResponse } from './responses.js';
 import type { AnswerPart } from './shapes.js';
 import { closestNames } from './similar-names.js';
 import { toolSchemaViolations } from './tool-schemas.js';
@@ -45,7 +46,7 @@ export interface RejectedCall {
   readonly callId: string | null;
   /** What the model was told, in `part.functionResponse.response.error`. */
   readonly message: string;
-  /** The functionResponse part answering the call (its id echoed, Gemini dialect). */
+  /** The functionResponse part answering the call (its id echoed where the dialect has ids). */
   readonly part: AnswerPart;
 }
 
@@ -84,18 +85,28 @@ export interface FunctionCallsResult {
 export interface FunctionCallsOptions {
   /** Check arguments against the tool's inputSchema (ajv, compiled once per tool); default `false`. */
   readonly validateArgs?: boolean;
-  /** The dialect of the rejection parts: `'vertex'` leaves out call ids (default `'gemini'`). */
+  /**
+   * The API (and version) of the rejection parts (default `'gemini'`): call ids are echoed where
+   * its reference has them (`'gemini'`, `'vertex-v1beta1'`, its alias `'vertex'`), left out
+   * where it does not (`'vertex-v1'`).
+   */
   readonly dialect?: Dialect;
 }
 
-/** The tool set each result of {@link functionCalls} was read against. */
-const readAgainst = new WeakMap<FunctionCallsResult, ToolSet>();
+/** What a result of {@link functionCalls} was read with. */
+export interface ReadWith {
+  readonly toolset: ToolSet;
+  readonly dialect: ApiDialect;
+}
+
+/** The tool set and dialect each result of {@link functionCalls} was read with. */
+const readAgainst = new WeakMap<FunctionCallsResult, ReadWith>();
 
 /**
- * The tool set `value` was read against, when it is a result of {@link functionCalls} (so a
- * turn read once is not read again); `undefined` for anything else.
+ * The tool set and dialect `value` was read with, when it is a result of {@link functionCalls}
+ * (so a turn read once is not read again); `undefined` for anything else.
  */
-export function toolsetOfRead(value: unknown): ToolSet | undefined {
+export function readWithOf(value: unknown): ReadWith | undefined {
   return typeof value === 'object' && value !== null
     ? readAgainst.get(value as FunctionCallsResult)
     : undefined;
@@ -265,6 +276,7 @@ export function functionCalls(
   toolset: ToolSet,
   options: FunctionCallsOptions = {},
 ): FunctionCallsResult {
+  const dialect = apiDialect(options.dialect);
   const { parts, finish } = readInput(input);
   const context: Context = { toolset, options };
   const items: CallItem[] = [];
@@ -280,6 +292,6 @@ export function functionCalls(
     items,
     ...(finish === undefined ? {} : { finish }),
   };
-  readAgainst.set(result, toolset);
+  readAgainst.set(result, { toolset, dialect });
   return result;
 }

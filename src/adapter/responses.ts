@@ -1,31 +1,28 @@
 /** A tool's result (or the error standing in for one) as a Gemini functionResponse part. */
 
 import { GeminiMcpError } from '../errors.js';
-import {
-  checkFunctionResponse,
-  checkPart,
-  checkVertexPart,
-  readMcpCallToolResult,
-} from '../generated/guards.js';
+import { checkFunctionResponse, readMcpCallToolResult } from '../generated/guards.js';
 import type { FunctionResponse, McpCallToolResult } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
 import { toPlainJson } from '../json/copy.js';
 import { isJsonObject } from '../json/object.js';
 import { truncateUtf8, utf8ByteLength } from '../json/utf8.js';
+import type { Dialect } from './dialect.js';
+import { dialectShapes } from './dialect-shapes.js';
 import { type MediaMode, renderContent } from './render.js';
 import type { AnswerPart, CallToolResultInput } from './shapes.js';
 import type { ToolError, ToolResult } from './types.js';
 import { isToolError } from './types.js';
-
-/** Which API the part is for: the Gemini API takes call ids, Vertex AI refuses them. */
-export type Dialect = 'gemini' | 'vertex';
 
 /** How `structuredContent` and the content blocks make up the output; see {@link functionResponse}. */
 export type StructuredMode = 'prefer' | 'auto' | 'append' | 'ignore';
 
 /** Options of {@link functionResponse}. */
 export interface FunctionResponseOptions {
-  /** The functionCall's id, echoed (Gemini dialect only; `null` or absent: no id). */
+  /**
+   * The functionCall's id, echoed where the dialect's reference has ids (the Gemini API, Vertex
+   * AI v1beta1; not Vertex AI v1); `null` or absent: no id.
+   */
   readonly id?: string | null;
   /** Default `'prefer'`. */
   readonly structured?: StructuredMode;
@@ -37,7 +34,7 @@ export interface FunctionResponseOptions {
    * cut JSON text.
    */
   readonly maxOutputBytes?: number;
-  /** Default `'gemini'`. */
+  /** The API (and version) the part is for; default `'gemini'`. */
   readonly dialect?: Dialect;
 }
 
@@ -197,13 +194,14 @@ function toolErrorText(error: ToolError): string {
  *   type and size. `media: 'parts'` sends images and audio as `functionResponse.parts[].inlineData`.
  * - Text over `maxOutputBytes` is cut with a visible marker; an object over it, or one holding
  *   a `$ref` key (the API would read it as a part reference), is sent as JSON text.
- * - `id` is echoed for the Gemini dialect and never sent for Vertex AI.
+ * - `id` is echoed where the dialect's reference has it (Gemini API, Vertex AI v1beta1) and left
+ *   out where it does not (Vertex AI v1).
  *
  * `result` takes what the MCP SDK's `Client.callTool` returns as it is typed, including the
  * legacy `{toolResult}` of protocol version 2024-10-07 (sent as text). Throws INVALID_INPUT when
  * `exposedName` cannot name a function response or `result` is neither a ToolError nor a valid
  * MCP CallToolResult. The part is typed {@link AnswerPart} (assignable to @google/genai's
- * `Part`) and proven against the Part (or VertexPart) schema.
+ * `Part`) and proven against the dialect's Part schema (`Part`, `VertexV1Part`, `VertexV1Beta1Part`).
  *
  * @example
  * ```ts
@@ -231,15 +229,11 @@ export function functionResponse(
     }
     checked = current as ToolResult;
   }
-  const vertex = options.dialect === 'vertex';
-  return proveContract(
-    unprovenResponsePart(exposedName, checked, options),
-    vertex ? checkVertexPart : checkPart,
-    {
-      schema: vertex ? 'VertexPart' : 'Part',
-      tool: exposedName,
-    },
-  );
+  const { part } = dialectShapes(options.dialect);
+  return proveContract(unprovenResponsePart(exposedName, checked, options), part.check, {
+    schema: part.schema,
+    tool: exposedName,
+  });
 }
 
 /**
@@ -253,6 +247,7 @@ export function unprovenResponsePart(
   options: FunctionResponseOptions,
 ): AnswerPart {
   const maxBytes = checkOptions(exposedName, options);
+  const { callIds } = dialectShapes(options.dialect);
   let response: FunctionResponse['response'];
   let parts: FunctionResponse['parts'] = [];
   if (isToolError(result)) {
@@ -266,8 +261,7 @@ export function unprovenResponsePart(
       response = { error: text === '' ? NO_ERROR_DETAILS : text };
     } else response = { output: payload };
   }
-  const vertex = options.dialect === 'vertex';
-  const id = !vertex && typeof options.id === 'string' ? { id: options.id } : {};
+  const id = callIds && typeof options.id === 'string' ? { id: options.id } : {};
   return {
     functionResponse: {
       ...id,

@@ -50,7 +50,7 @@ export interface ResponseInput {
 /** A functionResponse part answering one function call, as gemini-mcp emits it. */
 export interface AnswerPart {
   functionResponse: {
-    /** The call's id (Gemini dialect, when the call had one). */
+    /** The call's id, when the call had one and the dialect has ids. */
     id?: string;
     name: string;
     /** `{output}` on success, `{error}` on failure. */

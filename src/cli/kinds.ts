@@ -3,24 +3,32 @@
  * from the generated `SCHEMAS` table, plus the guess `--kind auto` makes from a payload's shape.
  */
 
-import type { Dialect } from '../adapter/responses.js';
+import { type ApiDialect, apiDialect, type Dialect } from '../adapter/dialect.js';
 import type { ViolationDetail } from '../errors.js';
 import { type ReadCheck, SCHEMAS, type SchemaName } from '../generated/guards.js';
 import { isJsonObject } from '../json/object.js';
 
-/** Which API's variant of a schema to use where the two differ. */
+/** A Vertex AI API version, as a dialect. */
+type VertexDialect = Exclude<ApiDialect, 'gemini'>;
+
+/** The folder of `schemas/` each Vertex AI version's shapes live in. */
+const VERTEX_FOLDERS: Readonly<Record<VertexDialect, string>> = {
+  'vertex-v1': 'vertex/v1/',
+  'vertex-v1beta1': 'vertex/v1beta1/',
+};
 
 /** One kind: its kebab-case name and the schema behind it in each dialect. */
 export interface Kind {
   /**
    * Kebab-case name, e.g. `generate-content-response`; MCP schemas drop their `Mcp` prefix
-   * where no Gemini schema has that name (`call-tool-result`, but `mcp-tool`).
+   * where no Gemini schema has that name (`call-tool-result`, but `mcp-tool`); a shape only a
+   * Vertex AI version has is named with its version (`vertex-v1-partial-arg`).
    */
   readonly name: string;
-  /** The schema checked for the Gemini API (and for Vertex AI when it has no twin). */
+  /** The schema checked for the Gemini API (an MCP or a Vertex-only kind: in every dialect). */
   readonly schema: SchemaName;
-  /** The Vertex AI twin, when one exists. */
-  readonly vertex?: SchemaName;
+  /** The same shape in each Vertex AI version that has it (`content`: `VertexV1Content`, ...). */
+  readonly vertex: Readonly<Partial<Record<VertexDialect, SchemaName>>>;
   /** Other names that select this kind (`mcp-list-tools-result` for `list-tools-result`, ...). */
   readonly aliases: readonly string[];
 }
@@ -33,16 +41,48 @@ function kebabCase(name: string): string {
     .toLowerCase();
 }
 
+/** `vertex/v1beta1/Part.schema.json` -> `Part`. */
+const baseName = (file: string): string =>
+  file.slice(file.lastIndexOf('/') + 1).replace(/\.schema\.json$/, '');
+
+/** The Vertex AI version a schema file belongs to, if any. */
+function versionOf(file: string): VertexDialect | undefined {
+  for (const [dialect, folder] of Object.entries(VERTEX_FOLDERS)) {
+    if (file.startsWith(folder)) return dialect as VertexDialect;
+  }
+  return undefined;
+}
+
 function buildKinds(): Kind[] {
   const names = Object.keys(SCHEMAS) as SchemaName[];
-  const all = new Set<string>(names);
-  const plain = names.filter((n) => !n.startsWith('Vertex'));
-  const taken = new Set(plain.map(kebabCase));
-  return plain.map((schema) => {
-    const twin = `Vertex${schema}`;
+  const gemini = new Map<string, SchemaName>();
+  for (const schema of names) {
+    if (SCHEMAS[schema].file.startsWith('gemini/'))
+      gemini.set(baseName(SCHEMAS[schema].file), schema);
+  }
+  const twins = new Map<SchemaName, Partial<Record<VertexDialect, SchemaName>>>();
+  const kinds: Kind[] = [];
+  for (const schema of names) {
+    const file = SCHEMAS[schema].file;
+    const version = versionOf(file);
+    if (version === undefined) continue;
+    const same = gemini.get(baseName(file));
+    if (same === undefined) {
+      kinds.push({
+        name: `${version}-${kebabCase(baseName(file))}`,
+        schema,
+        vertex: {},
+        aliases: [],
+      });
+    } else twins.set(same, { ...twins.get(same), [version]: schema });
+  }
+  const taken = new Set(names.filter((n) => SCHEMAS[n].file.startsWith('gemini/')).map(kebabCase));
+  for (const schema of names) {
+    const file = SCHEMAS[schema].file;
+    if (versionOf(file) !== undefined) continue;
     const aliases: string[] = [];
     let name = kebabCase(schema);
-    if (SCHEMAS[schema].file.startsWith('mcp/')) {
+    if (file.startsWith('mcp/')) {
       // `list-tools-result` for McpListToolsResult (`mcp-list-tools-result` stays an alias),
       // unless a Gemini schema holds that name (`tool`, so McpTool stays `mcp-tool`).
       const bare = kebabCase(schema.slice(3));
@@ -51,38 +91,53 @@ function buildKinds(): Kind[] {
         name = bare;
       }
     }
-    const kind: Kind = {
-      name,
-      schema,
-      aliases,
-      ...(all.has(twin) ? { vertex: twin as SchemaName } : {}),
-    };
-    return kind;
-  });
+    kinds.push({ name, schema, vertex: twins.get(schema) ?? {}, aliases });
+  }
+  return kinds;
 }
 
 /** Every kind, sorted by name. */
 export const KINDS: readonly Kind[] = buildKinds().sort((a, b) => a.name.localeCompare(b.name));
 
-const BY_NAME = new Map<string, Kind>();
+/** A kind as a name selects it: the name may fix the dialect too (`vertex-v1-content`). */
+interface Named {
+  readonly kind: Kind;
+  readonly dialect?: ApiDialect;
+}
+
+const BY_NAME = new Map<string, Named>();
 for (const kind of KINDS) {
-  for (const name of [kind.name, ...kind.aliases]) BY_NAME.set(name, kind);
-  if (kind.vertex !== undefined) BY_NAME.set(kebabCase(kind.vertex), kind);
+  for (const name of [kind.name, ...kind.aliases]) BY_NAME.set(name, { kind });
+  BY_NAME.set(kebabCase(kind.schema), { kind });
+  for (const [dialect, twin] of Object.entries(kind.vertex) as [VertexDialect, SchemaName][]) {
+    BY_NAME.set(`${dialect}-${kind.name}`, { kind, dialect });
+    BY_NAME.set(kebabCase(twin), { kind, dialect });
+    // `vertex-content`: the alias dialect's version
+    if (dialect === apiDialect('vertex')) BY_NAME.set(`vertex-${kind.name}`, { kind, dialect });
+  }
 }
 
 /** The kind called `name` (kebab case, an alias, or a schema name like `Content`), if any. */
 export function findKind(name: string): Kind | undefined {
+  return findNamed(name)?.kind;
+}
+
+/**
+ * The kind called `name` and the dialect the name fixes, if it names one (`vertex-v1-content`,
+ * `VertexV1Beta1Part`, `vertex-content` for the `vertex` alias's version).
+ */
+export function findNamed(name: string): Named | undefined {
   return BY_NAME.get(name) ?? BY_NAME.get(kebabCase(name));
 }
 
-/** Whether `name` names the Vertex twin explicitly (`vertex-content`). */
-export function namesVertexTwin(name: string): boolean {
-  return name.startsWith('vertex-') || name.startsWith('Vertex');
-}
-
-/** The schema a kind stands for in a dialect. */
-export function schemaOf(kind: Kind, dialect: Dialect): SchemaName {
-  return dialect === 'vertex' && kind.vertex !== undefined ? kind.vertex : kind.schema;
+/**
+ * The schema a kind stands for in a dialect; `undefined` when it is a Gemini API shape the
+ * Vertex AI version lacks (`prompt-feedback` in `vertex-v1`).
+ */
+export function schemaOf(kind: Kind, dialect: Dialect): SchemaName | undefined {
+  const api = apiDialect(dialect);
+  if (api === 'gemini' || !SCHEMAS[kind.schema].file.startsWith('gemini/')) return kind.schema;
+  return kind.vertex[api];
 }
 
 /** Checks `value` against a schema: every violation, empty when valid. */

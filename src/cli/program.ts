@@ -3,6 +3,7 @@
  * commander. {@link main} returns the exit code instead of exiting, so stdout is flushed.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { DIALECT_NAMES } from '../adapter/dialect.js';
 import { GeminiMcpError } from '../errors.js';
 import { packageVersion } from '../runtime/version.js';
 import { positiveInteger } from './arguments.js';
@@ -32,8 +33,8 @@ function listKinds(
 ): void {
   const width = KINDS.reduce((most, k) => Math.max(most, k.name.length), 0);
   for (const kind of KINDS) {
-    const schemas =
-      kind.vertex === undefined ? kind.schema : `${kind.schema} (vertex: ${kind.vertex})`;
+    const twins = Object.entries(kind.vertex).map(([dialect, schema]) => `${dialect}: ${schema}`);
+    const schemas = twins.length === 0 ? kind.schema : `${kind.schema} (${twins.join(', ')})`;
     const aliases = kind.aliases.length > 0 ? `  also: ${kind.aliases.join(', ')}` : '';
     const read = received(kind.schema) ? '  (received: read contract)' : '';
     out.write(`${kind.name.padEnd(width)}  ${schemas}${aliases}${read}\n`);
@@ -61,8 +62,11 @@ function validateCommand(io: CliIo): Command {
       ).default('auto'),
     )
     .addOption(
-      new Option('-d, --dialect <dialect>', 'API dialect where schemas differ (ids on calls)')
-        .choices(['gemini', 'vertex'])
+      new Option(
+        '-d, --dialect <dialect>',
+        'the API and version whose shapes to check (vertex = vertex-v1beta1)',
+      )
+        .choices(DIALECT_NAMES)
         .default('gemini'),
     )
     .addOption(

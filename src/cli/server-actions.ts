@@ -4,10 +4,12 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { type DeclarationWarning, geminiTools } from '../adapter/declarations.js';
+import { apiDialect, type Dialect } from '../adapter/dialect.js';
+import { dialectShapes } from '../adapter/dialect-shapes.js';
 import { EXPOSED_NAME_PATTERN, type PrefixMode } from '../adapter/names.js';
 import type { ToolSet, ToolSetWarning } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
-import { type ReadNotice, readContent, readGenerateContentResponse } from '../generated/guards.js';
+import type { ReadNotice } from '../generated/guards.js';
 import type { Content, GenerateContentResponse } from '../generated/types.js';
 import { answerCalls } from '../runtime/answer.js';
 import { runConversation } from '../runtime/conversation.js';
@@ -115,7 +117,7 @@ export interface ToolsOpts extends ServerOpts {
 
 /** Options of `answer`. */
 export interface AnswerOpts extends ServerOpts {
-  dialect: 'gemini' | 'vertex';
+  dialect: Dialect;
   validateArgs?: boolean;
 }
 
@@ -124,6 +126,7 @@ export interface ChatOpts extends ServerOpts {
   model?: string;
   /** `--no-sampling` makes it false. */
   sampling: boolean;
+  dialect: Dialect;
   maxTurns: number;
   schemaMode: 'json' | 'openapi';
   format: string;
@@ -207,9 +210,15 @@ function noticeLine(source: string, notice: ReadNotice): string {
  * A saved model turn (a GenerateContentResponse or a model Content), read with the read
  * contract: what is newer than the vendored revision is kept and warned about on stderr.
  */
-function readTurn(io: CliIo, path: string, value: unknown): GenerateContentResponse | Content {
-  const asResponse = readGenerateContentResponse(value);
-  const asContent = readContent(value);
+function readTurn(
+  io: CliIo,
+  path: string,
+  value: unknown,
+  dialect: Dialect,
+): GenerateContentResponse | Content {
+  const { response, modelContent } = dialectShapes(dialect);
+  const asResponse = response.read(value);
+  const asContent = modelContent.read(value);
   const hasParts = (value as { parts?: unknown } | null)?.parts !== undefined;
   const [read, turn] =
     asResponse.violations.length === 0 &&
@@ -221,7 +230,7 @@ function readTurn(io: CliIo, path: string, value: unknown): GenerateContentRespo
   if (read === undefined || turn === undefined) {
     const first = asResponse.violations[0] ?? { path: '', message: 'has no candidates' };
     throw new CliError(
-      `${path}: not a GenerateContentResponse (nor a model Content): at "${first.path}" ${first.message}; gemini-mcp validate ${path} lists every problem`,
+      `${path}: not a ${response.schema} (nor a model ${modelContent.schema}): at "${first.path}" ${first.message}; gemini-mcp validate ${path} lists every problem`,
       EXIT.INVALID,
     );
   }
@@ -231,7 +240,7 @@ function readTurn(io: CliIo, path: string, value: unknown): GenerateContentRespo
 
 /** `gemini-mcp answer`. */
 export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Promise<void> {
-  const turn = readTurn(io, file, await readJsonFile(file));
+  const turn = readTurn(io, file, await readJsonFile(file), opts.dialect);
   const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
   const progress = progressLine(io.stderr);
   try {
@@ -259,8 +268,11 @@ const DEFAULT_MODEL = 'gemini-2.5-flash';
 /** The client, its replies typed as the schema has them once `genaiGenerate` checked them. */
 type ChatClient = GenAiClient<GenerateContentResponse>;
 
-async function loadGenAi(apiKey: string): Promise<ChatClient> {
-  let module: { GoogleGenAI: new (options: { apiKey: string }) => ChatClient };
+/** What the chat gives @google/genai's constructor: an API key, or Vertex AI and its version. */
+type ClientOptions = { apiKey: string } | { vertexai: true; apiVersion: string };
+
+async function loadGenAi(options: ClientOptions): Promise<ChatClient> {
+  let module: { GoogleGenAI: new (options: ClientOptions) => ChatClient };
   try {
     module = (await import('@google/genai')) as unknown as typeof module;
   } catch (error) {
@@ -272,7 +284,7 @@ async function loadGenAi(apiKey: string): Promise<ChatClient> {
       },
     );
   }
-  return new module.GoogleGenAI({ apiKey });
+  return new module.GoogleGenAI(options);
 }
 
 /**
@@ -304,18 +316,29 @@ function chatSampling(
   };
 }
 
-/** `gemini-mcp chat`. */
-export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promise<void> {
+/**
+ * The client options for a dialect: the Gemini API with GEMINI_API_KEY, or Vertex AI at the
+ * dialect's version, @google/genai reading its project, location or express-mode key from the
+ * environment (GOOGLE_CLOUD_PROJECT, GOOGLE_CLOUD_LOCATION, GOOGLE_API_KEY).
+ */
+function clientOptions(dialect: Dialect): ClientOptions {
+  const api = apiDialect(dialect);
+  if (api !== 'gemini') return { vertexai: true, apiVersion: api.slice('vertex-'.length) };
   const apiKey = process.env.GEMINI_API_KEY;
   if (apiKey === undefined || apiKey === '') {
     throw new CliError(
       'chat needs a Gemini API key: set GEMINI_API_KEY (get one at https://aistudio.google.com/apikey)',
     );
   }
+  return { apiKey };
+}
+
+/** `gemini-mcp chat`. */
+export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promise<void> {
   const model = opts.model ?? process.env.GEMINI_MODEL ?? DEFAULT_MODEL;
-  const ai = await loadGenAi(apiKey);
+  const ai = await loadGenAi(clientOptions(opts.dialect));
   // A variable, so that the response type is inferred from it before onTurn is typed.
-  const generate = genaiGenerate(ai, { model });
+  const generate = genaiGenerate(ai, { model, dialect: opts.dialect });
   const connections = await connect(
     flagsOf(opts),
     { prefix: opts.prefix },
@@ -330,6 +353,7 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
       clients: connections.clients,
       contents: [{ role: 'user', parts: [{ text: words.join(' ') }] }],
       maxTurns: opts.maxTurns,
+      dialect: opts.dialect,
       timeoutMs: opts.timeout,
       declarations: { schemaMode: opts.schemaMode },
       onNotice: (notice) => io.stderr.write(noticeLine('the model', notice)),

@@ -3,6 +3,7 @@
  * runtime's `connectServers`) and show or play what Gemini sees of them.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { DIALECT_NAMES } from '../adapter/dialect.js';
 import { positiveInteger } from './arguments.js';
 import type { CliIo } from './io.js';
 import type { AnswerOpts, ChatOpts, ToolsOpts } from './server-actions.js';
@@ -78,15 +79,15 @@ function answerCommand(io: CliIo): Command {
       .summary("run a saved model turn's function calls and print the next user Content")
       .description(
         [
-          'Read a saved GenerateContentResponse (or a model Content), run its function calls on the MCP servers and print the next user Content as JSON: exactly one functionResponse per functionCall, in call order, ids echoed (gemini dialect) or left out (vertex).',
+          "Read a saved GenerateContentResponse (or a model Content), run its function calls on the MCP servers and print the next user Content as JSON: exactly one functionResponse per functionCall, in call order, ids echoed where the dialect's reference has them (gemini, vertex-v1beta1; vertex means vertex-v1beta1) and left out where not (vertex-v1).",
           'Exit status: 0 answered, 1 the file is not a model turn with calls, 2 usage or server error.',
         ].join('\n\n'),
       )
       .argument('<RESPONSE.json>', 'the saved model turn'),
   )
     .addOption(
-      new Option('-d, --dialect <dialect>', 'API dialect')
-        .choices(['gemini', 'vertex'])
+      new Option('-d, --dialect <dialect>', 'the API and version the turn is for')
+        .choices(DIALECT_NAMES)
         .default('gemini'),
     )
     .option('--validate-args', "check the calls' arguments against the tools' inputSchema first")
@@ -104,6 +105,7 @@ function chatCommand(io: CliIo): Command {
           'The live loop: send PROMPT to Gemini with the tool set, run the calls it makes on the MCP servers, send the answers back, until it answers in words or --max-turns is reached. Tool calls are shown on stderr, the answer on stdout.',
           'Servers may ask for completions of their own (MCP sampling): chat serves them with the same model, at most 10 per server and minute and 4096 tokens each, and shows each request on stderr; --no-sampling declares no sampling capability.',
           'Needs GEMINI_API_KEY (https://aistudio.google.com/apikey) and the @google/genai package. GOOGLE_GEMINI_BASE_URL points @google/genai at another endpoint.',
+          'With --dialect vertex-v1 or vertex-v1beta1 (vertex: v1beta1), it talks to Vertex AI through @google/genai, which reads GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (application default credentials) or GOOGLE_API_KEY (express mode); GOOGLE_VERTEX_BASE_URL points it at another endpoint.',
         ].join('\n\n'),
       )
       .argument('<PROMPT...>', 'what to ask'),
@@ -112,6 +114,14 @@ function chatCommand(io: CliIo): Command {
     .option(
       '--no-sampling',
       "do not serve the servers' sampling requests (served by default with --model, each shown on stderr)",
+    )
+    .addOption(
+      new Option(
+        '-d, --dialect <dialect>',
+        'the API: gemini (GEMINI_API_KEY), or Vertex AI by version (vertex = vertex-v1beta1)',
+      )
+        .choices(DIALECT_NAMES)
+        .default('gemini'),
     )
     .addOption(
       new Option('--max-turns <n>', 'model turns at most').argParser(positiveInteger).default(10),

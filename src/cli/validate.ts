@@ -7,9 +7,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { apiDialect, type Dialect } from '../adapter/dialect.js';
 import { checkRequest } from '../adapter/request-checks.js';
-import type { Dialect } from '../adapter/responses.js';
-import type { SchemaName } from '../generated/guards.js';
 import { MAX_JSON_DEPTH } from '../json/copy.js';
 import { nestedBeyond } from '../json/depth.js';
 import { isJsonObject } from '../json/object.js';
@@ -18,9 +17,9 @@ import { terminalSafe } from './io.js';
 import {
   checkSchema,
   findKind,
+  findNamed,
   guessKind,
   type Kind,
-  namesVertexTwin,
   readSchema,
   schemaOf,
   similarKinds,
@@ -95,15 +94,21 @@ function resolveKind(options: ValidateOptions): Fixed | undefined {
     );
   }
   if (options.kind === 'auto') return undefined;
-  const kind = findKind(options.kind);
-  if (kind === undefined) {
+  const named = findNamed(options.kind);
+  if (named === undefined) {
     const near = similarKinds(options.kind);
     const hint = near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : '';
     throw new CliError(
       `unknown kind "${options.kind}"${hint}; gemini-mcp validate --list-kinds lists them`,
     );
   }
-  return { kind, dialect: namesVertexTwin(options.kind) ? 'vertex' : options.dialect };
+  const fixed = { kind: named.kind, dialect: named.dialect ?? options.dialect };
+  if (schemaOf(fixed.kind, fixed.dialect) === undefined) {
+    throw new CliError(
+      `${apiDialect(fixed.dialect)} has no ${fixed.kind.name} (its reference lacks the shape)`,
+    );
+  }
+  return fixed;
 }
 
 /** Counters and the progress line. */
@@ -178,7 +183,19 @@ class Checker {
       return;
     }
     const dialect = this.fixed?.dialect ?? this.options.dialect;
-    const schema: SchemaName = schemaOf(kind, dialect);
+    const schema = schemaOf(kind, dialect);
+    if (schema === undefined) {
+      run.invalid++;
+      this.report.finding({
+        severity: 'error',
+        file,
+        ...where(''),
+        pointer: '',
+        message: `this payload looks like a ${kind.name}, which ${apiDialect(dialect)} does not have; pass --kind`,
+        keyword: 'kind',
+      });
+      return;
+    }
     if (guessed !== undefined) run.kinds.set(kind.name, (run.kinds.get(kind.name) ?? 0) + 1);
     const read = readSchema(schema, value);
     let violations = read === undefined ? checkSchema(schema, value) : read.violations;
@@ -571,7 +588,7 @@ export async function runValidate(
     auto: fixed === undefined,
     ...(fixed === undefined
       ? {}
-      : { kind: fixed.kind.name, schema: schemaOf(fixed.kind, fixed.dialect) }),
+      : { kind: fixed.kind.name, schema: schemaOf(fixed.kind, fixed.dialect)! }),
   };
   report.finish(summary);
   if (options.debug) {

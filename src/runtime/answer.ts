@@ -6,8 +6,10 @@ import {
   type FunctionCallsOptions,
   type FunctionCallsResult,
   functionCalls,
-  toolsetOfRead,
+  readWithOf,
 } from '../adapter/calls.js';
+import { type ApiDialect, apiDialect } from '../adapter/dialect.js';
+import { dialectShapes } from '../adapter/dialect-shapes.js';
 import { type FunctionResponseOptions, unprovenResponsePart } from '../adapter/responses.js';
 import type {
   AnswerContent,
@@ -18,7 +20,6 @@ import type {
 } from '../adapter/shapes.js';
 import type { ToolSet } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
-import { checkContent, checkVertexContent } from '../generated/guards.js';
 import { proveContract } from '../json/contract.js';
 import {
   type ClientMap,
@@ -39,37 +40,52 @@ export interface AnswerOptions
  */
 export type ModelTurn = ResponseInput | ContentInput | readonly PartInput[];
 
-function responsePart(outcome: ExecutedCall, options: AnswerOptions): AnswerPart {
-  const { structured, media, maxOutputBytes, dialect } = options;
+function responsePart(
+  outcome: ExecutedCall,
+  options: AnswerOptions,
+  dialect: ApiDialect,
+): AnswerPart {
+  const { structured, media, maxOutputBytes } = options;
   return unprovenResponsePart(outcome.call.exposedName, outcome.result, {
     id: outcome.call.callId,
     ...(structured === undefined ? {} : { structured }),
     ...(media === undefined ? {} : { media }),
     ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
-    ...(dialect === undefined ? {} : { dialect }),
+    dialect,
   });
 }
 
-/** The turn's calls: read now, or as `functionCalls` already read them against `toolset`. */
+/**
+ * The turn's calls and their dialect: read now, or as `functionCalls` already read them against
+ * `toolset` (in the dialect they were read in).
+ */
 function callsOf(
   turn: ModelTurn | FunctionCallsResult,
   toolset: ToolSet,
   options: AnswerOptions,
-): FunctionCallsResult {
-  const readWith = toolsetOfRead(turn);
+): { read: FunctionCallsResult; dialect: ApiDialect } {
+  const readWith = readWithOf(turn);
   if (readWith === undefined) {
-    return functionCalls(turn, toolset, {
-      dialect: options.dialect ?? 'gemini',
+    const dialect = apiDialect(options.dialect);
+    const read = functionCalls(turn, toolset, {
+      dialect,
       ...(options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs }),
     });
+    return { read, dialect };
   }
-  if (readWith !== toolset) {
+  if (readWith.toolset !== toolset) {
     throw new GeminiMcpError(
       'INVALID_INPUT',
       'the calls were read against another tool set than the one given to answerCalls',
     );
   }
-  return turn as FunctionCallsResult;
+  if (options.dialect !== undefined && apiDialect(options.dialect) !== readWith.dialect) {
+    throw new GeminiMcpError(
+      'INVALID_INPUT',
+      `the calls were read as ${readWith.dialect} and cannot be answered as ${apiDialect(options.dialect)}`,
+    );
+  }
+  return { read: turn as FunctionCallsResult, dialect: readWith.dialect };
 }
 
 /**
@@ -78,10 +94,11 @@ function callsOf(
  * rejected (unknown name, bad arguments), failed, timed out or was cancelled. The turn is a
  * GenerateContentResponse (its first candidate), a Content or its parts, or what
  * `functionCalls(turn, toolset)` already read of it (then it is not read again, and
- * `validateArgs` and `dialect` are those it was read with). Each answer is the outcome of its
- * own item, so none can shift to another call. Call ids are echoed for the Gemini dialect and
- * left out for Vertex AI; each result is proven once (CallToolResult and outputSchema when run)
- * and the Content once, against that dialect's schema. Throws `INVALID_INPUT` when the turn
+ * `validateArgs` and `dialect` are those it was read with; another `dialect` is INVALID_INPUT).
+ * Each answer is the outcome of its own item, so none can shift to another call. Call ids are
+ * echoed where the dialect's reference has them (Gemini API, Vertex AI v1beta1) and left out
+ * where not (Vertex AI v1); each result is proven once (CallToolResult and outputSchema when
+ * run) and the Content once, against that dialect's schema. Throws `INVALID_INPUT` when the turn
  * holds no function call (the candidate's FC-6 finish reason, if any, is named), so the API
  * never sees a count mismatch. `onProgress` hears the servers' progress notifications per call.
  *
@@ -98,8 +115,9 @@ export async function answerCalls(
   clients: ClientMap,
   options: AnswerOptions = {},
 ): Promise<AnswerContent> {
-  const dialect = options.dialect ?? 'gemini';
-  const { items, finish } = callsOf(turn, toolset, options);
+  const { read, dialect } = callsOf(turn, toolset, options);
+  const { items, finish } = read;
+  const { content } = dialectShapes(dialect);
   if (items.length === 0) {
     const why = finish === undefined ? '' : ` (the candidate finished with ${finish.reason})`;
     throw new GeminiMcpError(
@@ -109,14 +127,9 @@ export async function answerCalls(
   }
   const outcomes = await executeToolCalls(items, clients, options);
   const parts = outcomes.map((outcome) =>
-    outcome.kind === 'rejected' ? outcome.rejected.part : responsePart(outcome, options),
+    outcome.kind === 'rejected' ? outcome.rejected.part : responsePart(outcome, options, dialect),
   );
-  const vertex = dialect === 'vertex';
-  return proveContract<AnswerContent>(
-    { role: 'user', parts },
-    vertex ? checkVertexContent : checkContent,
-    {
-      schema: vertex ? 'VertexContent' : 'Content',
-    },
-  );
+  return proveContract<AnswerContent>({ role: 'user', parts }, content.check, {
+    schema: content.schema,
+  });
 }

@@ -4,12 +4,11 @@
  * structurally here, so gemini-mcp never loads it: users bring their own client.
  */
 
+import type { Dialect } from '../adapter/dialect.js';
+import { dialectShapes } from '../adapter/dialect-shapes.js';
 import type { AnswerContent, FunctionTool, ResponseInput, SchemaMode } from '../adapter/shapes.js';
 import { GeminiMcpError } from '../errors.js';
-import {
-  type ReadNotice,
-  readGenerateContentResponse as readResponse,
-} from '../generated/guards.js';
+import type { ReadNotice } from '../generated/guards.js';
 import type { Content, GenerateContentResponse, ToolConfig } from '../generated/types.js';
 import { isJsonObject } from '../json/object.js';
 
@@ -21,6 +20,12 @@ export interface ReadOptions {
    * value is kept as it came; the notice says where it is and that it is new.
    */
   onNotice?: (notice: ReadNotice) => void;
+  /**
+   * The API (and version) the reply comes from, read with that reference's shapes (default
+   * `'gemini'`; `'vertex-v1'`, `'vertex-v1beta1'`, `'vertex'` for Vertex AI, whose replies carry
+   * fields of their own such as `createTime`).
+   */
+  readonly dialect?: Dialect;
 }
 
 /**
@@ -89,6 +94,8 @@ export interface GenAiGenerateOptions {
   model: string;
   /** More `GenerateContentConfig` (system instruction, temperature, thinking, ...); `tools` is set per turn. */
   config?: Record<string, unknown>;
+  /** The API (and version) the client talks to, for reading its replies (default `'gemini'`). */
+  dialect?: Dialect;
 }
 
 /**
@@ -110,12 +117,13 @@ export function readGenerateContentResponse(
   value: unknown,
   options: ReadOptions = {},
 ): GenerateContentResponse {
-  const { violations, notices } = readResponse(value);
+  const { response } = dialectShapes(options.dialect);
+  const { violations, notices } = response.read(value);
   const first = violations[0];
   if (first !== undefined) {
     throw new GeminiMcpError(
       'INVALID_PAYLOAD',
-      `the model's reply is not a GenerateContentResponse at "${first.path}": ${first.message}`,
+      `the model's reply is not a ${response.schema} at "${first.path}": ${first.message}`,
       { path: first.path, details: violations },
     );
   }
@@ -154,10 +162,14 @@ function parameters<C, M extends SchemaMode>(
 /** What @google/genai adds to each response itself (not the API's, so never a novelty). */
 const CLIENT_FIELDS = new Set(['/sdkHttpResponse']);
 
-function readOptions<C, M extends SchemaMode>(request: GenerateRequest<C, M>): ReadOptions {
+function readOptions<C, M extends SchemaMode>(
+  options: GenAiGenerateOptions,
+  request: GenerateRequest<C, M>,
+): ReadOptions {
   const { onNotice } = request;
-  if (onNotice === undefined) return {};
-  return { onNotice: (notice) => CLIENT_FIELDS.has(notice.path) || onNotice(notice) };
+  const dialect = options.dialect === undefined ? {} : { dialect: options.dialect };
+  if (onNotice === undefined) return dialect;
+  return { ...dialect, onNotice: (notice) => CLIENT_FIELDS.has(notice.path) || onNotice(notice) };
 }
 
 /** The reply itself, once it passed {@link readGenerateContentResponse}. */
@@ -190,7 +202,10 @@ export function genaiGenerate<R extends ResponseInput>(
   options: GenAiGenerateOptions,
 ): Generate<R, SchemaMode> {
   return async (request) =>
-    checked(await ai.models.generateContent(parameters(options, request)), readOptions(request));
+    checked(
+      await ai.models.generateContent(parameters(options, request)),
+      readOptions(options, request),
+    );
 }
 
 /**
@@ -211,6 +226,6 @@ export function genaiGenerateStream<R extends ResponseInput>(
   return async (request) =>
     readChunks(
       await ai.models.generateContentStream(parameters(options, request)),
-      readOptions(request),
+      readOptions(options, request),
     );
 }

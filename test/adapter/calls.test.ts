@@ -3,11 +3,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { functionCalls } from '../../src/adapter/calls.js';
+import { dialectShapes } from '../../src/adapter/dialect-shapes.js';
 import { buildToolSet } from '../../src/adapter/toolset.js';
 import {
   checkMcpCallToolRequestParams,
   checkPart,
-  checkVertexPart,
+  checkVertexV1Beta1Part,
+  checkVertexV1Part,
 } from '../../src/generated/guards.js';
 import type { McpTool, Part } from '../../src/generated/types.js';
 import { PROPERTY_RUNS, tool } from './helpers.js';
@@ -337,12 +339,30 @@ describe('model calls (FC)', () => {
     },
   );
 
-  it('FC-3: rejected parts follow the dialect: Vertex AI gets no ids', () => {
-    const { rejected } = functionCalls([call('nope', { id: 'v1' })], toolset, {
-      dialect: 'vertex',
-    });
-    expect(rejected[0]?.functionResponse).not.toHaveProperty('id');
-    expect(checkVertexPart(rejected[0])).toEqual([]);
+  it('FC-3/EX-3b: rejected parts follow the dialect: Vertex AI v1 gets no ids, v1beta1 its ids', () => {
+    const v1 = functionCalls([call('nope', { id: 'x1' })], toolset, { dialect: 'vertex-v1' });
+    expect(v1.rejected[0]?.functionResponse).not.toHaveProperty('id');
+    expect(checkVertexV1Part(v1.rejected[0])).toEqual([]);
+    for (const dialect of ['vertex-v1beta1', 'vertex'] as const) {
+      const { rejected } = functionCalls([call('nope', { id: 'x1' })], toolset, { dialect });
+      expect(rejected[0]?.functionResponse?.id).toBe('x1');
+      expect(checkVertexV1Beta1Part(rejected[0])).toEqual([]);
+    }
+  });
+
+  it('EX-3b: a Vertex AI call with streamed-argument fields is read by its name and args; partialArgs are not assembled', () => {
+    const part = {
+      functionCall: {
+        id: 'x2',
+        name: toolset.entries[0]!.exposedName,
+        args: { a: 1 },
+        partialArgs: [{ jsonPath: '$.a', numberValue: 1 }],
+        willContinue: false,
+      },
+    };
+    expect(checkVertexV1Beta1Part(part)).toEqual([]);
+    const { calls } = functionCalls([part], toolset, { dialect: 'vertex-v1beta1' });
+    expect(calls.map((c) => [c.callId, c.arguments])).toEqual([['x2', { a: 1 }]]);
   });
 });
 
@@ -401,7 +421,7 @@ const inputArb = fc.oneof(
 );
 
 describe('model call properties (FC)', () => {
-  it.each(['gemini', 'vertex'] as const)(
+  it.each(['gemini', 'vertex-v1', 'vertex-v1beta1'] as const)(
     'FC-1..FC-5: any JSON value gives only valid calls and valid rejected parts, or INVALID_INPUT (%s)',
     (dialect) => {
       fc.assert(
@@ -424,7 +444,7 @@ describe('model call properties (FC)', () => {
             ).toEqual([]);
           }
           for (const part of result.rejected) {
-            expect(dialect === 'gemini' ? checkPart(part) : checkVertexPart(part)).toEqual([]);
+            expect(dialectShapes(dialect).part.check(part)).toEqual([]);
             expect(typeof part.functionResponse?.response.error).toBe('string');
           }
           expect(result.items).toHaveLength(result.calls.length + result.rejected.length);

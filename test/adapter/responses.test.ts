@@ -1,10 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { dialectShapes } from '../../src/adapter/dialect-shapes.js';
 import { decodedSize } from '../../src/adapter/render.js';
 import type { FunctionResponseOptions } from '../../src/adapter/responses.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from '../../src/adapter/responses.js';
 import type { ToolError } from '../../src/adapter/types.js';
-import { checkMcpCallToolResult, checkPart, checkVertexPart } from '../../src/generated/guards.js';
+import {
+  checkMcpCallToolResult,
+  checkPart,
+  checkVertexV1Beta1Part,
+  checkVertexV1Part,
+} from '../../src/generated/guards.js';
 import type { McpCallToolResult, McpContentBlock, Part } from '../../src/generated/types.js';
 import { utf8ByteLength } from '../../src/json/utf8.js';
 import { PROPERTY_RUNS } from './helpers.js';
@@ -32,15 +38,42 @@ describe('function responses (FR)', () => {
     ['no id', {}, false],
     ['null id', { id: null }, false],
     ['gemini dialect', { id: 'c9', dialect: 'gemini' }, true],
-    ['vertex dialect', { id: 'c9', dialect: 'vertex' }, false],
+    ['vertex-v1beta1 dialect', { id: 'c9', dialect: 'vertex-v1beta1' }, true],
+    ['vertex (the v1beta1 alias)', { id: 'c9', dialect: 'vertex' }, true],
+    ['vertex-v1 dialect', { id: 'c9', dialect: 'vertex-v1' }, false],
   ] as const)(
-    'FR-1: the id is echoed only when given and allowed (%s)',
+    'FR-1/EX-3b: the id is echoed only when given and the dialect has ids (%s)',
     (_label, options, hasId) => {
       const part = functionResponse('t', result([text('x')]), options);
       expect(Object.hasOwn(part.functionResponse ?? {}, 'id')).toBe(hasId);
-      expect(checkVertexPart(part).length === 0).toBe(!hasId);
+      // Vertex AI v1's reference has no id; v1beta1's has
+      expect(checkVertexV1Part(part).length === 0).toBe(!hasId);
+      expect(checkVertexV1Beta1Part(part)).toEqual([]);
     },
   );
+
+  it('EX-3b: whether a dialect keeps ids is what its FunctionResponse schema says', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const hasId = async (folder: string) =>
+      Object.hasOwn(
+        JSON.parse(await readFile(`schemas/${folder}/FunctionResponse.schema.json`, 'utf8'))
+          .properties,
+        'id',
+      );
+    expect(dialectShapes('gemini').callIds).toBe(await hasId('gemini'));
+    expect(dialectShapes('vertex-v1').callIds).toBe(await hasId('vertex/v1'));
+    expect(dialectShapes('vertex-v1beta1').callIds).toBe(await hasId('vertex/v1beta1'));
+    expect([false, true]).toEqual([
+      dialectShapes('vertex-v1').callIds,
+      dialectShapes('vertex').callIds,
+    ]);
+  });
+
+  it('EX-3b: an unknown dialect is INVALID_INPUT', () => {
+    expect(() =>
+      functionResponse('t', result([text('x')]), { dialect: 'vertex-v2' as never }),
+    ).toThrow(/unknown dialect "vertex-v2"/);
+  });
 
   it.each([
     ['a name with a dot', 'a.b'],
@@ -307,7 +340,7 @@ const options: fc.Arbitrary<FunctionResponseOptions> = fc.record(
       fc.integer({ min: 1, max: 400 }),
       fc.constant(Number.POSITIVE_INFINITY),
     ),
-    dialect: fc.constantFrom('gemini', 'vertex'),
+    dialect: fc.constantFrom('gemini', 'vertex-v1', 'vertex-v1beta1', 'vertex'),
   },
   { requiredKeys: [] },
 );
@@ -359,7 +392,7 @@ describe('function response properties (FR)', () => {
             given as McpCallToolResult | ToolError,
             chosen,
           );
-          const check = chosen.dialect === 'vertex' ? checkVertexPart : checkPart;
+          const check = dialectShapes(chosen.dialect).part.check;
           expect(check(part)).toEqual([]);
           const response = part.functionResponse!.response;
           expect(Object.keys(response).length).toBe(1);

@@ -2,7 +2,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkContent, checkTool, checkVertexContent } from '../../src/generated/guards.js';
+import {
+  checkContent,
+  checkTool,
+  checkVertexV1Beta1Content,
+  checkVertexV1Content,
+} from '../../src/generated/guards.js';
 import { type FakeGemini, startFakeGemini } from '../support/fake-gemini.js';
 import { ensureBuilt } from './build.js';
 import {
@@ -206,7 +211,7 @@ describe('answer', () => {
     });
   });
 
-  it('--dialect vertex leaves the ids out; an unknown function gets its error response', async () => {
+  it('EX-3b: --dialect vertex-v1 answers without ids; an unknown function gets its error response', async () => {
     const turn = file('unknown.json', {
       candidates: [
         {
@@ -220,16 +225,44 @@ describe('answer', () => {
         },
       ],
     });
-    const run = await runCli(['answer', turn, '--dialect', 'vertex']);
+    const run = await runCli(['answer', turn, '--dialect', 'vertex-v1']);
     expect(run.code, run.stderr).toBe(0);
     const content = JSON.parse(run.stdout);
-    expect(checkVertexContent(content)).toEqual([]);
+    expect(checkVertexV1Content(content)).toEqual([]);
     expect(content.parts[0].functionResponse.response.error).toContain('nope');
     expect(content.parts[1].functionResponse).toEqual({
       name: 'hello',
       response: { output: 'Hello, Bo!' },
     });
   });
+
+  it.each([['vertex-v1beta1'], ['vertex']])(
+    'EX-3b: --dialect %s keeps the ids of a Vertex AI v1beta1 turn, reading its own fields without warnings',
+    async (dialect) => {
+      const turn = file(`v1beta1-${dialect}.json`, {
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [{ functionCall: { id: 'vx-9', name: 'hello', args: { name: 'Bo' } } }],
+            },
+            finishReason: 'STOP',
+          },
+        ],
+        createTime: '2026-11-30T10:00:00Z',
+      });
+      const run = await runCli(['answer', turn, '--dialect', dialect]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).not.toContain('createTime');
+      const content = JSON.parse(run.stdout);
+      expect(checkVertexV1Beta1Content(content)).toEqual([]);
+      expect(content.parts[0].functionResponse).toEqual({
+        id: 'vx-9',
+        name: 'hello',
+        response: { output: 'Hello, Bo!' },
+      });
+    },
+  );
 
   it('a turn without calls, or a file that is no model turn: exit 1; a missing file: exit 2', async () => {
     const noCalls = file('text.json', {

@@ -75,12 +75,13 @@ describe('npm run check:generated', () => {
     await writeFile(edited, `${readFileSync(edited, 'utf8')}\nexport const handEdit = 1;\n`);
     await rm(join(work, 'generated', 'types.ts'));
     await writeFile(join(work, 'generated', 'stray.ts'), 'export {};\n');
-    const run = runScript('check-generated', ['--generated', join(work, 'generated')]);
+    // a whole generation (Gemini, MCP and both Vertex AI versions): minutes on a busy machine
+    const run = runScript('check-generated', ['--generated', join(work, 'generated')], 600_000);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('guards.ts: differs');
     expect(run.stderr).toContain('types.ts: missing');
     expect(run.stderr).toContain('stray.ts: not generated');
-  });
+  }, 600_000);
 
   it('fails loudly, never vacuously, when its input is missing', () => {
     const run = runScript('check-generated', [

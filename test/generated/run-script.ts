@@ -5,6 +5,17 @@ import { join } from 'node:path';
 export const projectRoot = join(import.meta.dirname, '..', '..');
 export const referenceDir = join(projectRoot, '..', 'shared', 'reference');
 
+/** Vertex AI's reference: the descriptor of the pinned @google-cloud/aiplatform devDependency. */
+export const vertexProtos = join(
+  projectRoot,
+  'node_modules',
+  '@google-cloud',
+  'aiplatform',
+  'build',
+  'protos',
+  'protos.json',
+);
+
 /** The result of a script run. */
 export interface ScriptRun {
   status: number | null;
@@ -26,7 +37,7 @@ export function runScript(name: string, args: readonly string[], timeoutMs = 120
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** The `--gemini`/`--mcp` arguments for the shared reference files (or other copies of them). */
+/** The `--gemini`/`--mcp`/`--vertex` arguments for the shared reference files (or other copies of them). */
 export function referenceArgs(
   gemini = join(referenceDir, 'gemini-v1beta.discovery.json'),
 ): string[] {
@@ -37,5 +48,7 @@ export function referenceArgs(
       '--mcp',
       join(referenceDir, `mcp-${v}.schema.json`),
     ]),
+    '--vertex',
+    `@google-cloud/aiplatform@6.11.0=${vertexProtos}`,
   ];
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTree } from '../../scripts/lib/schema-dir.js';
 import { readSources } from '../../scripts/lib/sources.js';
-import { projectRoot, referenceDir, runScript } from './run-script.js';
+import { projectRoot, referenceDir, runScript, vertexProtos } from './run-script.js';
 
 const haveReference = existsSync(join(referenceDir, 'gemini-v1beta.discovery.json'));
 if (!haveReference) {
@@ -23,6 +23,7 @@ const DISCOVERY = 'gemini-v1beta.discovery.json';
 interface SourcesFile {
   gemini: { location: string; id: string; revision: string };
   mcp: Record<string, string>;
+  vertex: { package: string; version: string; location: string };
 }
 
 /** The parts of a discovery document the tests change. */
@@ -43,6 +44,7 @@ function referenceSources(): SourcesFile {
       revision: '20260325',
     },
     mcp: Object.fromEntries(VERSIONS.map((v) => [v, join(referenceDir, `mcp-${v}.schema.json`)])),
+    vertex: { package: '@google-cloud/aiplatform', version: '6.11.0', location: vertexProtos },
   };
 }
 
@@ -58,6 +60,12 @@ describe('schema-sources.json, the repository list of sources', () => {
       manifest.inputs.mcp.map((input: { protocolVersion: string }) => input.protocolVersion),
     );
     for (const { location } of sources.mcp) expect(location).toMatch(/^https:\/\//);
+    const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));
+    expect(sources.vertex?.package).toBe('@google-cloud/aiplatform');
+    expect(pkg.devDependencies['@google-cloud/aiplatform']).toBe(sources.vertex?.version);
+    expect(manifest.inputs.vertex.package).toBe(
+      `@google-cloud/aiplatform@${sources.vertex?.version}`,
+    );
   });
 });
 
@@ -113,6 +121,9 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
     for (const version of VERSIONS) {
       expect(run.stdout).toMatch(new RegExp(`\\| MCP ${version} \\| .* \\| same bytes \\|`));
     }
+    expect(run.stdout).toMatch(
+      /\| Vertex AI \| .* \| @google-cloud\/aiplatform@6\.11\.0, sha256 \w+ \| @google-cloud\/aiplatform@6\.11\.0, .* \| same bytes \|/,
+    );
     expect(run.stdout).toContain('## Public types that change shape\n\nNone.');
     expect(await readFile(output, 'utf8')).toBe('changed=false\n');
   });
@@ -129,6 +140,12 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
         blockReason.enum = blockReason.enum!.filter((value) => value !== 'OTHER');
         document.schemas.Candidate!.properties.index = { type: 'string', format: 'int64' };
       });
+      // Vertex AI v1beta1 drops the id of a function response (a copy of the package's descriptor)
+      const protos = JSON.parse(await readFile(vertexProtos, 'utf8'));
+      const v1beta1 = protos.nested.google.nested.cloud.nested.aiplatform.nested.v1beta1;
+      delete v1beta1.nested.FunctionResponse.fields.id;
+      const vertexCopy = join(work, 'changed', 'protos.json');
+      await writeFile(vertexCopy, JSON.stringify(protos));
       const report = join(work, 'changed.md');
       const run = runScript(
         'watch-schemas',
@@ -137,6 +154,7 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
           await sourcesFile('changed', {
             ...referenceSources(),
             gemini: { ...referenceSources().gemini, location: modified },
+            vertex: { ...referenceSources().vertex, location: vertexCopy },
           }),
           '--report',
           report,
@@ -158,7 +176,13 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
           '- `gemini/PromptFeedback.blockReason`: enum values removed "OTHER"; public type `PromptFeedback`',
           '- `gemini/Candidate.index`: type integer -> string; public type `Candidate`',
           '- `gemini/vertex/Candidate.index`: type integer -> string; public type `VertexCandidate`',
+          '- `vertex/v1beta1/FunctionResponse.id`: field removed; public type `VertexV1Beta1FunctionResponse`',
         ]),
+      );
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          /^\| Vertex AI \| .*changed\/protos\.json \| @google-cloud\/aiplatform@6\.11\.0, sha256 \w+ \| @google-cloud\/aiplatform@6\.11\.0, sha256 \w+ \| changed \|$/,
+        ),
       );
       // the generated files that would change
       for (const file of ['types.ts', 'validators.js', 'validators.d.ts', 'guards.ts']) {
@@ -179,6 +203,9 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
       );
       expect(types).toContain(
         '- `VertexCandidate` (inside `VertexGenerateContentResponse`)\n  - `index` changed: number -> string',
+      );
+      expect(types).toContain(
+        '- `VertexV1Beta1FunctionResponse` (inside `VertexV1Beta1Candidate`, `VertexV1Beta1Content`, `VertexV1Beta1GenerateContentRequest`, `VertexV1Beta1GenerateContentResponse`, `VertexV1Beta1Part`)\n  - field removed: `id`',
       );
       expect(run.stdout).toContain('npm run schemas:sync -- --sources');
     },
@@ -279,7 +306,11 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
   ])('issue 19: %s exits 2, with the source named', async (label, change, message) => {
     const { mcp, ...gemini } = await change();
     const base = referenceSources();
-    const sources = { gemini: { ...base.gemini, ...gemini }, mcp: { ...base.mcp, ...mcp } };
+    const sources = {
+      gemini: { ...base.gemini, ...gemini },
+      mcp: { ...base.mcp, ...mcp },
+      vertex: base.vertex,
+    };
     const output = join(work, 'bad.github-output');
     await writeFile(output, '');
     const report = join(work, 'bad.md');
@@ -324,6 +355,7 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
     expect(run.status, run.stderr).toBe(0);
     const written = JSON.parse(await readFile(file, 'utf8'));
     expect(written.gemini.revision).toBe('20260402');
+    expect(written.vertex).toEqual(referenceSources().vertex);
     expect(written.mcp).toEqual(referenceSources().mcp);
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
     expect(manifest.inputs.gemini.revision).toBe('20260402');

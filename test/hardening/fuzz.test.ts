@@ -22,7 +22,8 @@ import {
   checkPart,
   checkSchema,
   checkTool,
-  checkVertexPart,
+  checkVertexV1Beta1Part,
+  checkVertexV1Part,
 } from '../../src/generated/guards.js';
 import { stripInvisible } from '../../src/json/invisible.js';
 import { answerCalls } from '../../src/runtime/answer.js';
@@ -161,7 +162,7 @@ describe('fuzzing every entry point', { timeout: TIMEOUT }, () => {
               structured: fc.constantFrom('prefer', 'auto', 'append', 'ignore'),
               media: fc.constantFrom('placeholder', 'parts'),
               maxOutputBytes: fc.integer({ min: 0, max: 2000 }),
-              dialect: fc.constantFrom('gemini', 'vertex'),
+              dialect: fc.constantFrom('gemini', 'vertex-v1', 'vertex-v1beta1', 'vertex'),
             },
             { requiredKeys: [] },
           ),
@@ -171,7 +172,12 @@ describe('fuzzing every entry point', { timeout: TIMEOUT }, () => {
               functionResponse(name, result as never, options),
             );
             if (part === undefined) return;
-            const check = options.dialect === 'vertex' ? checkVertexPart : checkPart;
+            const check =
+              options.dialect === 'vertex-v1'
+                ? checkVertexV1Part
+                : options.dialect === undefined || options.dialect === 'gemini'
+                  ? checkPart
+                  : checkVertexV1Beta1Part;
             expect(check(part)).toEqual([]);
           },
         ),

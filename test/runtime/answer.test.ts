@@ -1,9 +1,14 @@
 /** answerCalls in memory: order, dialects, rejections, size caps, and what it refuses. */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { functionCalls } from '../../src/adapter/calls.js';
 import type { ToolSet } from '../../src/adapter/toolset-types.js';
 import { GeminiMcpError } from '../../src/errors.js';
-import { checkContent, checkVertexContent } from '../../src/generated/guards.js';
+import {
+  checkContent,
+  checkVertexV1Beta1Content,
+  checkVertexV1Content,
+} from '../../src/generated/guards.js';
 import type { Content, GenerateContentResponse } from '../../src/generated/types.js';
 import { answerCalls } from '../../src/runtime/answer.js';
 import { inMemoryServers } from '../support/runtime-servers.js';
@@ -52,11 +57,30 @@ describe('EX-3: answerCalls', () => {
     });
   });
 
-  it('EX-3b: vertex dialect: the same answer without ids, valid for Vertex AI', async () => {
-    const answer = await answerCalls(PARALLEL, toolset, clients, { dialect: 'vertex' });
-    expect(checkVertexContent(answer)).toEqual([]);
+  it('EX-3b: vertex-v1 dialect: the same answer without ids, valid for Vertex AI v1', async () => {
+    const answer = await answerCalls(PARALLEL, toolset, clients, { dialect: 'vertex-v1' });
+    expect(checkVertexV1Content(answer)).toEqual([]);
     expect(answer.parts?.map((p) => p.functionResponse?.name)).toEqual(['bitcoin_price', 'hello']);
     for (const part of answer.parts ?? []) expect(part.functionResponse).not.toHaveProperty('id');
+  });
+
+  it.each(['vertex-v1beta1', 'vertex'] as const)(
+    'EX-3b: %s dialect: ids kept, valid for Vertex AI v1beta1',
+    async (dialect) => {
+      const answer = await answerCalls(PARALLEL, toolset, clients, { dialect });
+      expect(checkVertexV1Beta1Content(answer)).toEqual([]);
+      expect(answer.parts.map((p) => p.functionResponse.id)).toEqual(['p1', 'p2']);
+    },
+  );
+
+  it('EX-3b: calls read in a dialect are answered in it; another dialect is INVALID_INPUT', async () => {
+    const read = functionCalls(PARALLEL, toolset, { dialect: 'vertex-v1' });
+    const answer = await answerCalls(read, toolset, clients);
+    expect(checkVertexV1Content(answer)).toEqual([]);
+    for (const part of answer.parts) expect(part.functionResponse).not.toHaveProperty('id');
+    await expect(
+      answerCalls(read, toolset, clients, { dialect: 'vertex-v1beta1' }),
+    ).rejects.toThrow(/read as vertex-v1 and cannot be answered as vertex-v1beta1/);
   });
 
   it('EX-3: calls without ids get responses without ids', async () => {

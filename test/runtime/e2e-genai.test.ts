@@ -5,12 +5,15 @@
  */
 import { type Content as GenAiContent, GoogleGenAI } from '@google/genai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { functionCalls } from '../../src/adapter/calls.js';
 import { geminiTools } from '../../src/adapter/declarations.js';
 import {
   checkGenerateContentRequest,
-  checkVertexGenerateContentRequest,
+  checkVertexV1Beta1GenerateContentRequest,
+  checkVertexV1GenerateContentRequest,
 } from '../../src/generated/guards.js';
 import type { Content, Part } from '../../src/generated/types.js';
+import { answerCalls } from '../../src/runtime/answer.js';
 import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
 import { runConversation } from '../../src/runtime/conversation.js';
 import { genaiGenerate, genaiGenerateStream } from '../../src/runtime/genai.js';
@@ -228,7 +231,67 @@ describe('EX-4: runConversation through the real @google/genai client', () => {
     });
   }, 30_000);
 
-  it('EX-3b: Vertex AI (express mode): calls without ids, answered without ids, valid Vertex requests', async () => {
+  it('EX-3b: Vertex AI v1beta1 (express mode): a turn with ids round-trips through functionCalls and answerCalls, ids kept', async () => {
+    const turn: Content = {
+      role: 'model',
+      parts: [
+        { functionCall: { id: 'vx-1', name: 'bitcoin_price', args: { currency: 'CHF' } } },
+        { functionCall: { id: 'vx-2', name: 'hello', args: { name: 'Vera' } } },
+      ],
+    };
+    fake = await startFakeGemini([
+      {
+        response: {
+          candidates: [{ content: turn, finishReason: 'STOP', index: 0 }],
+          createTime: '2026-11-30T10:00:00Z',
+          responseId: 'r1',
+          modelVersion: MODEL,
+        },
+      },
+      finalText,
+    ]);
+    const ai = new GoogleGenAI({
+      vertexai: true,
+      apiKey: 'test-key',
+      apiVersion: 'v1beta1',
+      httpOptions: { baseUrl: fake.baseUrl },
+    });
+    const contents: GenAiContent[] = [USER];
+    const response = await ai.models.generateContent({
+      model: MODEL,
+      contents,
+      config: { tools: geminiTools(connections.toolset) },
+    });
+    const read = functionCalls(response, connections.toolset, { dialect: 'vertex-v1beta1' });
+    expect(read.calls.map((c) => c.callId)).toEqual(['vx-1', 'vx-2']);
+    const answer = await answerCalls(read, connections.toolset, connections.clients);
+    expect(answer.parts.map((p) => p.functionResponse.id)).toEqual(['vx-1', 'vx-2']);
+    contents.push(response.candidates![0]!.content!, answer);
+    await ai.models.generateContent({ model: MODEL, contents });
+
+    expect(fake.requests.map((r) => [r.path, r.apiKey])).toEqual([
+      [`/v1beta1/publishers/google/models/${MODEL}:generateContent`, 'test-key'],
+      [`/v1beta1/publishers/google/models/${MODEL}:generateContent`, 'test-key'],
+    ]);
+    const body = fake.requests[1]?.body as Body;
+    expect(checkVertexV1Beta1GenerateContentRequest(body)).toEqual([]);
+    expect(body.contents[1]).toEqual(turn);
+    expect(
+      body.contents[2]?.parts?.map((p) => [p.functionResponse?.id, p.functionResponse?.name]),
+    ).toEqual([
+      ['vx-1', 'bitcoin_price'],
+      ['vx-2', 'hello'],
+    ]);
+    // the same request is not one Vertex AI v1 takes: its reference has no ids
+    expect(checkVertexV1GenerateContentRequest(body).map((v) => v.path)).toEqual([
+      '/contents/1/parts/0/functionCall/id',
+      '/contents/1/parts/1/functionCall/id',
+      '/contents/2/parts/0/functionResponse/id',
+      '/contents/2/parts/1/functionResponse/id',
+    ]);
+  }, 30_000);
+
+  it('EX-3b: Vertex AI v1 (express mode): calls without ids, answered without ids, valid v1 requests', async () => {
     const turn: Content = {
       role: 'model',
       parts: [
@@ -240,22 +303,26 @@ describe('EX-4: runConversation through the real @google/genai client', () => {
     const ai = new GoogleGenAI({
       vertexai: true,
       apiKey: 'test-key',
+      apiVersion: 'v1',
       httpOptions: { baseUrl: fake.baseUrl },
     });
+    const notices: string[] = [];
     const result = await runConversation({
-      generate: genaiGenerate(ai, { model: MODEL }),
+      generate: genaiGenerate(ai, { model: MODEL, dialect: 'vertex-v1' }),
       toolset: connections.toolset,
       clients: connections.clients,
       contents: [USER],
-      dialect: 'vertex',
+      dialect: 'vertex-v1',
+      onNotice: (notice) => notices.push(notice.path),
     });
     expect(result.stop.reason).toBe('answered');
+    expect(notices).toEqual([]);
     expect(fake.requests.map((r) => r.path)).toEqual([
-      `/v1beta1/publishers/google/models/${MODEL}:generateContent`,
-      `/v1beta1/publishers/google/models/${MODEL}:generateContent`,
+      `/v1/publishers/google/models/${MODEL}:generateContent`,
+      `/v1/publishers/google/models/${MODEL}:generateContent`,
     ]);
     const body = fake.requests[1]?.body as Body;
-    expect(checkVertexGenerateContentRequest(body)).toEqual([]);
+    expect(checkVertexV1GenerateContentRequest(body)).toEqual([]);
     expect(body.contents[1]).toEqual(turn);
     expect(body.contents[2]?.parts?.map((p) => p.functionResponse)).toEqual([
       {
@@ -271,5 +338,37 @@ describe('EX-4: runConversation through the real @google/genai client', () => {
       },
       { name: 'hello', response: { output: 'Hello, Vera!' } },
     ]);
+  }, 30_000);
+
+  it('EX-3b: a Vertex AI reply read as a Gemini API one reports its Vertex-only fields as notices; read as Vertex AI, none', async () => {
+    const reply = {
+      response: {
+        candidates: [
+          { content: { role: 'model', parts: [{ text: 'Hi.' }] }, finishReason: 'STOP', index: 0 },
+        ],
+        createTime: '2026-11-30T10:00:00Z',
+        modelVersion: MODEL,
+      },
+    };
+    fake = await startFakeGemini([reply, reply]);
+    const ai = new GoogleGenAI({
+      vertexai: true,
+      apiKey: 'test-key',
+      apiVersion: 'v1beta1',
+      httpOptions: { baseUrl: fake.baseUrl },
+    });
+    const heard = async (dialect: 'gemini' | 'vertex') => {
+      const notices: string[] = [];
+      await runConversation({
+        generate: genaiGenerate(ai, { model: MODEL, dialect }),
+        toolset: connections.toolset,
+        clients: connections.clients,
+        contents: [USER],
+        onNotice: (notice) => notices.push(notice.path),
+      });
+      return notices;
+    };
+    expect(await heard('gemini')).toEqual(['/createTime']);
+    expect(await heard('vertex')).toEqual([]);
   }, 30_000);
 });

@@ -1,0 +1,100 @@
+/**
+ * The shapes of each dialect the adapter proves its output with and reads replies with. Whether
+ * a version takes call ids is read from its generated FunctionResponse schema, never stated by
+ * hand.
+ */
+
+import type { ViolationDetail } from '../errors.js';
+import {
+  checkContent,
+  checkFunctionResponse,
+  checkPart,
+  checkVertexV1Beta1Content,
+  checkVertexV1Beta1FunctionResponse,
+  checkVertexV1Beta1Part,
+  checkVertexV1Content,
+  checkVertexV1FunctionResponse,
+  checkVertexV1Part,
+  type ReadCheck,
+  readContent,
+  readGenerateContentResponse,
+  readVertexV1Beta1Content,
+  readVertexV1Beta1GenerateContentResponse,
+  readVertexV1Content,
+  readVertexV1GenerateContentResponse,
+} from '../generated/guards.js';
+import { type ApiDialect, apiDialect, type Dialect } from './dialect.js';
+
+/** One generated check and the schema it stands for, for error messages. */
+interface ShapeCheck {
+  readonly schema: string;
+  readonly check: (value: unknown) => ViolationDetail[];
+}
+
+/** One generated read contract and the schema it stands for. */
+interface ShapeRead {
+  readonly schema: string;
+  readonly read: (value: unknown) => ReadCheck;
+}
+
+/** What the adapter needs of one dialect's shapes. */
+export interface DialectShapes {
+  /** The Part schema the functionResponse parts are proven against. */
+  readonly part: ShapeCheck;
+  /** The Content schema the answering user Content is proven against. */
+  readonly content: ShapeCheck;
+  /** The read contract of the version's GenerateContentResponse. */
+  readonly response: ShapeRead;
+  /** The read contract of the version's Content (a model turn saved on its own). */
+  readonly modelContent: ShapeRead;
+  /** Whether the version's FunctionCall and FunctionResponse carry an `id` (echoed when they do). */
+  readonly callIds: boolean;
+}
+
+/** Whether a FunctionResponse schema takes an `id`: its generated check, asked once. */
+const takesIds = (check: (value: unknown) => ViolationDetail[]): boolean =>
+  check({ id: 'id', name: 'name', response: {} }).length === 0;
+
+const SHAPES: Readonly<Record<ApiDialect, DialectShapes>> = {
+  gemini: {
+    part: { schema: 'Part', check: checkPart },
+    content: { schema: 'Content', check: checkContent },
+    response: { schema: 'GenerateContentResponse', read: readGenerateContentResponse },
+    modelContent: { schema: 'Content', read: readContent },
+    callIds: takesIds(checkFunctionResponse),
+  },
+  'vertex-v1': {
+    part: { schema: 'VertexV1Part', check: checkVertexV1Part },
+    content: { schema: 'VertexV1Content', check: checkVertexV1Content },
+    response: {
+      schema: 'VertexV1GenerateContentResponse',
+      read: readVertexV1GenerateContentResponse,
+    },
+    modelContent: { schema: 'VertexV1Content', read: readVertexV1Content },
+    callIds: takesIds(checkVertexV1FunctionResponse),
+  },
+  'vertex-v1beta1': {
+    part: { schema: 'VertexV1Beta1Part', check: checkVertexV1Beta1Part },
+    content: { schema: 'VertexV1Beta1Content', check: checkVertexV1Beta1Content },
+    response: {
+      schema: 'VertexV1Beta1GenerateContentResponse',
+      read: readVertexV1Beta1GenerateContentResponse,
+    },
+    modelContent: { schema: 'VertexV1Beta1Content', read: readVertexV1Beta1Content },
+    callIds: takesIds(checkVertexV1Beta1FunctionResponse),
+  },
+};
+
+/**
+ * The shapes of a dialect: the Part and Content checks the adapter proves its output with, and
+ * whether call ids are kept (read from the version's FunctionResponse schema).
+ *
+ * @example
+ * ```ts
+ * dialectShapes('vertex-v1').callIds; // false: Vertex AI v1's reference has no ids
+ * dialectShapes('vertex-v1beta1').part.schema; // 'VertexV1Beta1Part'
+ * ```
+ */
+export function dialectShapes(dialect: Dialect | undefined): DialectShapes {
+  return SHAPES[apiDialect(dialect)];
+}
