@@ -8,12 +8,15 @@ import type { ViolationDetail } from '../errors.js';
 import {
   checkContent,
   checkFunctionResponse,
+  checkGenerateContentRequest,
   checkPart,
   checkVertexV1Beta1Content,
   checkVertexV1Beta1FunctionResponse,
+  checkVertexV1Beta1GenerateContentRequest,
   checkVertexV1Beta1Part,
   checkVertexV1Content,
   checkVertexV1FunctionResponse,
+  checkVertexV1GenerateContentRequest,
   checkVertexV1Part,
   type ReadCheck,
   readContent,
@@ -43,6 +46,8 @@ export interface DialectShapes {
   readonly part: ShapeCheck;
   /** The Content schema the answering user Content is proven against. */
   readonly content: ShapeCheck;
+  /** The GenerateContentRequest schema a request built here (sampling) is proven against. */
+  readonly request: ShapeCheck;
   /** The read contract of the version's GenerateContentResponse. */
   readonly response: ShapeRead;
   /** The read contract of the version's Content (a model turn saved on its own). */
@@ -59,6 +64,7 @@ const SHAPES: Readonly<Record<ApiDialect, DialectShapes>> = {
   gemini: {
     part: { schema: 'Part', check: checkPart },
     content: { schema: 'Content', check: checkContent },
+    request: { schema: 'GenerateContentRequest', check: checkGenerateContentRequest },
     response: { schema: 'GenerateContentResponse', read: readGenerateContentResponse },
     modelContent: { schema: 'Content', read: readContent },
     callIds: takesIds(checkFunctionResponse),
@@ -66,6 +72,10 @@ const SHAPES: Readonly<Record<ApiDialect, DialectShapes>> = {
   'vertex-v1': {
     part: { schema: 'VertexV1Part', check: checkVertexV1Part },
     content: { schema: 'VertexV1Content', check: checkVertexV1Content },
+    request: {
+      schema: 'VertexV1GenerateContentRequest',
+      check: checkVertexV1GenerateContentRequest,
+    },
     response: {
       schema: 'VertexV1GenerateContentResponse',
       read: readVertexV1GenerateContentResponse,
@@ -76,6 +86,10 @@ const SHAPES: Readonly<Record<ApiDialect, DialectShapes>> = {
   'vertex-v1beta1': {
     part: { schema: 'VertexV1Beta1Part', check: checkVertexV1Beta1Part },
     content: { schema: 'VertexV1Beta1Content', check: checkVertexV1Beta1Content },
+    request: {
+      schema: 'VertexV1Beta1GenerateContentRequest',
+      check: checkVertexV1Beta1GenerateContentRequest,
+    },
     response: {
       schema: 'VertexV1Beta1GenerateContentResponse',
       read: readVertexV1Beta1GenerateContentResponse,

@@ -3,11 +3,7 @@
  * messages to contents, the system prompt, generation settings, tools and tool choice.
  */
 import { GeminiMcpError } from '../errors.js';
-import {
-  checkGenerateContentRequest,
-  checkVertexGenerateContentRequest,
-  readMcpCreateMessageRequestParams,
-} from '../generated/guards.js';
+import { readMcpCreateMessageRequestParams } from '../generated/guards.js';
 import type {
   Content,
   FunctionCallingConfig,
@@ -21,6 +17,7 @@ import { proveContract } from '../json/contract.js';
 import { isJsonObject } from '../json/object.js';
 import { appendPointer } from '../json/pointer.js';
 import { type DeclarationWarning, geminiTools } from './declarations.js';
+import { dialectShapes } from './dialect-shapes.js';
 import { inlineBase64 } from './render.js';
 import { unprovenResponsePart } from './responses.js';
 import { isGeneratedCallId, THOUGHT_SIGNATURE_META } from './sampling-ids.js';
@@ -132,7 +129,7 @@ function calledName(toolName: string, context: MessageContext, path: string): st
 function toolUsePart(block: McpToolUseContent, context: MessageContext, path: string): Part {
   const name = calledName(block.name, context, path);
   context.callNames.set(block.id, name);
-  const sendId = context.options.dialect !== 'vertex' && !isGeneratedCallId(block.id);
+  const sendId = dialectShapes(context.options.dialect).callIds && !isGeneratedCallId(block.id);
   const meta = isJsonObject(block._meta) ? block._meta[THOUGHT_SIGNATURE_META] : undefined;
   const signature = typeof meta === 'string' ? inlineBase64(meta) : undefined;
   return {
@@ -331,7 +328,7 @@ function contextWarnings(params: McpCreateMessageRequestParams, warnings: Sampli
  * preferences are the caller's (see `chooseSamplingModel`). Every loss is a warning with its
  * pointer into the params. Params that fail their read contract, a `tool_result` that answers
  * no earlier `tool_use`, or `maxTokens` < 1 throw INVALID_INPUT; the request is proven against
- * the GenerateContentRequest schema (VertexGenerateContentRequest for `dialect: 'vertex'`).
+ * the GenerateContentRequest schema (the dialect's own GenerateContentRequest for Vertex AI).
  *
  * @example
  * ```ts
@@ -378,10 +375,8 @@ export function samplingRequest<M extends SchemaMode = 'json'>(
     ...(choice === undefined ? {} : { toolConfig: choice }),
     tools,
   };
-  const vertex = options.dialect === 'vertex';
-  proveContract(request, vertex ? checkVertexGenerateContentRequest : checkGenerateContentRequest, {
-    schema: vertex ? 'VertexGenerateContentRequest' : 'GenerateContentRequest',
-  });
+  const shape = dialectShapes(options.dialect).request;
+  proveContract(request, shape.check, { schema: shape.schema });
   return {
     ...request,
     toolset: built.toolset,

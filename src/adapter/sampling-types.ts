@@ -1,7 +1,8 @@
 /** The shapes of MCP sampling served by Gemini: the losses reported and the conversion options. */
 import type { FunctionDeclarationsOptions } from './declarations.js';
+import type { Dialect } from './dialect.js';
 import type { MediaMode } from './render.js';
-import type { Dialect, StructuredMode } from './responses.js';
+import type { StructuredMode } from './responses.js';
 import type { SchemaMode } from './shapes.js';
 import type { ToolSet } from './toolset-types.js';
 

@@ -10,8 +10,9 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { FunctionDeclarationsOptions } from '../adapter/declarations.js';
+import type { Dialect } from '../adapter/dialect.js';
 import type { MediaMode } from '../adapter/render.js';
-import type { Dialect, StructuredMode } from '../adapter/responses.js';
+import type { StructuredMode } from '../adapter/responses.js';
 import { chooseSamplingModel, type SamplingModelPolicy } from '../adapter/sampling-model.js';
 import { type SamplingRequest, samplingRequest } from '../adapter/sampling-request.js';
 import { samplingResult } from '../adapter/sampling-result.js';

@@ -11,7 +11,7 @@ import type {
   TransportSendOptions,
 } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { type BoundedHttpOptions, authorizedBoundedFetch } from './http-transport.js';
+import { authorizedBoundedFetch, type BoundedHttpOptions } from './http-transport.js';
 
 /** What the SSE transport is given. */
 export interface HttpTransportOptions extends BoundedHttpOptions {

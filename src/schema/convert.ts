@@ -643,9 +643,7 @@ function mergeAlternatives(alternatives: readonly Schema[]): Schema[] {
       // The first of its type; a bare string enum is serialized now, as it may grow below.
       seen.set(alternative.type, {
         first: alternative,
-        ...(isBareStringEnum(alternative)
-          ? { texts: new Set([canonicalJson(alternative)]) }
-          : {}),
+        ...(isBareStringEnum(alternative) ? { texts: new Set([canonicalJson(alternative)]) } : {}),
       });
     } else {
       sameType.texts ??= new Set([canonicalJson(sameType.first)]);

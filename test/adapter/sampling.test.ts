@@ -11,7 +11,8 @@ import {
   checkGenerateContentRequest,
   checkMcpCreateMessageRequestParams,
   checkMcpCreateMessageResult,
-  checkVertexGenerateContentRequest,
+  checkVertexV1Beta1GenerateContentRequest,
+  checkVertexV1GenerateContentRequest,
 } from '../../src/generated/guards.js';
 import type {
   GenerateContentResponse,
@@ -44,7 +45,11 @@ function convert(
   const request = samplingRequest(value, { serverId: 'srv', ...options });
   const { toolset: _t, withTools: _w, params: _p, warnings: _warnings, ...body } = request;
   const check =
-    options.dialect === 'vertex' ? checkVertexGenerateContentRequest : checkGenerateContentRequest;
+    options.dialect === 'vertex-v1'
+      ? checkVertexV1GenerateContentRequest
+      : options.dialect === 'vertex-v1beta1'
+        ? checkVertexV1Beta1GenerateContentRequest
+        : checkGenerateContentRequest;
   expect(check(body)).toEqual([]);
   return request;
 }
@@ -170,7 +175,7 @@ describe('sampling request (SA-1, SA-2, SA-3)', () => {
     });
   });
 
-  it('SA-1: the vertex dialect sends no call ids', () => {
+  it('SA-1: Vertex AI v1 (no ids in its reference) gets no call ids', () => {
     const request = convert(
       params({
         tools: [WEATHER],
@@ -183,9 +188,27 @@ describe('sampling request (SA-1, SA-2, SA-3)', () => {
           { role: 'user', content: [{ type: 'tool_result', toolUseId: 'c1', content: [] }] },
         ],
       }),
-      { dialect: 'vertex' },
+      { dialect: 'vertex-v1' },
     );
     expect(JSON.stringify(request.contents)).not.toContain('"id"');
+  });
+
+  it('SA-1: Vertex AI v1beta1 (ids in its reference) keeps the call ids', () => {
+    const request = convert(
+      params({
+        tools: [WEATHER],
+        messages: [
+          { role: 'user', content: { type: 'text', text: 'Weather?' } },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 'c1', name: 'get_weather', input: { city: 'Oslo' } }],
+          },
+          { role: 'user', content: [{ type: 'tool_result', toolUseId: 'c1', content: [] }] },
+        ],
+      }),
+      { dialect: 'vertex-v1beta1' },
+    );
+    expect(JSON.stringify(request.contents)).toContain('"id":"c1"');
   });
 
   it('SA-1: a tool_result answering no earlier tool_use is refused with its pointer', () => {
