@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { arrayElementStarts } from '../../src/cli/locate.js';
 import { runValidate, type ValidateOptions } from '../../src/cli/validate.js';
 import { ensureBuilt } from './build.js';
 import { CLI, type CliRun, runCli, runProcess, tempDir } from './helpers.js';
@@ -212,6 +213,26 @@ describe('issue 15: a JSON array is as many payloads, each named by its index', 
     expect(run.stdout).toMatch(
       new RegExp(`blank-first\\.json:${line}:\\d+: content at /parts/0/text`),
     );
+  });
+});
+
+describe('issue 15: arrayElementStarts, where each element of an array starts', () => {
+  it.each([
+    ['[]', []],
+    ['  [ 1 ]', [[4, 1, 5]]],
+    [
+      '[\n  {"a": "],\\"[{"},\n  [1, [2]],\n  "x"\n]',
+      [
+        [4, 2, 3],
+        [23, 3, 3],
+        [35, 4, 3],
+      ],
+    ],
+    ['{"a": 1}', []],
+  ] as const)('%j', (text, want) => {
+    const starts = arrayElementStarts(text).map((s) => [s.offset, s.line, s.column]);
+    expect(starts).toEqual(want);
+    for (const [offset] of starts) expect('[{"1'.includes(text[offset!]!)).toBe(true);
   });
 });
 
