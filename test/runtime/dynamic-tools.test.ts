@@ -6,8 +6,7 @@
  */
 import { join } from 'node:path';
 import { GoogleGenAI } from '@google/genai';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolSet } from '../../src/adapter/toolset-types.js';
@@ -18,7 +17,7 @@ import { listAllTools } from '../../src/runtime/list-tools.js';
 import { LiveToolSet, type ToolSetSource } from '../../src/runtime/live-toolset.js';
 import { type FakeGemini, type ScriptedReply, startFakeGemini } from '../support/fake-gemini.js';
 import { connectReapedAfterEach } from '../support/runtime-servers.js';
-import { createUnlockServer, UNLOCKED_TOOL } from '../support/unlock-server.js';
+import { inMemoryUnlockClient, UNLOCKED_TOOL } from '../support/unlock-server.js';
 
 const MODEL = 'gemini-2.5-flash';
 const SLOW = 30_000;
@@ -78,10 +77,7 @@ function lastResponse(body: Body | undefined): { name: string; response: unknown
  * wait, the next request would be built before the refresh lands.
  */
 async function inMemoryUnlock(delayMs: number, hang = false) {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createUnlockServer().connect(serverSide);
-  const client = new Client({ name: 'dynamic-test', version: '0.0.0' });
-  await client.connect(clientSide);
+  const { client } = await inMemoryUnlockClient();
   const live = new LiveToolSet(new Map([['vault', await listAllTools(client)]]));
   client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
     live.replaceAndNotify('vault', async () => {

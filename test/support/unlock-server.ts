@@ -6,6 +6,8 @@
  * {@link createUnlockServer}.
  */
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
@@ -54,6 +56,18 @@ export function createUnlockServer(): McpServer {
     },
   );
   return server;
+}
+
+/** A client connected in memory to a fresh server, and the server's end of the link. */
+export async function inMemoryUnlockClient(): Promise<{
+  client: Client;
+  serverSide: InMemoryTransport;
+}> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createUnlockServer().connect(serverSide);
+  const client = new Client({ name: 'unlock-test-client', version: '0.0.0' });
+  await client.connect(clientSide);
+  return { client, serverSide };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
