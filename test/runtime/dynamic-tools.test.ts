@@ -6,11 +6,11 @@
  */
 import { join } from 'node:path';
 import { GoogleGenAI } from '@google/genai';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolSet } from '../../src/adapter/toolset-types.js';
+import { answerCalls } from '../../src/runtime/answer.js';
 import type { ConversationResult } from '../../src/runtime/conversation.js';
 import { runConversation } from '../../src/runtime/conversation.js';
 import { genaiGenerate } from '../../src/runtime/genai.js';
@@ -18,11 +18,16 @@ import { listAllTools } from '../../src/runtime/list-tools.js';
 import { LiveToolSet, type ToolSetSource } from '../../src/runtime/live-toolset.js';
 import { type FakeGemini, type ScriptedReply, startFakeGemini } from '../support/fake-gemini.js';
 import { connectReapedAfterEach } from '../support/runtime-servers.js';
-import { createUnlockServer, UNLOCKED_TOOL } from '../support/unlock-server.js';
+import { inMemoryUnlockClient, UNLOCKED_TOOL } from '../support/unlock-server.js';
 
 const MODEL = 'gemini-2.5-flash';
 const SLOW = 30_000;
 const root = join(import.meta.dirname, '..', '..');
+const UNLOCK_STDIO = {
+  command: process.execPath,
+  args: ['--import', 'tsx', join(root, 'test', 'support', 'unlock-server.ts')],
+  cwd: root,
+};
 
 const reply = (parts: object[]): ScriptedReply => ({
   response: { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }] },
@@ -78,10 +83,7 @@ function lastResponse(body: Body | undefined): { name: string; response: unknown
  * wait, the next request would be built before the refresh lands.
  */
 async function inMemoryUnlock(delayMs: number, hang = false) {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createUnlockServer().connect(serverSide);
-  const client = new Client({ name: 'dynamic-test', version: '0.0.0' });
-  await client.connect(clientSide);
+  const { client } = await inMemoryUnlockClient();
   const live = new LiveToolSet(new Map([['vault', await listAllTools(client)]]));
   client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
     live.replaceAndNotify('vault', async () => {
@@ -99,15 +101,7 @@ describe('issue 15: a tool a call unlocks is declared in the very next request',
   it(
     'EX-5: over stdio (connectServers): unlock, then open_vault is declared and answered',
     async () => {
-      const connections = await connect({
-        mcpServers: {
-          vault: {
-            command: process.execPath,
-            args: ['--import', 'tsx', join(root, 'test', 'support', 'unlock-server.ts')],
-            cwd: root,
-          },
-        },
-      });
+      const connections = await connect({ mcpServers: { vault: UNLOCK_STDIO } });
       const { declared, bodies, result } = await play(connections, connections.clients);
       expect(declared[0]).toEqual(['report', 'unlock']);
       expect(declared[1]).toEqual([UNLOCKED_TOOL, 'report', 'unlock']);
@@ -117,6 +111,24 @@ describe('issue 15: a tool a call unlocks is declared in the very next request',
         response: { output: 'the vault is open' },
       });
       expect(result.stop).toMatchObject({ reason: 'answered', text: 'The vault is open.' });
+    },
+    SLOW,
+  );
+
+  it(
+    'EX-5: over stdio the notification precedes the result: the refresh is in flight when the result is read',
+    async () => {
+      const connections = await connect({ mcpServers: { vault: UNLOCK_STDIO } });
+      const answer = await answerCalls(
+        [{ functionCall: { id: 'u1', name: 'unlock', args: {} } }],
+        connections.toolset,
+        connections.clients,
+      );
+      expect(answer.parts?.[0]?.functionResponse?.response).toEqual({ output: 'unlocked' });
+      // Not listed yet (a re-list takes a round trip to the child), but already in flight:
+      expect(connections.toolset.resolve(UNLOCKED_TOOL)).toBeUndefined();
+      expect(await connections.toolsSettled()).toBe(true);
+      expect(connections.toolset.resolve(UNLOCKED_TOOL)?.serverId).toBe('vault');
     },
     SLOW,
   );

@@ -4,8 +4,6 @@
  * capped), through executeToolCalls, answerCalls and runConversation.
  */
 import { GoogleGenAI } from '@google/genai';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildToolSet } from '../../src/adapter/toolset.js';
 import type { ResolvedCall } from '../../src/adapter/types.js';
@@ -22,7 +20,7 @@ import { genaiGenerate } from '../../src/runtime/genai.js';
 import { listAllTools } from '../../src/runtime/list-tools.js';
 import { type FakeGemini, startFakeGemini } from '../support/fake-gemini.js';
 import { connectReapedAfterEach, EVERYTHING_SERVER } from '../support/runtime-servers.js';
-import { createUnlockServer } from '../support/unlock-server.js';
+import { inMemoryUnlockClient } from '../support/unlock-server.js';
 
 const SLOW = 30_000;
 const LONG_RUNNING = 'trigger-long-running-operation';
@@ -122,10 +120,7 @@ describe('issue 15: progress is bounded', () => {
 
 describe('issue 15: a server reaches only its own calls with progress', () => {
   async function linked() {
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createUnlockServer().connect(serverSide);
-    const client = new Client({ name: 'progress-test', version: '0.0.0' });
-    await client.connect(clientSide);
+    const { client, serverSide } = await inMemoryUnlockClient();
     const errors: Error[] = [];
     client.onerror = (error) => errors.push(error);
     return { client, serverSide, errors };
@@ -164,10 +159,7 @@ describe('issue 15: runConversation passes onProgress through', () => {
   });
 
   it('EX-4: two parallel calls of one tool: each heard with its own index and id (in memory)', async () => {
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createUnlockServer().connect(serverSide);
-    const client = new Client({ name: 'progress-test', version: '0.0.0' });
-    await client.connect(clientSide);
+    const { client } = await inMemoryUnlockClient();
     const { toolset } = buildToolSet([{ serverId: 'vault', tools: await listAllTools(client) }]);
     const call = (id: string, progress: number) => ({
       functionCall: { id, name: 'report', args: { steps: [{ progress, total: 9, message: id }] } },

@@ -2,10 +2,12 @@
  * A real SDK McpServer with an "unlock more tools" flow: calling `unlock` registers the tool
  * `open_vault`, which makes the SDK send `notifications/tools/list_changed` before the call's
  * result. `report` sends the progress notifications it is given before it answers. Run over
- * stdio with `node --import tsx test/support/unlock-server.ts`, or embed it with
- * {@link createUnlockServer}.
+ * stdio with `node --import tsx test/support/unlock-server.ts`, or in memory with
+ * {@link inMemoryUnlockClient}.
  */
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
@@ -14,7 +16,7 @@ import { z } from 'zod';
 export const UNLOCKED_TOOL = 'open_vault';
 
 /** Builds the server (not yet connected). */
-export function createUnlockServer(): McpServer {
+function createUnlockServer(): McpServer {
   const server = new McpServer({ name: 'unlock-test', version: '1.0.0' });
   let unlocked = false;
   server.registerTool('unlock', { description: 'Unlocks the vault tools.' }, async () => {
@@ -54,6 +56,18 @@ export function createUnlockServer(): McpServer {
     },
   );
   return server;
+}
+
+/** A client connected in memory to a fresh server, and the server's end of the link. */
+export async function inMemoryUnlockClient(): Promise<{
+  client: Client;
+  serverSide: InMemoryTransport;
+}> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createUnlockServer().connect(serverSide);
+  const client = new Client({ name: 'unlock-test-client', version: '0.0.0' });
+  await client.connect(clientSide);
+  return { client, serverSide };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
