@@ -4,7 +4,7 @@
  * answer checked as it is typed; anywhere else it declines and says so on stderr. Questions from
  * several servers are asked one after another, never interleaved.
  */
-import { createInterface, type Interface } from 'node:readline/promises';
+import { createInterface, type Interface } from 'node:readline';
 import {
   type ElicitationAnswer,
   type ElicitationOptions,
@@ -77,19 +77,26 @@ function parse(field: FormField, line: string): unknown {
 }
 
 class Prompt {
+  /** Lines as they come, kept when typed ahead of their question (a paste, a fast typist). */
+  private readonly typed: AsyncIterator<string>;
+  private readonly dismissed: Promise<void>;
+
   constructor(
     private readonly lines: Interface,
     private readonly io: PromptIo,
     private readonly signal: AbortSignal,
-  ) {}
+  ) {
+    this.typed = lines[Symbol.asyncIterator]();
+    this.dismissed = new Promise((resolve) => signal.addEventListener('abort', () => resolve()));
+  }
 
   async ask(question: string): Promise<string> {
-    try {
-      return await this.lines.question(question, { signal: this.signal });
-    } catch (error) {
-      if (this.signal.aborted) throw new Dismissed();
-      throw error;
-    }
+    if (this.signal.aborted) throw new Dismissed();
+    this.lines.setPrompt(question);
+    this.lines.prompt();
+    const next = await Promise.race([this.typed.next(), this.dismissed]);
+    if (next === undefined || next.done === true) throw new Dismissed();
+    return next.value;
   }
 
   async field(field: FormField): Promise<unknown> {

@@ -213,7 +213,9 @@ async function openAll(entries: ServerEntry[], options: OpenOptions): Promise<Op
  * that announces `notifications/tools/list_changed` has its tools listed again and the set
  * rebuilt. If any server fails to connect, the others are closed and a `GeminiMcpError`
  * (`CONFIG_INVALID`) names it. A `timeoutMs` outside (0, 2^31 - 1] or a `maxMessageBytes` that is
- * not a whole number >= 1 is refused with INVALID_INPUT naming the option.
+ * not a whole number >= 1 is refused with INVALID_INPUT naming the option, and so are bad
+ * `capabilities`. Each client declares only the capabilities configured for its server
+ * (elicitation, roots), with their handlers in place before it connects.
  *
  * @example
  * ```ts

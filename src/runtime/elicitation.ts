@@ -328,6 +328,10 @@ export function formContent(
   const out: Record<string, FormValue> = {};
   const details: ViolationDetail[] = [];
   const known = new Set(fields.map((f) => f.name));
+  if (!isJsonObject(content)) {
+    details.push({ path: '/content', message: 'expected an object of field values' });
+    content = {};
+  }
   for (const name of Object.keys(content)) {
     if (!known.has(name)) {
       details.push({ path: appendPointer('/content', name), message: 'no such field' });

@@ -3,7 +3,8 @@
  * built CLI, run as a user runs it, stdin a pipe), asked field by field on a terminal (the
  * prompt driven through stand-in TTY streams).
  */
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { terminalElicitation } from '../../src/cli/elicit-prompt.js';
 import type { ElicitationAnswer, ElicitationQuery } from '../../src/runtime/elicitation.js';
 import { formFields } from '../../src/runtime/elicitation.js';
 import { BOOKING_FORM, DEFAULTS_FORM } from '../support/capability-server.mjs';
-import { ROOT, runCli, tempDir } from './helpers.js';
+import { CLI, ROOT, runCli, tempDir } from './helpers.js';
 
 const CAPABILITY_SERVER = join(ROOT, 'test', 'support', 'capability-server.mjs');
 
@@ -51,6 +52,58 @@ describe('CC-9: the CLI declines elicitation when not on a terminal', () => {
       'server "caps" asked for input (Where to?): declined, not a terminal',
     );
   });
+});
+
+/** util-linux `script`: runs a command on a pseudo-terminal (Linux only). */
+const SCRIPT = '/usr/bin/script';
+
+describe('CC-9: the CLI asks on a real pseudo-terminal', () => {
+  const temp = tempDir();
+  afterAll(() => temp.remove());
+
+  it.skipIf(process.platform !== 'linux' || !existsSync(SCRIPT))(
+    'CC-9: answer on a TTY: the form is asked, answers typed ahead are kept, the tool gets them',
+    async () => {
+      const turn = join(temp.dir, 'turn.json');
+      writeFileSync(
+        turn,
+        JSON.stringify({
+          candidates: [
+            { content: { role: 'model', parts: [{ functionCall: { name: 'book', args: {} } }] } },
+          ],
+        }),
+      );
+      const command = [process.execPath, CLI, 'answer', turn, '--server']
+        .map((word) => `'${word}'`)
+        .join(' ');
+      const server = `'caps=${process.execPath} ${CAPABILITY_SERVER}'`;
+      const child = spawn(SCRIPT, ['-qfec', `${command} ${server}`, '/dev/null'], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let output = '';
+      let typed = false;
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+        if (!typed && output.includes('cancel (c)? [a]: ')) {
+          typed = true;
+          child.stdin.write('a\rLyon\r\r1,2\r'); // all at once: the form's lines typed ahead
+        }
+      });
+      const stuck = setTimeout(() => child.kill(), 40_000); // ends script and, by hangup, the CLI
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      clearTimeout(stuck);
+      expect(code, output).toBe(0);
+      expect(output).toContain('server "caps" asks: Where to?');
+      expect(output).toContain('2) Parking');
+      const json = output.slice(output.indexOf('{\r\n  "role"')).replaceAll('\r', '');
+      expect(JSON.parse(json).parts[0].functionResponse.response.output).toBe(
+        JSON.stringify({
+          action: 'accept',
+          content: { city: 'Lyon', nights: 1, extras: ['breakfast', 'parking'] },
+        }),
+      );
+    },
+  );
 });
 
 /** Stand-in terminal streams: lines typed on stdin, everything written to stderr kept. */

@@ -22,6 +22,7 @@ import {
   type FormField,
 } from '../../src/runtime/elicitation.js';
 import { createCapabilityServer } from '../support/capability-server.mjs';
+import { EVERYTHING_SERVER } from '../support/runtime-servers.js';
 
 const SLOW = 30_000;
 
@@ -478,4 +479,51 @@ describe('CC-8: the plug point (equipClient) on an SDK client in memory', () => 
     await expect(pending).rejects.toThrow(/Connection closed/);
     expect(signal?.aborted).toBe(true);
   });
+});
+
+describe('CC-2, CC-7 with server-everything (a third-party server, over stdio)', () => {
+  it(
+    'CC-2, CC-7: its elicitation tool gets every default it asks with; it lists our roots and follows setRoots',
+    async () => {
+      const connections = await connectServers(
+        { mcpServers: { everything: EVERYTHING_SERVER } },
+        {
+          stderr: 'ignore',
+          capabilities: {
+            elicitation: { onElicitation: () => ({ action: 'accept', content: { name: 'Ada' } }) },
+            roots: [{ uri: 'file:///work/first', name: 'first' }],
+          },
+        },
+      );
+      const client = connections.clients.get('everything')!;
+      const text = async (name: string) => {
+        const result = await client.callTool({ name });
+        return (result.content as { text: string }[]).map((c) => c.text).join('\n');
+      };
+      try {
+        const asked = await text('trigger-elicitation-request');
+        const raw = JSON.parse(asked.slice(asked.indexOf('{')));
+        expect(raw).toEqual({
+          action: 'accept',
+          content: {
+            name: 'Ada',
+            firstLine: 'It was a dark and stormy night.',
+            integer: 42,
+            number: 3.14,
+            untitledSingleSelectEnum: 'Monica',
+            untitledMultipleSelectEnum: ['Guitar'],
+            titledSingleSelectEnum: 'hero-1',
+            titledMultipleSelectEnum: ['fish-1'],
+            legacyTitledEnum: 'pet-1',
+          },
+        });
+        expect(await text('get-roots-list')).toContain('URI: file:///work/first');
+        await connections.setRoots([{ uri: 'file:///work/second', name: 'second' }]);
+        await expect.poll(() => text('get-roots-list')).toContain('URI: file:///work/second');
+      } finally {
+        await connections.close();
+      }
+    },
+    SLOW,
+  );
 });

@@ -132,6 +132,12 @@ describe('CC-10: answers checked against the fields', () => {
     expect(fieldProblem(field, value)).toBe(expected);
   });
 
+  it('CC-10: content that is not an object is refused at /content', () => {
+    const fields = formFields({ type: 'object', properties: { a: { type: 'string' } } });
+    expect(() => formContent(fields, ['a'] as never)).toThrow(/\/content: expected an object/);
+    expect(() => formContent(fields, null as never)).toThrow(/\/content: expected an object/);
+  });
+
   it('CC-10: every mismatch is reported at once, each with its pointer', () => {
     const fields = formFields({
       type: 'object',
