@@ -260,7 +260,7 @@ async function serve(
       model: chosen.model ?? 'unknown',
       stopSequences: (request.generationConfig.stopSequences ?? []).length > 0,
     });
-    warnings.push(...lost);
+    for (const warning of lost) warnings.push(warning);
     return result;
   } catch (error) {
     throw refuse(SAMPLING_ERROR_CODES.modelError, `the model failed: ${reason(error)}`);
