@@ -18,6 +18,7 @@ import {
 const RECORDED = join(ROOT, 'examples', 'recorded-turn.json');
 const ODD = `odd=node ${join(FIXTURES, 'odd-server.mjs')}`;
 const example = (name: string): string => `${name}=node ${EXAMPLE_SERVER}`;
+const everything = `everything=node ${join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js')} stdio`;
 
 let dir: string;
 let remove: () => void;
@@ -315,15 +316,7 @@ describe('chat', () => {
       reply([{ text: 'Autumn moon rising' }]),
       reply([{ text: 'The server got its haiku.' }]),
     ]);
-    const everything = join(
-      ROOT,
-      'node_modules',
-      '@modelcontextprotocol',
-      'server-everything',
-      'dist',
-      'index.js',
-    );
-    const run = await runCli(['chat', '--server', `everything=node ${everything} stdio`, 'haiku'], {
+    const run = await runCli(['chat', '--server', everything, 'haiku'], {
       env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: fake.baseUrl },
     });
     expect(run.code, run.stderr).toBe(0);
@@ -348,20 +341,9 @@ describe('chat', () => {
         },
       },
     ]);
-    const everything = join(
-      ROOT,
-      'node_modules',
-      '@modelcontextprotocol',
-      'server-everything',
-      'dist',
-      'index.js',
-    );
-    const run = await runCli(
-      ['chat', '--no-sampling', '--server', `everything=node ${everything} stdio`, 'hi'],
-      {
-        env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: fake.baseUrl },
-      },
-    );
+    const run = await runCli(['chat', '--no-sampling', '--server', everything, 'hi'], {
+      env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: fake.baseUrl },
+    });
     expect(run.code, run.stderr).toBe(0);
     const body = fake.requests[0]!.body as {
       tools: { functionDeclarations: { name: string }[] }[];
