@@ -360,6 +360,29 @@ describe('a server asks for sampling with tools (SA-6)', () => {
     }
   });
 
+  it('SA-6: serverLimits override limits for that server', async () => {
+    const { generate, fake: endpoint } = await gemini([
+      whole([{ text: 'Hi!' }]),
+      whole([{ text: 'Hi!' }]),
+    ]);
+    const { toolset, clients, client } = await askingClient({
+      generate,
+      limits: { requestsPerMinute: 1 },
+      serverLimits: { asker: { requestsPerMinute: 2 }, other: { requestsPerMinute: 1 } },
+    });
+    try {
+      const answer = await answerCalls(
+        callTurn(['a1', 'ask', {}], ['a2', 'ask', {}]),
+        toolset,
+        clients,
+      );
+      expect(outputOf(answer)).toEqual([{ output: 'Hi!' }, { output: 'Hi!' }]);
+      expect(endpoint.requests).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('SA-6: a request over maxMessages is refused (overLimit) before the model is asked', async () => {
     const { generate, fake: endpoint } = await gemini([
       whole([{ functionCall: { id: 'g1', name: 'get_weather', args: { city: 'Oslo' } } }]),
