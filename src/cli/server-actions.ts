@@ -319,7 +319,7 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
   try {
     const result = await runConversation({
       generate,
-      toolset: connections.toolset,
+      toolset: () => connections.toolset, // tools a server adds later (list_changed) too
       clients: connections.clients,
       contents: [{ role: 'user', parts: [{ text: words.join(' ') }] }],
       maxTurns: opts.maxTurns,
