@@ -19,12 +19,13 @@ import { samplingResult } from '../adapter/sampling-result.js';
 import type { SamplingWarning } from '../adapter/sampling-types.js';
 import type { ResponseInput, SchemaMode } from '../adapter/shapes.js';
 import { GeminiMcpError } from '../errors.js';
-import type { ReadNotice } from '../generated/guards.js';
+import { type ReadNotice, readMcpCreateMessageRequestParams } from '../generated/guards.js';
 import type {
   GenerateContentResponse,
   McpCreateMessageRequestParams,
   McpCreateMessageResult,
 } from '../generated/types.js';
+import { isJsonObject } from '../json/object.js';
 import { type ClientFeature, equipClient } from './capabilities.js';
 import { gatherTurn } from './gather.js';
 import { type ContentOf, type Generate, readGenerateContentResponse } from './genai.js';
@@ -87,9 +88,11 @@ export interface SamplingOptions<
   readonly serverLimits?: Readonly<Record<string, SamplingLimits>>;
   /** How the request's tools are declared (schema mode, output schemas). */
   readonly declarations?: Omit<FunctionDeclarationsOptions<M>, 'onWarning'>;
-  /** How a `tool_result` travels (as in `functionResponse`). */
+  /** How a `tool_result`'s structured content is sent (as in `functionResponse`; default `'prefer'`). */
   readonly structured?: StructuredMode;
+  /** How a `tool_result`'s images and audio travel (as in `functionResponse`; default `'placeholder'`). */
   readonly media?: MediaMode;
+  /** The cap on a `tool_result`'s text (as in `functionResponse`; default 256 KiB). */
   readonly maxOutputBytes?: number;
   /** Default `'gemini'`; `'vertex'` sends no call ids. */
   readonly dialect?: Dialect;
@@ -159,9 +162,23 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function checkSize(params: McpCreateMessageRequestParams, limits: Limits): void {
-  const messages = Array.isArray(params.messages) ? params.messages.length : 0;
-  const tools = Array.isArray(params.tools) ? params.tools.length : 0;
+/** The params, once they pass their read contract (what the approval hook is shown). */
+function readParams(params: unknown): McpCreateMessageRequestParams {
+  const first = readMcpCreateMessageRequestParams(params).violations[0];
+  if (first !== undefined) {
+    throw refuse(
+      SAMPLING_ERROR_CODES.invalidParams,
+      `sampling request: not CreateMessageRequestParams at "${first.path}": ${first.message}`,
+      { path: first.path },
+    );
+  }
+  return params as McpCreateMessageRequestParams;
+}
+
+function checkSize(params: unknown, limits: Limits): void {
+  const { messages: sentMessages, tools: sentTools, task } = isJsonObject(params) ? params : {};
+  const messages = Array.isArray(sentMessages) ? sentMessages.length : 0;
+  const tools = Array.isArray(sentTools) ? sentTools.length : 0;
   if (messages > limits.maxMessages || tools > limits.maxTools) {
     throw refuse(
       SAMPLING_ERROR_CODES.overLimit,
@@ -169,7 +186,7 @@ function checkSize(params: McpCreateMessageRequestParams, limits: Limits): void 
       { limit: messages > limits.maxMessages ? 'maxMessages' : 'maxTools' },
     );
   }
-  if (params.task !== undefined) {
+  if (task !== undefined) {
     throw refuse(
       SAMPLING_ERROR_CODES.invalidParams,
       'task-augmented sampling is not supported (this client does not declare tasks)',
@@ -231,11 +248,11 @@ async function serve(
   options: SamplingOptions<ResponseInput, SchemaMode>,
   serverId: string,
   limits: Limits,
-  params: McpCreateMessageRequestParams,
+  sent: unknown,
   signal: AbortSignal,
 ): Promise<McpCreateMessageResult> {
-  checkSize(params, limits);
-  const approved = await approve(options, serverId, params);
+  checkSize(sent, limits);
+  const approved = await approve(options, serverId, readParams(sent));
   const request = convert(approved, options, serverId, limits);
   const chosen = chooseSamplingModel(request.params.modelPreferences, options.model, serverId);
   const warnings = [...request.warnings, ...chosen.warnings];
@@ -262,7 +279,7 @@ async function serve(
       model: chosen.model ?? 'unknown',
       stopSequences: (request.generationConfig.stopSequences ?? []).length > 0,
     });
-    warnings.push(...lost);
+    for (const warning of lost) warnings.push(warning);
     return result;
   } catch (error) {
     throw refuse(SAMPLING_ERROR_CODES.modelError, `the model failed: ${reason(error)}`);
@@ -331,9 +348,7 @@ export function samplingFeature<R extends ResponseInput, M extends SchemaMode>(
             { limit: 'requestsPerMinute' },
           );
         }
-        const params = request.params as unknown as McpCreateMessageRequestParams;
-        // The SDK checks the result against its own schema, whose content type is its own.
-        return (await serve(general, serverId, limits, params, signal)) as never;
+        return serve(general, serverId, limits, request.params, signal);
       });
     },
   };

@@ -23,6 +23,7 @@ import {
 const RECORDED = join(ROOT, 'examples', 'recorded-turn.json');
 const ODD = `odd=node ${join(FIXTURES, 'odd-server.mjs')}`;
 const example = (name: string): string => `${name}=node ${EXAMPLE_SERVER}`;
+const everything = `everything=node ${join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js')} stdio`;
 
 let dir: string;
 let remove: () => void;
@@ -329,6 +330,60 @@ describe('chat', () => {
     const second = fake.requests[1]!.body as { contents: { parts: unknown[] }[] };
     expect(second.contents).toHaveLength(3);
     expect(second.contents[1]!.parts[0]).toMatchObject({ thoughtSignature: 'U0lH' });
+  });
+
+  it("SA-6: serves a server's sampling request with its model (server-everything over stdio), shown on stderr", async () => {
+    const reply = (parts: object[]) => ({
+      response: {
+        candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }],
+        modelVersion: 'gemini-2.5-flash',
+      },
+    });
+    await fake?.close();
+    fake = await startFakeGemini([
+      reply([
+        {
+          functionCall: { id: 'c1', name: 'trigger-sampling-request', args: { prompt: 'a haiku' } },
+        },
+      ]),
+      reply([{ text: 'Autumn moon rising' }]),
+      reply([{ text: 'The server got its haiku.' }]),
+    ]);
+    const run = await runCli(['chat', '--server', everything, 'haiku'], {
+      env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: fake.baseUrl },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('The server got its haiku.\n');
+    expect(run.stderr).toContain(
+      '<- sampling request from everything (1 message(s), maxTokens 100): Resource trigger-sampling-request context: a haiku',
+    );
+    expect(run.stderr).toContain('Autumn moon rising');
+    expect(fake.requests).toHaveLength(3);
+    const sampling = fake.requests[1]!.body as { generationConfig: unknown };
+    expect(sampling.generationConfig).toEqual({ maxOutputTokens: 100, temperature: 0.7 });
+  });
+
+  it('--no-sampling: no sampling capability, so server-everything offers no sampling tool', async () => {
+    await fake?.close();
+    fake = await startFakeGemini([
+      {
+        response: {
+          candidates: [
+            { content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' },
+          ],
+        },
+      },
+    ]);
+    const run = await runCli(['chat', '--no-sampling', '--server', everything, 'hi'], {
+      env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: fake.baseUrl },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const body = fake.requests[0]!.body as {
+      tools: { functionDeclarations: { name: string }[] }[];
+    };
+    const names = body.tools[0]!.functionDeclarations.map((d) => d.name);
+    expect(names).not.toContain('trigger-sampling-request');
+    expect(names).toContain('echo');
   });
 
   it('--max-turns reached: the history as JSON on stdout, why it stopped on stderr, exit 1', async () => {

@@ -360,6 +360,74 @@ describe('a server asks for sampling with tools (SA-6)', () => {
     }
   });
 
+  it('SA-6: serverLimits override limits for that server', async () => {
+    const { generate, fake: endpoint } = await gemini([
+      whole([{ text: 'Hi!' }]),
+      whole([{ text: 'Hi!' }]),
+    ]);
+    const { toolset, clients, client } = await askingClient({
+      generate,
+      limits: { requestsPerMinute: 1 },
+      serverLimits: { asker: { requestsPerMinute: 2 }, other: { requestsPerMinute: 1 } },
+    });
+    try {
+      const answer = await answerCalls(
+        callTurn(['a1', 'ask', {}], ['a2', 'ask', {}]),
+        toolset,
+        clients,
+      );
+      expect(outputOf(answer)).toEqual([{ output: 'Hi!' }, { output: 'Hi!' }]);
+      expect(endpoint.requests).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('SA-6: a request over maxMessages is refused (overLimit) before the model is asked', async () => {
+    const { generate, fake: endpoint } = await gemini([
+      whole([{ functionCall: { id: 'g1', name: 'get_weather', args: { city: 'Oslo' } } }]),
+    ]);
+    const { toolset, clients, client } = await askingClient({
+      generate,
+      limits: { maxMessages: 2 },
+    });
+    try {
+      const answer = await answerCalls(callTurn(['p1', 'plan', {}]), toolset, clients);
+      expect(String(outputOf(answer)[0]?.error)).toMatch(
+        new RegExp(
+          `^sampling failed: ${SAMPLING_ERROR_CODES.overLimit} .*3 message\\(s\\) \\(limit 2\\)`,
+        ),
+      );
+      expect(endpoint.requests).toHaveLength(1); // the first request (1 message) was served
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('SA-6: a model that does not answer within timeoutMs is a modelError; its request is aborted', async () => {
+    let aborted = false;
+    const generate = ({ signal }: { signal?: AbortSignal }) =>
+      new Promise<never>((_resolve, reject) => {
+        signal?.addEventListener('abort', () => {
+          aborted = true;
+          reject(signal.reason);
+        });
+      });
+    const { toolset, clients, client } = await askingClient({
+      generate,
+      limits: { timeoutMs: 50 },
+    });
+    try {
+      const answer = await answerCalls(callTurn(['a1', 'ask', {}]), toolset, clients);
+      expect(String(outputOf(answer)[0]?.error)).toMatch(
+        new RegExp(`^sampling failed: ${SAMPLING_ERROR_CODES.modelError} .*the model failed`),
+      );
+      expect(aborted).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('SA-6: limits out of range are refused before anything runs', () => {
     const client = new Client({ name: 't', version: '0' });
     const generate = async () => ({ candidates: [] });
