@@ -9,6 +9,7 @@ import type { BuildToolSetOptions } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
 import type { McpServersConfig, ServerConfig } from '../runtime/config.js';
 import { connectServers, type ServerConnections } from '../runtime/connect.js';
+import { cliAuth } from './auth.js';
 import { CliError, describeFileError } from './cli-error.js';
 
 /** The server options every server-using command takes. */
@@ -164,6 +165,7 @@ export async function connect(
   try {
     const connections = await connectServers(config, {
       toolSet,
+      auth: cliAuth(process.stderr),
       ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
     });
     closeOnSignals(connections);

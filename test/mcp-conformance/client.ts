@@ -8,9 +8,13 @@
  *
  * Usage (by the suite): MCP_CONFORMANCE_SCENARIO=<name> [MCP_CONFORMANCE_CONTEXT=<json>] client.ts <server-url>
  */
-import { PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import {
   answerCalls,
   connectServers,
@@ -67,7 +71,8 @@ function crossAppAccess(): ServerAuthProvider {
     saveCodeVerifier: () => undefined,
     codeVerifier: () => '',
     async prepareTokenRequest() {
-      const issuer = discovery?.authorizationServerMetadata?.issuer ?? discovery?.authorizationServerUrl;
+      const issuer =
+        discovery?.authorizationServerMetadata?.issuer ?? discovery?.authorizationServerUrl;
       const resource = discovery?.resourceMetadata?.resource;
       const exchange = await fetch(context.idp_token_endpoint ?? '', {
         method: 'POST',
@@ -124,11 +129,17 @@ function setUp(url: string): { entry: HttpServerConfig; auth?: ServerAuth } {
     case 'auth/pre-registration':
       // The gemini-cli `oauth` section of the entry: a pre-registered confidential client.
       return {
-        entry: { url, oauth: { clientId: context.client_id ?? '', clientSecret: context.client_secret ?? '' } },
+        entry: {
+          url,
+          oauth: { clientId: context.client_id ?? '', clientSecret: context.client_secret ?? '' },
+        },
         auth: everyServer,
       };
     default:
-      return { entry: { url, oauth: { clientMetadataUrl: CLIENT_METADATA_URL } }, auth: everyServer };
+      return {
+        entry: { url, oauth: { clientMetadataUrl: CLIENT_METADATA_URL } },
+        auth: everyServer,
+      };
   }
 }
 

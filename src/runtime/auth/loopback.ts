@@ -73,7 +73,9 @@ export class LoopbackRedirect {
     const ports =
       fixed !== undefined
         ? [Number(fixed.port || 80)]
-        : [...new Set([preferredPort ?? 0, Number(this.#url?.port ?? 0)])].filter((p) => p !== 0).concat(0);
+        : [...new Set([preferredPort ?? 0, Number(this.#url?.port ?? 0)])]
+            .filter((p) => p !== 0)
+            .concat(0);
     let lastError: unknown;
     for (const port of ports) {
       const server = createServer((request, response) =>
