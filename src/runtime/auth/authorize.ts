@@ -17,7 +17,7 @@ export const DEFAULT_MAX_STEP_UPS = 2;
 export const MAX_AUTH_RESPONSE_BYTES = 1024 * 1024;
 
 /** How long one metadata, registration or token request may take: 30 s. */
-export const AUTH_REQUEST_TIMEOUT_MS = 30_000;
+const AUTH_REQUEST_TIMEOUT_MS = 30_000;
 
 /** The longest text of a server's (or an error's) words quoted in a message. */
 const MAX_QUOTED = 200;
