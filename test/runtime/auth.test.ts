@@ -252,9 +252,9 @@ describe('authorization (AU)', () => {
     await store.save('https://a.example/mcp', {
       tokens: { access_token: 'a', token_type: 'Bearer' },
     });
-    expect(await store.load('https://a.example/mcp')).toEqual({
-      tokens: { access_token: 'a', token_type: 'Bearer' },
-    });
+    // A new store (another process) reads the file.
+    const reread = () => fileTokenStore({ dir: folder }).load('https://a.example/mcp');
+    expect(await reread()).toEqual({ tokens: { access_token: 'a', token_type: 'Bearer' } });
     expect(await store.load('https://b.example/mcp')).toBeUndefined();
     const names = await readdir(folder);
     expect(names).toHaveLength(1);
@@ -272,9 +272,9 @@ describe('authorization (AU)', () => {
         pad: 'x'.repeat(MAX_STORED_BYTES),
       }),
     );
-    expect(await store.load('https://a.example/mcp')).toBeUndefined();
+    expect(await reread()).toBeUndefined();
     await writeFile(path, 'not json');
-    expect(await store.load('https://a.example/mcp')).toBeUndefined();
+    expect(await reread()).toBeUndefined();
     await store.save('https://a.example/mcp', {});
     expect(await readdir(folder)).toEqual([]);
   });
