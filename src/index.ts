@@ -121,7 +121,11 @@ export type { AnswerOptions, ModelTurn } from './runtime/answer.js';
 export { answerCalls } from './runtime/answer.js';
 export type { FileTokenStoreOptions } from './runtime/auth/file-store.js';
 export { defaultTokenDir, fileTokenStore } from './runtime/auth/file-store.js';
-export type { OAuthProviderOptions, ServerAuthProvider } from './runtime/auth/provider.js';
+export type {
+  AuthorizationHooks,
+  OAuthProviderOptions,
+  ServerAuthProvider,
+} from './runtime/auth/provider.js';
 export { oauthProvider } from './runtime/auth/provider.js';
 export type { AuthTarget, OAuthFromConfigOptions, ServerAuth } from './runtime/auth/resolve.js';
 export { oauthFromConfig } from './runtime/auth/resolve.js';

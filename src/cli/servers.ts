@@ -10,6 +10,7 @@ import { GeminiMcpError } from '../errors.js';
 import type { McpServersConfig, ServerConfig } from '../runtime/config.js';
 import { connectServers, type ServerConnections } from '../runtime/connect.js';
 import type { SamplingOptions } from '../runtime/sampling.js';
+import { cliAuth } from './auth.js';
 import { CliError, describeFileError } from './cli-error.js';
 import { type PromptIo, terminalElicitation } from './elicit-prompt.js';
 
@@ -170,6 +171,7 @@ export async function connect(
     const connections = await connectServers(config, {
       toolSet,
       capabilities: { elicitation: terminalElicitation(io) },
+      auth: cliAuth(process.stderr),
       ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
       ...(sampling === undefined ? {} : { sampling }),
     });

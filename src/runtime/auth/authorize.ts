@@ -17,7 +17,7 @@ export const DEFAULT_MAX_STEP_UPS = 2;
 export const MAX_AUTH_RESPONSE_BYTES = 1024 * 1024;
 
 /** How long one metadata, registration or token request may take: 30 s. */
-export const AUTH_REQUEST_TIMEOUT_MS = 30_000;
+const AUTH_REQUEST_TIMEOUT_MS = 30_000;
 
 /** The longest text of a server's (or an error's) words quoted in a message. */
 const MAX_QUOTED = 200;
@@ -92,19 +92,24 @@ function unauthorized(
 }
 
 /**
- * An authorization that needs the user's browser, met while connecting: the connection is
- * dropped (its handshake must not wait under the connect timeout), {@link withAuthorization}
- * waits for the browser and exchanges the code, then connects again.
+ * An authorization that needs the user's browser, met by a connection's `initialize` (a 401):
+ * the connection is dropped (its handshake must not wait under the connect timeout), and
+ * {@link withAuthorization} waits for the browser, exchanges the code and connects again.
  */
 class AuthorizationPending extends Error {
-  constructor(readonly finish: () => Promise<void>) {
+  constructor(
+    readonly finish: () => Promise<void>,
+    /** What to throw when the connection made after this authorization is refused again. */
+    readonly refusal: GeminiMcpError,
+  ) {
     super('authorization pending: waiting for the browser to come back');
   }
 }
 
 /**
  * Runs `open` (a connection and its first requests); when it stopped for an authorization
- * that needs the user's browser, waits for it, then runs `open` once more.
+ * that needs the user's browser, waits for it, then runs `open` once more (a second refusal is
+ * UNAUTHORIZED).
  *
  * @example
  * ```ts
@@ -117,7 +122,11 @@ export async function withAuthorization<T>(open: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (!(error instanceof AuthorizationPending)) throw error;
     await error.finish();
-    return open();
+  }
+  try {
+    return await open();
+  } catch (error) {
+    throw error instanceof AuthorizationPending ? error.refusal : error;
   }
 }
 
@@ -171,7 +180,7 @@ function boundedAuthFetch(): FetchLike {
  * request; a 401 answered by `auth()` once per request; a 403 `insufficient_scope` answered by
  * a step-up (`maxStepUps` in a row, reset by the next success); one authorization at a time.
  * An authorization that needs the browser waits for it (the request's own timeout applies),
- * except on `initialize`, which is dropped for {@link withAuthorization} to finish.
+ * except after a 401 to `initialize`, which is dropped for {@link withAuthorization} to finish.
  *
  * @example
  * ```ts
@@ -229,19 +238,25 @@ export function authorizingFetch(next: FetchLike, options: AuthorizingFetchOptio
     };
     let handedOver = false;
     try {
+      // A step-up needs a new grant for the wider scope: a refresh would keep the old one.
+      if (challenge.status === 403) await authorizer.invalidateCredentials?.('tokens');
       await authorizer.prepareAuthorization?.();
       if ((await auth(authorizer, request)) === 'AUTHORIZED') return;
-      if (initialize && authorizer.authorizationCode !== undefined) {
+      if (initialize && challenge.status === 401 && authorizer.authorizationCode !== undefined) {
         handedOver = true;
-        throw new AuthorizationPending(async () => {
-          try {
-            await finish();
-          } catch (error) {
-            throw failed(error);
-          } finally {
-            await authorizer.endAuthorization?.();
-          }
-        });
+        const pending = new AuthorizationPending(
+          async () => {
+            try {
+              await finish();
+            } catch (error) {
+              throw failed(error);
+            } finally {
+              await authorizer.endAuthorization?.();
+            }
+          },
+          unauthorized(serverId, challenge, 'refused again after the user authorized'),
+        );
+        throw pending;
       }
       await finish();
     } catch (error) {

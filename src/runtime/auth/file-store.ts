@@ -76,31 +76,44 @@ async function readCapped(path: string): Promise<string | undefined> {
  */
 export function fileTokenStore(options: FileTokenStoreOptions = {}): TokenStore {
   const dir = options.dir ?? defaultTokenDir();
+  // What this store read or wrote last, per key: a request's token is not read from disk each time.
+  const known = new Map<string, StoredAuthorization | undefined>();
   return {
     async load(key) {
-      const text = await readCapped(fileOf(dir, key));
-      if (text === undefined) return undefined;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        return undefined;
-      }
-      if (!isJsonObject(value) || value.key !== key || !isJsonObject(value.stored))
-        return undefined;
-      return value.stored as StoredAuthorization;
+      if (known.has(key)) return known.get(key);
+      const stored = await readStored(dir, key);
+      known.set(key, stored);
+      return stored;
     },
     async save(key, stored) {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      const path = fileOf(dir, key);
-      if (stored.tokens === undefined && stored.clientInformation === undefined) {
-        await rm(path, { force: true });
-        return;
-      }
-      const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-      await writeFile(temporary, `${JSON.stringify({ key, stored }, null, 2)}\n`, { mode: 0o600 });
-      await chmod(temporary, 0o600);
-      await rename(temporary, path);
+      known.set(key, stored);
+      await writeStored(dir, key, stored);
     },
   };
+}
+
+async function readStored(dir: string, key: string): Promise<StoredAuthorization | undefined> {
+  const text = await readCapped(fileOf(dir, key));
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isJsonObject(value) || value.key !== key || !isJsonObject(value.stored)) return undefined;
+  return value.stored as StoredAuthorization;
+}
+
+async function writeStored(dir: string, key: string, stored: StoredAuthorization): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const path = fileOf(dir, key);
+  if (stored.tokens === undefined && stored.clientInformation === undefined) {
+    await rm(path, { force: true });
+    return;
+  }
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temporary, `${JSON.stringify({ key, stored }, null, 2)}\n`, { mode: 0o600 });
+  await chmod(temporary, 0o600);
+  await rename(temporary, path);
 }

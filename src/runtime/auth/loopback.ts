@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { GeminiMcpError } from '../../errors.js';
 
 /** How long the listener waits for the browser by default: 5 minutes. */
-export const DEFAULT_AUTHORIZATION_TIMEOUT_MS = 5 * 60 * 1000;
+const DEFAULT_AUTHORIZATION_TIMEOUT_MS = 5 * 60 * 1000;
 
 /** Options of {@link LoopbackRedirect}. */
 export interface LoopbackRedirectOptions {

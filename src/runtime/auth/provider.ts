@@ -20,17 +20,15 @@ import { isLoopbackRedirect, type OAuthSettings } from './settings.js';
 import { memoryTokenStore, type StoredAuthorization, type TokenStore } from './store.js';
 
 /**
- * What gemini-mcp takes to authorize one server: any SDK `OAuthClientProvider` (the SDK's
- * `ClientCredentialsProvider`, `PrivateKeyJwtProvider`, your own), plus two optional hooks that
- * let an interactive flow finish inside the request that needed it.
+ * The optional hooks gemini-mcp calls on a provider so an interactive authorization finishes
+ * inside the request that needed it (a redirect listener opened first, the code awaited).
  *
  * @example
  * ```ts
- * import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
- * const provider: ServerAuthProvider = new ClientCredentialsProvider({ clientId: 'bot', clientSecret: 's3cret' });
+ * const hooks: AuthorizationHooks = { authorizationCode: () => codeFromMyBrowserWindow() };
  * ```
  */
-export interface ServerAuthProvider extends OAuthClientProvider {
+export interface AuthorizationHooks {
   /** Called before each authorization starts (to open a redirect listener, so `redirectUrl` is known). */
   prepareAuthorization?(): Promise<void>;
   /** After `redirectToAuthorization`: resolves with the code the browser brought back. */
@@ -38,6 +36,19 @@ export interface ServerAuthProvider extends OAuthClientProvider {
   /** Called when an authorization is over, done or failed (to close the redirect listener). */
   endAuthorization?(): Promise<void>;
 }
+
+/**
+ * What gemini-mcp takes to authorize one server: any SDK `OAuthClientProvider` (the SDK's
+ * `ClientCredentialsProvider`, `PrivateKeyJwtProvider`, your own), with the optional
+ * {@link AuthorizationHooks}.
+ *
+ * @example
+ * ```ts
+ * import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+ * const provider: ServerAuthProvider = new ClientCredentialsProvider({ clientId: 'bot', clientSecret: 's3cret' });
+ * ```
+ */
+export type ServerAuthProvider = OAuthClientProvider & AuthorizationHooks;
 
 /** Options of {@link oauthProvider}: the `oauth` settings of a configuration file, and where things go. */
 export interface OAuthProviderOptions extends Omit<OAuthSettings, 'enabled'> {
