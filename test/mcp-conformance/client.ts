@@ -149,7 +149,14 @@ const ARGUMENTS: Record<string, Record<string, unknown>> = { add_numbers: { a: 2
 const { entry, auth } = setUp(serverUrl);
 const servers = await connectServers(
   { mcpServers: { conformance: entry } },
-  { ...(auth === undefined ? {} : { auth }), timeoutMs: 20_000 },
+  {
+    ...(auth === undefined ? {} : { auth }),
+    timeoutMs: 20_000,
+    // A user who accepts every form as offered: the form's defaults fill it in.
+    capabilities: {
+      elicitation: { onElicitation: async () => ({ action: 'accept', content: {} }) },
+    },
+  },
 );
 let failed = false;
 try {
