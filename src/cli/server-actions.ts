@@ -25,13 +25,24 @@ export interface ServerOpts {
   server?: string[];
   prefix: PrefixMode;
   timeout: number;
+  include?: string[];
+  exclude?: string[];
+  serverLog?: string;
 }
 
 const flagsOf = (opts: ServerOpts): ServerFlags => ({
   ...(opts.config === undefined ? {} : { config: opts.config }),
   ...(opts.server === undefined ? {} : { server: opts.server }),
+  ...(opts.include === undefined ? {} : { include: opts.include }),
+  ...(opts.exclude === undefined ? {} : { exclude: opts.exclude }),
+  ...(opts.serverLog === undefined ? {} : { serverLog: opts.serverLog }),
   timeout: opts.timeout,
 });
+
+/** The configuration's warnings on stderr (for the commands whose stdout is their result). */
+function writeConfigLines(io: CliIo, lines: readonly string[]): void {
+  for (const line of lines) io.stderr.write(`warning: ${terminalSafe(line)}\n`);
+}
 
 /** Why a tool was exposed under another name, in words. */
 export function renameReasons(name: string, toolset: ToolSet, prefix: PrefixMode): string[] {
@@ -127,7 +138,7 @@ export interface ChatOpts extends ServerOpts {
 
 /** `gemini-mcp tools`. */
 export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
-  const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
+  const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io.stderr);
   try {
     const declarationWarnings: DeclarationWarning[] = [];
     const tools = geminiTools(connections.toolset, {
@@ -135,9 +146,12 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
       responseSchema: opts.responseSchema === true,
       onWarning: (w) => declarationWarnings.push(w),
     });
-    const warnings = [...connections.warnings, ...declarationWarnings].map((w) =>
-      terminalSafe(warningLine(w, connections.toolset, opts.prefix)),
-    );
+    const warnings = [
+      ...connections.configLines,
+      ...[...connections.warnings, ...declarationWarnings].map((w) =>
+        warningLine(w, connections.toolset, opts.prefix),
+      ),
+    ].map(terminalSafe);
     const servers = [...connections.clients.keys()];
     if (opts.format === 'table') {
       const rows = [
@@ -220,7 +234,8 @@ function readTurn(io: CliIo, path: string, value: unknown): GenerateContentRespo
 /** `gemini-mcp answer`. */
 export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Promise<void> {
   const turn = readTurn(io, file, await readJsonFile(file));
-  const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
+  const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io.stderr);
+  writeConfigLines(io, connections.configLines);
   try {
     const content = await answerCalls(turn, connections.toolset, connections.clients, {
       dialect: opts.dialect,
@@ -269,7 +284,8 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
   }
   const model = opts.model ?? process.env.GEMINI_MODEL ?? DEFAULT_MODEL;
   const ai = await loadGenAi(apiKey);
-  const connections = await connect(flagsOf(opts), { prefix: opts.prefix });
+  const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io.stderr);
+  writeConfigLines(io, connections.configLines);
   // A variable, so that the response type is inferred from it before onTurn is typed.
   const generate = genaiGenerate(ai, { model });
   try {

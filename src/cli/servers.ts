@@ -1,21 +1,35 @@
 /**
- * Which MCP servers a command talks to: an `mcpServers` file (`--config`), `--server
- * name=command` entries, or, with neither, the bundled example server; then connected with the
- * runtime's `connectServers`, failures turned into one-line messages.
+ * Which MCP servers a command talks to: a configuration file (`--config`: Claude Desktop,
+ * Cursor, Claude Code, VS Code or gemini-cli), `--server name=command` entries, or, with
+ * neither, the bundled example server; then connected with the runtime's `connectServers`,
+ * failures turned into one-line messages, the servers' stderr kept for after the output.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { BuildToolSetOptions } from '../adapter/toolset-types.js';
+import type { BuildToolSetOptions, ToolSetWarning } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
-import type { McpServersConfig, ServerConfig } from '../runtime/config.js';
+import {
+  parseServersConfig,
+  readServersConfig,
+  type ServerConfig,
+  type ServerEntry,
+} from '../runtime/config.js';
 import { connectServers, type ServerConnections } from '../runtime/connect.js';
 import { CliError, describeFileError } from './cli-error.js';
+import { ServerLog } from './server-log.js';
+import { flagWarnings, toolFilters } from './tool-filters.js';
 
 /** The server options every server-using command takes. */
 export interface ServerFlags {
   config?: string;
   server?: string[];
   timeout?: number;
+  /** Exact tool names, `TOOL` or `SERVER/TOOL`: only these are exposed. */
+  include?: string[];
+  /** Exact tool names, `TOOL` or `SERVER/TOOL`: never exposed. */
+  exclude?: string[];
+  /** Where the servers' stderr goes; default: stderr, after the command's output. */
+  serverLog?: string;
 }
 
 /** Splits a command line into words: whitespace separates, '...' and "..." quote, \ escapes. */
@@ -75,56 +89,66 @@ function exampleServer(): ServerConfig {
   };
 }
 
-async function readConfigFile(path: string): Promise<Record<string, ServerConfig>> {
-  let text: string;
+/** The entries of a configuration file; its warnings added to `warnings` as lines. */
+async function readConfigFile(path: string, warnings: string[]): Promise<ServerEntry[]> {
   try {
-    if ((await stat(path)).isDirectory())
-      throw new CliError(`${path}: is a directory, expected an mcpServers JSON file`);
-    text = await readFile(path, 'utf8');
+    if ((await stat(path)).isDirectory()) {
+      throw new CliError(`${path}: is a directory, expected a server configuration file`);
+    }
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw new CliError(describeFileError(path, error));
   }
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return await readServersConfig(path, {
+      onWarning: (w) => warnings.push(`[CONFIG] ${path}#${w.path}: ${w.message}`),
+    });
   } catch (error) {
-    throw new CliError(
-      `${path}: not JSON (${error instanceof Error ? error.message : String(error)})`,
-    );
+    if (!(error instanceof GeminiMcpError)) throw error;
+    throw new CliError(error.message, 2, { cause: error });
   }
-  const servers = (value as { mcpServers?: unknown } | null)?.mcpServers;
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
-    throw new CliError(
-      `${path}: expected {"mcpServers": {"name": {"command": ...} | {"url": ...}}}`,
-    );
-  }
-  return servers as Record<string, ServerConfig>;
 }
 
-/** The `mcpServers` the flags name; the example server when they name none. */
-async function serversConfig(
+/** The servers the flags name (later ones replace earlier ones of the same name); the example server when they name none. */
+async function serverEntries(
   flags: ServerFlags,
-): Promise<{ config: McpServersConfig; example: boolean }> {
+  warnings: string[],
+): Promise<{ entries: ServerEntry[]; example: boolean }> {
+  if (flags.config === undefined && (flags.server ?? []).length === 0) {
+    return {
+      entries: parseServersConfig({ mcpServers: { example: exampleServer() } }),
+      example: true,
+    };
+  }
+  const byId = new Map<string, ServerEntry>();
+  if (flags.config !== undefined) {
+    for (const entry of await readConfigFile(flags.config, warnings))
+      byId.set(entry.serverId, entry);
+  }
   const servers: Record<string, ServerConfig> = {};
-  if (flags.config !== undefined) Object.assign(servers, await readConfigFile(flags.config));
   for (const flag of flags.server ?? []) {
     const [name, entry] = parseServerFlag(flag);
     servers[name] = entry;
   }
-  if (flags.config === undefined && (flags.server ?? []).length === 0) {
-    return { config: { mcpServers: { example: exampleServer() } }, example: true };
+  try {
+    for (const entry of parseServersConfig({ mcpServers: servers }))
+      byId.set(entry.serverId, entry);
+  } catch (error) {
+    if (!(error instanceof GeminiMcpError)) throw error;
+    throw new CliError(`--server: ${error.message}`, 2, { cause: error });
   }
-  if (Object.keys(servers).length === 0) {
-    throw new CliError(`${flags.config ?? 'the configuration'}: mcpServers is empty`);
+  if (byId.size === 0) {
+    throw new CliError(
+      `${flags.config ?? 'the configuration'}: no servers (none, or all disabled)`,
+    );
   }
-  return { config: { mcpServers: servers }, example: false };
+  return { entries: [...byId.values()], example: false };
 }
 
-function commandOf(config: McpServersConfig, message: string): string | undefined {
+function commandOf(entries: readonly ServerEntry[], message: string): string | undefined {
   const id = /server "([^"]+)"/.exec(message)?.[1];
-  const entry = id === undefined ? undefined : config.mcpServers[id];
-  return entry !== undefined && 'command' in entry ? entry.command : undefined;
+  const entry = entries.find((e) => e.serverId === id);
+  return entry?.transport === 'stdio' ? entry.config.command : undefined;
 }
 
 /**
@@ -152,44 +176,82 @@ function closeOnSignals(connections: ServerConnections): void {
   };
 }
 
+/** The connections a command uses, and what it shows besides its output. */
+export type CliConnections = ServerConnections & {
+  example: boolean;
+  /** Warnings about the configuration file, one line each. */
+  configLines: string[];
+};
+
 /**
  * Connects the servers, turning every failure into a one-line {@link CliError} (exit 2), and
- * closes them on SIGINT or SIGTERM.
+ * closes them on SIGINT or SIGTERM. Stdio servers' stderr is kept and shown, prefixed by the
+ * server's name, when the connections are closed (or when connecting fails), or written to
+ * `--server-log`.
  */
 export async function connect(
   flags: ServerFlags,
   toolSet: BuildToolSetOptions = {},
-): Promise<ServerConnections & { example: boolean }> {
-  const { config, example } = await serversConfig(flags);
+  stderr: NodeJS.WritableStream = process.stderr,
+): Promise<CliConnections> {
+  const configLines: string[] = [];
+  const { entries, example } = await serverEntries(flags, configLines);
+  const serverIds = entries.map((e) => e.serverId);
+  const include = flags.include ?? [];
+  const exclude = flags.exclude ?? [];
+  const filters =
+    include.length + exclude.length === 0
+      ? {}
+      : { filters: toolFilters(include, exclude, serverIds) };
+  const log = new ServerLog();
+  let connections: ServerConnections;
   try {
-    const connections = await connectServers(config, {
-      toolSet,
+    connections = await connectServers(entries, {
+      toolSet: { ...toolSet, ...filters },
+      onStderr: log.add,
       ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
     });
-    closeOnSignals(connections);
-    return Object.assign(connections, { example });
   } catch (error) {
-    if (!(error instanceof GeminiMcpError)) throw error;
-    const cause = error.cause as NodeJS.ErrnoException | undefined;
-    if (cause?.code === 'ENOENT') {
-      const command = commandOf(config, error.message) ?? cause.path ?? 'the command';
-      const id = /server "([^"]+)"/.exec(error.message)?.[1] ?? '?';
-      throw new CliError(
-        `server "${id}": command "${command}" not found (check its "command" and PATH)`,
-        2,
-        {
-          cause: error,
-        },
-      );
-    }
-    if (/Connection closed/i.test(error.message)) {
-      const id = /server "([^"]+)"/.exec(error.message)?.[1] ?? '?';
-      throw new CliError(
-        `server "${id}" exited before answering the MCP handshake (its own output above may say why)`,
-        2,
-        { cause: error },
-      );
-    }
-    throw new CliError(error.message, 2, { cause: error });
+    await log.flush(stderr, flags.serverLog);
+    throw startFailure(entries, error);
   }
+  const close = connections.close.bind(connections);
+  const cli: CliConnections = Object.assign(connections, {
+    example,
+    configLines,
+    async close() {
+      await close();
+      await log.flush(stderr, flags.serverLog);
+    },
+  });
+  closeOnSignals(cli);
+  if (include.length + exclude.length === 0) return cli;
+  // The tool set's warnings, with those about unqualified flag names reduced.
+  const current = Object.getOwnPropertyDescriptor(cli, 'warnings')?.get?.bind(cli);
+  return Object.defineProperty(cli, 'warnings', {
+    get: (): ToolSetWarning[] => flagWarnings(current?.() ?? [], include, exclude, serverIds),
+  });
+}
+
+/** A failure to connect as one line. */
+function startFailure(entries: readonly ServerEntry[], error: unknown): unknown {
+  if (!(error instanceof GeminiMcpError)) return error;
+  const id = /server "([^"]+)"/.exec(error.message)?.[1] ?? '?';
+  const cause = error.cause as NodeJS.ErrnoException | undefined;
+  if (cause?.code === 'ENOENT') {
+    const command = commandOf(entries, error.message) ?? cause.path ?? 'the command';
+    return new CliError(
+      `server "${id}": command "${command}" not found (check its "command" and PATH)`,
+      2,
+      { cause: error },
+    );
+  }
+  if (/Connection closed/i.test(error.message)) {
+    return new CliError(
+      `server "${id}" exited before answering the MCP handshake (its own output above may say why)`,
+      2,
+      { cause: error },
+    );
+  }
+  return new CliError(error.message, 2, { cause: error });
 }

@@ -4,53 +4,30 @@
  * the files say), the example server over Streamable HTTP and over the legacy SSE transport
  * (the SDK's own server transports on 127.0.0.1).
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
 import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
 import { executeToolCalls } from '../../src/runtime/execute.js';
+import { CONFIG_FILES, placeConfig } from '../support/config-files.js';
 import {
   type RunningHttpServer,
   startSseServer,
   startStreamableHttpServer,
 } from '../support/http-servers.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const FIXTURES = join(ROOT, 'test', 'fixtures', 'configs');
 const SLOW = 120_000;
-
-/** Each fixture and where its client keeps it, relative to the workspace. */
-export const CONFIG_FILES = [
-  ['claude_desktop_config.json', 'claude_desktop_config.json'],
-  ['cursor-mcp.json', '.cursor/mcp.json'],
-  ['vscode-mcp.json', '.vscode/mcp.json'],
-  ['gemini-cli-settings.json', '.gemini/settings.json'],
-] as const;
 
 let streamable: RunningHttpServer;
 let sse: RunningHttpServer;
 let workspace: string;
 
-/**
- * The fixture written into the workspace with the machine's places: the user's folders become
- * the workspace (the project, where npx finds the servers, is this repository), localhost:3000
- * and :3001 the test's HTTP servers.
- */
-async function place(fixture: string, at: string): Promise<string> {
-  const text = (await readFile(join(FIXTURES, fixture), 'utf8'))
-    .replaceAll('/Users/username/Desktop', workspace)
-    .replaceAll('/Users/username/project', ROOT)
-    .replaceAll('http://localhost:3000', streamable.origin)
-    .replaceAll('http://localhost:3001', sse.origin);
-  const path = join(workspace, at);
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
-  return path;
-}
+const place = (fixture: string, at: string): Promise<string> =>
+  placeConfig(fixture, at, { workspace, streamable: streamable.origin, sse: sse.origin });
 
 beforeAll(async () => {
   streamable = await startStreamableHttpServer();
