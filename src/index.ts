@@ -111,11 +111,19 @@ export type {
 } from './runtime/callable-tool.js';
 export { mcpCallableTool } from './runtime/callable-tool.js';
 export type {
+  ConfigFormat,
+  ConfigReadOptions,
+  ConfigWarning,
+  GeminiCliHttpServerConfig,
   HttpServerConfig,
+  HttpServerEntry,
   McpServersConfig,
   ServerConfig,
   ServerEntry,
+  ServersConfig,
   StdioServerConfig,
+  StdioServerEntry,
+  VsCodeServersConfig,
 } from './runtime/config.js';
 export { parseServersConfig, readServersConfig } from './runtime/config.js';
 export type { ConnectOptions, ServerConnections, ToolsChange } from './runtime/connect.js';

@@ -42,7 +42,7 @@ describe('EX-5: mcpServers configuration', () => {
 
   it.each([
     ['not an object', 42],
-    ['no mcpServers', { servers: {} }],
+    ['no mcpServers nor servers', { other: {} }],
     ['neither command nor url', { mcpServers: { a: { args: [] } } }],
     ['both command and url', { mcpServers: { a: { command: 'x', url: 'http://a' } } }],
     ['args not strings', { mcpServers: { a: { command: 'x', args: [1] } } }],
