@@ -8,7 +8,7 @@ import { CliError, describeFileError } from './cli-error.js';
 import { terminalSafe } from './io.js';
 
 /** Stderr kept per server: 64 KiB (UTF-16 units); the rest is counted, not kept. */
-export const MAX_SERVER_LOG_CHARS = 64 * 1024;
+const MAX_SERVER_LOG_CHARS = 64 * 1024;
 
 /**
  * Servers' stderr, collected as it arrives.
