@@ -4,41 +4,23 @@
  * bounded; HTTP failures that name the URL and the cause.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG_FILES, placeConfig } from '../support/config-files.js';
-import {
-  type RunningHttpServer,
-  startSseServer,
-  startStreamableHttpServer,
-} from '../support/http-servers.js';
+import { CONFIG_FILES, type ConfigWorld, openConfigWorld } from '../support/config-files.js';
 import { ensureBuilt } from './build.js';
 import { EXAMPLE_SERVER, expectOneLine, lines, runCli } from './helpers.js';
 
 const SLOW = 120_000;
 
-let streamable: RunningHttpServer;
-let sse: RunningHttpServer;
-let workspace: string;
+let world: ConfigWorld;
 
 beforeAll(ensureBuilt, 300_000);
 beforeAll(async () => {
-  streamable = await startStreamableHttpServer();
-  sse = await startSseServer();
-  workspace = await mkdtemp(join(tmpdir(), 'gemini-mcp-cli-configs-'));
-  await writeFile(join(workspace, '.env'), `MEMORY_FILE_PATH=${join(workspace, 'memory.jsonl')}\n`);
+  world = await openConfigWorld();
 });
-afterAll(async () => {
-  await streamable?.close();
-  await sse?.close();
-  await rm(workspace, { recursive: true, force: true });
-});
-
-const env = () => ({ REMOTE_TOKEN: 't0k', PROJECT_DIR: workspace });
+afterAll(() => world?.close());
 
 function declared(stdout: string): string[] {
   const tools = JSON.parse(stdout) as { functionDeclarations: { name: string }[] }[];
@@ -49,12 +31,8 @@ describe('tools --config: each client format, real servers', () => {
   it.each(CONFIG_FILES)(
     '%s (%s): the tools of every server; their stderr after the output, prefixed by name',
     async (fixture, at) => {
-      const path = await placeConfig(fixture, at, {
-        workspace,
-        streamable: streamable.origin,
-        sse: sse.origin,
-      });
-      const run = await runCli(['tools', '--config', path], { env: env() });
+      const path = await world.place(fixture, at);
+      const run = await runCli(['tools', '--config', path], { env: world.env });
       expect(run.code, run.stderr).toBe(0);
       const names = declared(run.stdout);
       expect(names).toEqual(
@@ -87,15 +65,11 @@ describe('tools --config: each client format, real servers', () => {
   it(
     '--server-log FILE: the servers stderr goes to the file, not the terminal',
     async () => {
-      const path = await placeConfig('claude_desktop_config.json', 'claude.json', {
-        workspace,
-        streamable: streamable.origin,
-        sse: sse.origin,
-      });
-      const log = join(workspace, 'servers.log');
+      const path = await world.place('claude_desktop_config.json', 'claude.json');
+      const log = join(world.workspace, 'servers.log');
       const run = await runCli(
         ['tools', '--config', path, '--server-log', log, '--format', 'table'],
-        { env: env() },
+        { env: world.env },
       );
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toBe('');
@@ -110,7 +84,7 @@ describe('tools --config: each client format, real servers', () => {
 
 describe('tools: typos in a configuration', () => {
   it('an unknown key is a warning with the file, the pointer and a did-you-mean', async () => {
-    const path = join(workspace, 'typo.json');
+    const path = join(world.workspace, 'typo.json');
     writeFileSync(
       path,
       JSON.stringify({ mcpServers: { hi: { command: 'node', args: [EXAMPLE_SERVER], evn: {} } } }),
@@ -123,7 +97,7 @@ describe('tools: typos in a configuration', () => {
   });
 
   it('mcpServer: one line naming the pointer and mcpServers, exit 2', async () => {
-    const path = join(workspace, 'typo-top.json');
+    const path = join(world.workspace, 'typo-top.json');
     writeFileSync(path, JSON.stringify({ mcpServer: { hi: { command: 'node' } } }));
     const run = await runCli(['tools', '--config', path]);
     expect(run.code).toBe(2);

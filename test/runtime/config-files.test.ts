@@ -4,42 +4,21 @@
  * the files say), the example server over Streamable HTTP and over the legacy SSE transport
  * (the SDK's own server transports on 127.0.0.1).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
 import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
 import { executeToolCalls } from '../../src/runtime/execute.js';
-import { CONFIG_FILES, placeConfig } from '../support/config-files.js';
-import {
-  type RunningHttpServer,
-  startSseServer,
-  startStreamableHttpServer,
-} from '../support/http-servers.js';
+import { CONFIG_FILES, type ConfigWorld, openConfigWorld } from '../support/config-files.js';
 
 const SLOW = 120_000;
 
-let streamable: RunningHttpServer;
-let sse: RunningHttpServer;
-let workspace: string;
-
-const place = (fixture: string, at: string): Promise<string> =>
-  placeConfig(fixture, at, { workspace, streamable: streamable.origin, sse: sse.origin });
-
+let world: ConfigWorld;
 beforeAll(async () => {
-  streamable = await startStreamableHttpServer();
-  sse = await startSseServer();
-  workspace = await mkdtemp(join(tmpdir(), 'gemini-mcp-configs-'));
-  await writeFile(join(workspace, '.env'), `MEMORY_FILE_PATH=${join(workspace, 'memory.jsonl')}\n`);
+  world = await openConfigWorld();
 });
-afterAll(async () => {
-  await streamable?.close();
-  await sse?.close();
-  await rm(workspace, { recursive: true, force: true });
-});
+afterAll(() => world?.close());
 
 const names = (connections: ServerConnections): string[] =>
   connections.toolset.entries.map((e) => `${e.serverId}/${e.tool.name}`);
@@ -65,11 +44,12 @@ describe('EX-5: real configuration files connect real servers', () => {
   it.each(CONFIG_FILES)(
     'EX-5: %s (%s)',
     async (fixture, at) => {
-      const path = await place(fixture, at);
+      const { streamable, sse } = world;
+      const path = await world.place(fixture, at);
       const before = { streamable: streamable.requests.length, sse: sse.requests.length };
       const connections = await connectServers(path, {
         stderr: 'ignore',
-        configOptions: { env: { ...process.env, REMOTE_TOKEN: 't0k', PROJECT_DIR: workspace } },
+        configOptions: { env: { ...process.env, ...world.env } },
       });
       try {
         const servers = [...connections.clients.keys()];
@@ -146,7 +126,7 @@ describe('EX-5: HTTP failures name the URL and the cause', () => {
   });
 
   it('EX-5: Streamable HTTP only (no fallback) against an SSE server: the 404 with the URL', async () => {
-    const url = `${sse.origin}/sse`;
+    const url = `${world.sse.origin}/sse`;
     const error = (await connectServers({
       mcpServers: { strict: { type: 'streamable-http', url } },
     }).catch((e: unknown) => e)) as GeminiMcpError;

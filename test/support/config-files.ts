@@ -2,8 +2,14 @@
  * The configuration files of test/fixtures/configs/, as each client writes them, placed into a
  * workspace with this machine's places filled in.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import {
+  type RunningHttpServer,
+  startSseServer,
+  startStreamableHttpServer,
+} from './http-servers.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'configs');
@@ -17,7 +23,7 @@ export const CONFIG_FILES = [
 ] as const;
 
 /** Where the fixtures' places are on this machine. */
-export interface Places {
+interface Places {
   workspace: string;
   /** Origin of the Streamable HTTP server (the files say http://localhost:3000). */
   streamable: string;
@@ -30,7 +36,7 @@ export interface Places {
  * project, where npx finds the servers, is this repository), localhost:3000 and :3001 the
  * test's HTTP servers. Returns the file's path.
  */
-export async function placeConfig(fixture: string, at: string, places: Places): Promise<string> {
+async function placeConfig(fixture: string, at: string, places: Places): Promise<string> {
   const text = (await readFile(join(FIXTURES, fixture), 'utf8'))
     .replaceAll('/Users/username/Desktop', places.workspace)
     .replaceAll('/Users/username/project', ROOT)
@@ -40,4 +46,40 @@ export async function placeConfig(fixture: string, at: string, places: Places): 
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, text);
   return path;
+}
+
+/** A workspace and the HTTP servers the fixtures name, running. */
+export interface ConfigWorld {
+  readonly workspace: string;
+  readonly streamable: RunningHttpServer;
+  readonly sse: RunningHttpServer;
+  /** The variables the fixtures read: REMOTE_TOKEN (`t0k`) and PROJECT_DIR (the workspace). */
+  readonly env: Record<string, string>;
+  /** Writes a fixture where its client keeps it (see {@link placeConfig}); returns its path. */
+  place(fixture: string, at: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the Streamable HTTP and SSE servers and makes a workspace (with the `.env` the VS Code
+ * fixture's `envFile` names).
+ */
+export async function openConfigWorld(): Promise<ConfigWorld> {
+  const streamable = await startStreamableHttpServer();
+  const sse = await startSseServer();
+  const workspace = await mkdtemp(join(tmpdir(), 'gemini-mcp-configs-'));
+  await writeFile(join(workspace, '.env'), `MEMORY_FILE_PATH=${join(workspace, 'memory.jsonl')}\n`);
+  const places = { workspace, streamable: streamable.origin, sse: sse.origin };
+  return {
+    workspace,
+    streamable,
+    sse,
+    env: { REMOTE_TOKEN: 't0k', PROJECT_DIR: workspace },
+    place: (fixture, at) => placeConfig(fixture, at, places),
+    async close() {
+      await streamable.close();
+      await sse.close();
+      await rm(workspace, { recursive: true, force: true });
+    },
+  };
 }
