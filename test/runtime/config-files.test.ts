@@ -135,6 +135,29 @@ describe('EX-5: HTTP failures name the URL and the cause', () => {
   });
 });
 
+describe('EX-5: the fallback to SSE', () => {
+  it('EX-5: a 401 to the first POST is not a reason to try SSE: no GET, the 401 reported', async () => {
+    const seen: string[] = [];
+    const guarded = createServer((request, response) => {
+      seen.push(request.method ?? '');
+      response.writeHead(401).end('unauthorized');
+    });
+    await new Promise<void>((done) => guarded.listen(0, '127.0.0.1', done));
+    const { port } = guarded.address() as AddressInfo;
+    try {
+      const url = `http://127.0.0.1:${port}/mcp`;
+      const error = (await connectServers({ mcpServers: { guarded: { url } } }).catch(
+        (e: unknown) => e,
+      )) as GeminiMcpError;
+      expect(error.message).toContain(`${url} (Streamable HTTP, SSE on 4xx): HTTP 401: `);
+      expect(seen).toEqual(['POST']);
+    } finally {
+      guarded.closeAllConnections();
+      await new Promise((done) => guarded.close(done));
+    }
+  });
+});
+
 describe('EX-5: the SSE transport keeps the byte bound', () => {
   it('EX-5: an SSE event past maxMessageBytes closes the connection at once (no wait for the timeout)', async () => {
     const big = createServer((request, response) => {
