@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { BuildToolSetOptions, ToolSetWarning } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
+import { appendPointer } from '../json/pointer.js';
 import {
   parseServersConfig,
   readServersConfig,
@@ -64,8 +65,11 @@ function splitCommand(line: string): string[] {
   return words;
 }
 
-/** `name=command arg...` as an `mcpServers` entry. */
-function parseServerFlag(flag: string): [string, ServerConfig] {
+/**
+ * `name=command arg...` (stdio) or `name=http(s)://...` (Streamable HTTP, SSE on a 4xx) as a
+ * checked entry. Taken as it is: the shell has expanded what it meant to, so no variables.
+ */
+function parseServerFlag(flag: string): ServerEntry {
   const at = flag.indexOf('=');
   const name = at === -1 ? '' : flag.slice(0, at).trim();
   const words = at === -1 ? [] : splitCommand(flag.slice(at + 1));
@@ -73,8 +77,18 @@ function parseServerFlag(flag: string): [string, ServerConfig] {
   if (name === '' || command === undefined) {
     throw new CliError(`--server expects name=command [args...], got "${flag}"`);
   }
-  if (/^https?:\/\//.test(command) && args.length === 0) return [name, { url: command }];
-  return [name, { command, args }];
+  const pointer = appendPointer('/mcpServers', name);
+  if (/^https?:\/\//.test(command) && args.length === 0) {
+    if (!URL.canParse(command)) throw new CliError(`--server ${name}: not a URL: ${command}`);
+    return {
+      serverId: name,
+      pointer,
+      transport: 'http',
+      config: { url: command },
+      sseFallback: true,
+    };
+  }
+  return { serverId: name, pointer, transport: 'stdio', config: { command, args } };
 }
 
 /** The bundled example server: dist/cli/example-server.js (or its .ts source under tsx). */
@@ -125,17 +139,9 @@ async function serverEntries(
     for (const entry of await readConfigFile(flags.config, warnings))
       byId.set(entry.serverId, entry);
   }
-  const servers: Record<string, ServerConfig> = {};
   for (const flag of flags.server ?? []) {
-    const [name, entry] = parseServerFlag(flag);
-    servers[name] = entry;
-  }
-  try {
-    for (const entry of parseServersConfig({ mcpServers: servers }))
-      byId.set(entry.serverId, entry);
-  } catch (error) {
-    if (!(error instanceof GeminiMcpError)) throw error;
-    throw new CliError(`--server: ${error.message}`, 2, { cause: error });
+    const entry = parseServerFlag(flag);
+    byId.set(entry.serverId, entry);
   }
   if (byId.size === 0) {
     throw new CliError(

@@ -136,6 +136,18 @@ describe('tools --include / --exclude', () => {
   });
 });
 
+describe('tools --server', () => {
+  it('takes the command as the shell left it: no variables expanded or refused', async () => {
+    const run = await runCli([
+      'tools',
+      '--server',
+      `lit=node ${EXAMPLE_SERVER} \${config:x} $HOME`,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(declared(run.stdout)).toEqual(['hello', 'bitcoin_price']);
+  });
+});
+
 describe('tools: failures', () => {
   it('a refused HTTP connection names the URL and the cause', async () => {
     const closed = createServer();
