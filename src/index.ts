@@ -143,11 +143,19 @@ export { mcpCallableTool } from './runtime/callable-tool.js';
 export type { ServerRequestContext } from './runtime/capabilities.js';
 export type { ClientCapabilityOptions, ServerOptions } from './runtime/capabilities-config.js';
 export type {
+  ConfigFormat,
+  ConfigReadOptions,
+  ConfigWarning,
+  GeminiCliHttpServerConfig,
   HttpServerConfig,
+  HttpServerEntry,
   McpServersConfig,
   ServerConfig,
   ServerEntry,
+  ServersConfig,
   StdioServerConfig,
+  StdioServerEntry,
+  VsCodeServersConfig,
 } from './runtime/config.js';
 export { parseServersConfig, readServersConfig } from './runtime/config.js';
 export type {

@@ -29,13 +29,24 @@ export interface ServerOpts {
   server?: string[];
   prefix: PrefixMode;
   timeout: number;
+  include?: string[];
+  exclude?: string[];
+  serverLog?: string;
 }
 
 const flagsOf = (opts: ServerOpts): ServerFlags => ({
   ...(opts.config === undefined ? {} : { config: opts.config }),
   ...(opts.server === undefined ? {} : { server: opts.server }),
+  ...(opts.include === undefined ? {} : { include: opts.include }),
+  ...(opts.exclude === undefined ? {} : { exclude: opts.exclude }),
+  ...(opts.serverLog === undefined ? {} : { serverLog: opts.serverLog }),
   timeout: opts.timeout,
 });
+
+/** The configuration's warnings on stderr (for the commands whose stdout is their result). */
+function writeConfigLines(io: CliIo, lines: readonly string[]): void {
+  for (const line of lines) io.stderr.write(`warning: ${terminalSafe(line)}\n`);
+}
 
 /** Why a tool was exposed under another name, in words. */
 export function renameReasons(name: string, toolset: ToolSet, prefix: PrefixMode): string[] {
@@ -149,9 +160,12 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
       responseSchema: opts.responseSchema === true,
       onWarning: (w) => declarationWarnings.push(w),
     });
-    const warnings = [...connections.warnings, ...declarationWarnings].map((w) =>
-      terminalSafe(warningLine(w, connections.toolset, opts.prefix)),
-    );
+    const warnings = [
+      ...connections.configLines,
+      ...[...connections.warnings, ...declarationWarnings].map((w) =>
+        warningLine(w, connections.toolset, opts.prefix),
+      ),
+    ].map(terminalSafe);
     const servers = [...connections.clients.keys()];
     if (opts.format === 'table') {
       const rows = [
@@ -242,6 +256,7 @@ function readTurn(
 export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Promise<void> {
   const turn = readTurn(io, file, await readJsonFile(file), opts.dialect);
   const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
+  writeConfigLines(io, connections.configLines);
   const progress = progressLine(io.stderr);
   try {
     const content = await answerCalls(turn, connections.toolset, connections.clients, {
@@ -345,6 +360,7 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
     io,
     opts.sampling ? chatSampling(io, generate, model, opts) : undefined,
   );
+  writeConfigLines(io, connections.configLines);
   const progress = progressLine(io.stderr);
   try {
     const result = await runConversation({

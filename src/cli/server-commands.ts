@@ -22,12 +22,26 @@ function serverOptions(command: Command): Command {
   return command
     .option(
       '-c, --config <file>',
-      'an mcpServers JSON file (the format of Claude Desktop, Cursor, VS Code)',
+      'a server configuration file, told by its shape: mcpServers (Claude Desktop, Cursor, Claude Code), .vscode/mcp.json (VS Code), settings.json (gemini-cli)',
     )
     .option(
       '-s, --server <name=command>',
       'a stdio server, e.g. "fs=npx -y @modelcontextprotocol/server-filesystem ." or name=https://host/mcp (repeatable)',
       collect,
+    )
+    .option(
+      '--include <tool>',
+      'expose only these tools: exact names, TOOL (any server) or SERVER/TOOL; no globs (repeatable)',
+      collect,
+    )
+    .option(
+      '--exclude <tool>',
+      'never expose these tools: exact names, TOOL (any server) or SERVER/TOOL; no globs (repeatable)',
+      collect,
+    )
+    .option(
+      '--server-log <file>',
+      "write the stdio servers' stderr to FILE (default: on stderr after the output, each line prefixed [server])",
     )
     .addOption(
       new Option('--prefix <mode>', 'when tool names become server__tool')

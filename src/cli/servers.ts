@@ -1,24 +1,39 @@
 /**
- * Which MCP servers a command talks to: an `mcpServers` file (`--config`), `--server
- * name=command` entries, or, with neither, the bundled example server; then connected with the
- * runtime's `connectServers`, failures turned into one-line messages.
+ * Which MCP servers a command talks to: a configuration file (`--config`: Claude Desktop,
+ * Cursor, Claude Code, VS Code or gemini-cli), `--server name=command` entries, or, with
+ * neither, the bundled example server; then connected with the runtime's `connectServers`,
+ * failures turned into one-line messages, the servers' stderr kept for after the output.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { BuildToolSetOptions } from '../adapter/toolset-types.js';
+import type { BuildToolSetOptions, ToolSetWarning } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
-import type { McpServersConfig, ServerConfig } from '../runtime/config.js';
+import { appendPointer } from '../json/pointer.js';
+import {
+  parseServersConfig,
+  readServersConfig,
+  type ServerConfig,
+  type ServerEntry,
+} from '../runtime/config.js';
 import { connectServers, type ServerConnections } from '../runtime/connect.js';
 import type { SamplingOptions } from '../runtime/sampling.js';
 import { cliAuth } from './auth.js';
 import { CliError, describeFileError } from './cli-error.js';
 import { type PromptIo, terminalElicitation } from './elicit-prompt.js';
+import { ServerLog } from './server-log.js';
+import { flagWarnings, toolFilters } from './tool-filters.js';
 
 /** The server options every server-using command takes. */
 export interface ServerFlags {
   config?: string;
   server?: string[];
   timeout?: number;
+  /** Exact tool names, `TOOL` or `SERVER/TOOL`: only these are exposed. */
+  include?: string[];
+  /** Exact tool names, `TOOL` or `SERVER/TOOL`: never exposed. */
+  exclude?: string[];
+  /** Where the servers' stderr goes; default: stderr, after the command's output. */
+  serverLog?: string;
 }
 
 /** Splits a command line into words: whitespace separates, '...' and "..." quote, \ escapes. */
@@ -53,8 +68,11 @@ function splitCommand(line: string): string[] {
   return words;
 }
 
-/** `name=command arg...` as an `mcpServers` entry. */
-function parseServerFlag(flag: string): [string, ServerConfig] {
+/**
+ * `name=command arg...` (stdio) or `name=http(s)://...` (Streamable HTTP, SSE on a 4xx) as a
+ * checked entry. Taken as it is: the shell has expanded what it meant to, so no variables.
+ */
+function parseServerFlag(flag: string): ServerEntry {
   const at = flag.indexOf('=');
   const name = at === -1 ? '' : flag.slice(0, at).trim();
   const words = at === -1 ? [] : splitCommand(flag.slice(at + 1));
@@ -62,8 +80,18 @@ function parseServerFlag(flag: string): [string, ServerConfig] {
   if (name === '' || command === undefined) {
     throw new CliError(`--server expects name=command [args...], got "${flag}"`);
   }
-  if (/^https?:\/\//.test(command) && args.length === 0) return [name, { url: command }];
-  return [name, { command, args }];
+  const pointer = appendPointer('/mcpServers', name);
+  if (/^https?:\/\//.test(command) && args.length === 0) {
+    if (!URL.canParse(command)) throw new CliError(`--server ${name}: not a URL: ${command}`);
+    return {
+      serverId: name,
+      pointer,
+      transport: 'http',
+      config: { url: command },
+      sseFallback: true,
+    };
+  }
+  return { serverId: name, pointer, transport: 'stdio', config: { command, args } };
 }
 
 /** The bundled example server: dist/cli/example-server.js (or its .ts source under tsx). */
@@ -78,56 +106,58 @@ function exampleServer(): ServerConfig {
   };
 }
 
-async function readConfigFile(path: string): Promise<Record<string, ServerConfig>> {
-  let text: string;
+/** The entries of a configuration file; its warnings added to `warnings` as lines. */
+async function readConfigFile(path: string, warnings: string[]): Promise<ServerEntry[]> {
   try {
-    if ((await stat(path)).isDirectory())
-      throw new CliError(`${path}: is a directory, expected an mcpServers JSON file`);
-    text = await readFile(path, 'utf8');
+    if ((await stat(path)).isDirectory()) {
+      throw new CliError(`${path}: is a directory, expected a server configuration file`);
+    }
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw new CliError(describeFileError(path, error));
   }
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return await readServersConfig(path, {
+      onWarning: (w) => warnings.push(`[CONFIG] ${path}#${w.path}: ${w.message}`),
+    });
   } catch (error) {
-    throw new CliError(
-      `${path}: not JSON (${error instanceof Error ? error.message : String(error)})`,
-    );
+    if (!(error instanceof GeminiMcpError)) throw error;
+    throw new CliError(error.message, 2, { cause: error });
   }
-  const servers = (value as { mcpServers?: unknown } | null)?.mcpServers;
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
-    throw new CliError(
-      `${path}: expected {"mcpServers": {"name": {"command": ...} | {"url": ...}}}`,
-    );
-  }
-  return servers as Record<string, ServerConfig>;
 }
 
-/** The `mcpServers` the flags name; the example server when they name none. */
-async function serversConfig(
+/** The servers the flags name (later ones replace earlier ones of the same name); the example server when they name none. */
+async function serverEntries(
   flags: ServerFlags,
-): Promise<{ config: McpServersConfig; example: boolean }> {
-  const servers: Record<string, ServerConfig> = {};
-  if (flags.config !== undefined) Object.assign(servers, await readConfigFile(flags.config));
-  for (const flag of flags.server ?? []) {
-    const [name, entry] = parseServerFlag(flag);
-    servers[name] = entry;
-  }
+  warnings: string[],
+): Promise<{ entries: ServerEntry[]; example: boolean }> {
   if (flags.config === undefined && (flags.server ?? []).length === 0) {
-    return { config: { mcpServers: { example: exampleServer() } }, example: true };
+    return {
+      entries: parseServersConfig({ mcpServers: { example: exampleServer() } }),
+      example: true,
+    };
   }
-  if (Object.keys(servers).length === 0) {
-    throw new CliError(`${flags.config ?? 'the configuration'}: mcpServers is empty`);
+  const byId = new Map<string, ServerEntry>();
+  if (flags.config !== undefined) {
+    for (const entry of await readConfigFile(flags.config, warnings))
+      byId.set(entry.serverId, entry);
   }
-  return { config: { mcpServers: servers }, example: false };
+  for (const flag of flags.server ?? []) {
+    const entry = parseServerFlag(flag);
+    byId.set(entry.serverId, entry);
+  }
+  if (byId.size === 0) {
+    throw new CliError(
+      `${flags.config ?? 'the configuration'}: no servers (none, or all disabled)`,
+    );
+  }
+  return { entries: [...byId.values()], example: false };
 }
 
-function commandOf(config: McpServersConfig, message: string): string | undefined {
+function commandOf(entries: readonly ServerEntry[], message: string): string | undefined {
   const id = /server "([^"]+)"/.exec(message)?.[1];
-  const entry = id === undefined ? undefined : config.mcpServers[id];
-  return entry !== undefined && 'command' in entry ? entry.command : undefined;
+  const entry = entries.find((e) => e.serverId === id);
+  return entry?.transport === 'stdio' ? entry.config.command : undefined;
 }
 
 /**
@@ -155,50 +185,88 @@ function closeOnSignals(connections: ServerConnections): void {
   };
 }
 
+/** The connections a command uses, and what it shows besides its output. */
+export type CliConnections = ServerConnections & {
+  example: boolean;
+  /** Warnings about the configuration file, one line each. */
+  configLines: string[];
+};
+
 /**
  * Connects the servers (serving their sampling requests when `sampling` is given), turning
  * every failure into a one-line {@link CliError} (exit 2), and closes them on SIGINT or SIGTERM.
- * A server's request for input is asked on `io`'s terminal, or declined when it is none.
+ * A server's request for input is asked on `io`'s terminal, or declined when it is none. Stdio
+ * servers' stderr is kept and shown, prefixed by the server's name, when the connections are
+ * closed (or when connecting fails), or written to `--server-log`.
  */
 export async function connect(
   flags: ServerFlags,
   toolSet: BuildToolSetOptions,
   io: PromptIo,
   sampling?: SamplingOptions,
-): Promise<ServerConnections & { example: boolean }> {
-  const { config, example } = await serversConfig(flags);
+): Promise<CliConnections> {
+  const { stderr } = io;
+  const configLines: string[] = [];
+  const { entries, example } = await serverEntries(flags, configLines);
+  const serverIds = entries.map((e) => e.serverId);
+  const include = flags.include ?? [];
+  const exclude = flags.exclude ?? [];
+  const filters =
+    include.length + exclude.length === 0
+      ? {}
+      : { filters: toolFilters(include, exclude, serverIds) };
+  const log = new ServerLog();
+  let connections: ServerConnections;
   try {
-    const connections = await connectServers(config, {
-      toolSet,
+    connections = await connectServers(entries, {
+      toolSet: { ...toolSet, ...filters },
+      onStderr: log.add,
       capabilities: { elicitation: terminalElicitation(io) },
       auth: cliAuth(process.stderr),
       ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
       ...(sampling === undefined ? {} : { sampling }),
     });
-    closeOnSignals(connections);
-    return Object.assign(connections, { example });
   } catch (error) {
-    if (!(error instanceof GeminiMcpError)) throw error;
-    const cause = error.cause as NodeJS.ErrnoException | undefined;
-    if (cause?.code === 'ENOENT') {
-      const command = commandOf(config, error.message) ?? cause.path ?? 'the command';
-      const id = /server "([^"]+)"/.exec(error.message)?.[1] ?? '?';
-      throw new CliError(
-        `server "${id}": command "${command}" not found (check its "command" and PATH)`,
-        2,
-        {
-          cause: error,
-        },
-      );
-    }
-    if (/Connection closed/i.test(error.message)) {
-      const id = /server "([^"]+)"/.exec(error.message)?.[1] ?? '?';
-      throw new CliError(
-        `server "${id}" exited before answering the MCP handshake (its own output above may say why)`,
-        2,
-        { cause: error },
-      );
-    }
-    throw new CliError(error.message, 2, { cause: error });
+    await log.flush(stderr, flags.serverLog);
+    throw startFailure(entries, error);
   }
+  const close = connections.close.bind(connections);
+  const cli: CliConnections = Object.assign(connections, {
+    example,
+    configLines,
+    async close() {
+      await close();
+      await log.flush(stderr, flags.serverLog);
+    },
+  });
+  closeOnSignals(cli);
+  if (include.length + exclude.length === 0) return cli;
+  // The tool set's warnings, with those about unqualified flag names reduced.
+  const current = Object.getOwnPropertyDescriptor(cli, 'warnings')?.get?.bind(cli);
+  return Object.defineProperty(cli, 'warnings', {
+    get: (): ToolSetWarning[] => flagWarnings(current?.() ?? [], include, exclude, serverIds),
+  });
+}
+
+/** A failure to connect as one line. */
+function startFailure(entries: readonly ServerEntry[], error: unknown): unknown {
+  if (!(error instanceof GeminiMcpError)) return error;
+  const id = /server "([^"]+)"/.exec(error.message)?.[1] ?? '?';
+  const cause = error.cause as NodeJS.ErrnoException | undefined;
+  if (cause?.code === 'ENOENT') {
+    const command = commandOf(entries, error.message) ?? cause.path ?? 'the command';
+    return new CliError(
+      `server "${id}": command "${command}" not found (check its "command" and PATH)`,
+      2,
+      { cause: error },
+    );
+  }
+  if (/Connection closed/i.test(error.message)) {
+    return new CliError(
+      `server "${id}" exited before answering the MCP handshake (its own output above may say why)`,
+      2,
+      { cause: error },
+    );
+  }
+  return new CliError(error.message, 2, { cause: error });
 }

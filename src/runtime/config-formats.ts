@@ -49,51 +49,27 @@ const GEMINI_CLI_SETTINGS = new Set([
 /** Keys only gemini-cli writes in a server entry. */
 const GEMINI_CLI_ENTRY_KEYS = ['httpUrl', 'includeTools', 'excludeTools', 'trust'];
 
+/** The keys gemini-mcp reads in a server entry of Claude Desktop, Cursor, Claude Code or VS Code. */
+const ENTRY_KEYS = [
+  'type',
+  'command',
+  'args',
+  'env',
+  'envFile',
+  'cwd',
+  'url',
+  'headers',
+  'oauth',
+  'disabled',
+  'includeTools',
+  'excludeTools',
+];
+
 /** The keys gemini-mcp reads in a server entry, per format. */
 const USED_KEYS: Record<ConfigFormat, readonly string[]> = {
-  'mcp-servers': [
-    'type',
-    'command',
-    'args',
-    'env',
-    'envFile',
-    'cwd',
-    'url',
-    'headers',
-    'oauth',
-    'disabled',
-    'includeTools',
-    'excludeTools',
-  ],
-  vscode: [
-    'type',
-    'command',
-    'args',
-    'env',
-    'envFile',
-    'cwd',
-    'url',
-    'headers',
-    'oauth',
-    'disabled',
-    'includeTools',
-    'excludeTools',
-  ],
-  'gemini-cli': [
-    'type',
-    'command',
-    'args',
-    'env',
-    'cwd',
-    'url',
-    'httpUrl',
-    'headers',
-    'oauth',
-    'timeout',
-    'disabled',
-    'includeTools',
-    'excludeTools',
-  ],
+  'mcp-servers': ENTRY_KEYS,
+  vscode: ENTRY_KEYS,
+  'gemini-cli': [...ENTRY_KEYS.filter((key) => key !== 'envFile'), 'httpUrl', 'timeout'],
 };
 
 /**

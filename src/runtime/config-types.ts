@@ -39,7 +39,7 @@ export interface StdioServerConfig extends CommonServerFields {
 /**
  * A server reached over HTTP. `type` `"sse"` is the legacy HTTP+SSE transport (protocol
  * 2024-11-05); `"http"` or no type is Streamable HTTP, falling back to SSE when the server
- * answers the first POST with 400, 404 or 405 (as the MCP specification describes). In a
+ * answers the first POST with a 4xx but 401 and 403 (as the MCP specification describes). In a
  * gemini-cli settings file a `url` without type is SSE.
  */
 export interface HttpServerConfig extends CommonServerFields {
@@ -125,7 +125,7 @@ export interface StdioServerEntry extends EntryFields {
 export interface HttpServerEntry extends EntryFields {
   transport: 'http' | 'sse';
   config: { url: string; headers?: Record<string, string>; oauth?: OAuthSettings };
-  /** Streamable HTTP that falls back to SSE on a 400, 404 or 405 to the first POST. */
+  /** Streamable HTTP that falls back to SSE on a 4xx (but 401, 403) to the first POST. */
   sseFallback?: boolean;
 }
 

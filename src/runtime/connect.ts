@@ -208,14 +208,20 @@ async function openAll(entries: ServerEntry[], options: OpenOptions): Promise<Op
 }
 
 /**
- * Starts or reaches every server of an `mcpServers` configuration (an object, or the path of a
- * JSON file), lists each one's tools (every page) and builds one tool set over them. A server
+ * Starts or reaches every server of a configuration (an object, the path of a JSON file in any
+ * format {@link parseServersConfig} reads: Claude Desktop, Cursor, Claude Code, VS Code,
+ * gemini-cli; or entries already checked), over stdio, Streamable HTTP or the legacy HTTP+SSE
+ * transport, lists each one's tools (every page) and builds one tool set over them (an entry's
+ * `includeTools`/`excludeTools` added to `toolSet.filters`). What reading the file found is in
+ * `configWarnings`. A server
  * that announces `notifications/tools/list_changed` has its tools listed again and the set
  * rebuilt. If any server fails to connect, the others are closed and a `GeminiMcpError`
- * (`CONFIG_INVALID`) names it. A `timeoutMs` outside (0, 2^31 - 1] or a `maxMessageBytes` that is
- * not a whole number >= 1 is refused with INVALID_INPUT naming the option, and so are bad
+ * (`CONFIG_INVALID`, `path` the entry's pointer) names it, and for an HTTP server its URL and
+ * the cause (`ECONNREFUSED 127.0.0.1:1234`, `HTTP 404`); a server that refuses authorization
+ * gives `UNAUTHORIZED` instead. A `timeoutMs` outside (0, 2^31 - 1] or a `maxMessageBytes` that
+ * is not a whole number >= 1 is refused with INVALID_INPUT naming the option, and so are bad
  * `capabilities`. Each client declares only the capabilities configured for its server
- * (elicitation, roots), with their handlers in place before it connects.
+ * (elicitation, roots, sampling), with their handlers in place before it connects.
  *
  * @example
  * ```ts

@@ -1,8 +1,8 @@
 /**
  * The legacy HTTP+SSE transport (protocol 2024-11-05) with the same download bounds as
  * Streamable HTTP, and the fallback the MCP specification describes for a URL of unknown kind:
- * POST the `initialize` request as Streamable HTTP; on 400, 404 or 405 open the SSE stream
- * (GET) and send it there.
+ * POST the `initialize` request as Streamable HTTP; on a 4xx (but 401 and 403) open the SSE
+ * stream (GET) and send it there.
  */
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -21,8 +21,13 @@ export interface HttpTransportOptions extends BoundedHttpOptions {
 
 const DEFAULT_START_TIMEOUT_MS = 30_000;
 
-/** The statuses to the first POST that mean "not Streamable HTTP: try SSE" (the spec's list). */
-const FALLBACK_STATUSES = new Set([400, 404, 405]);
+/**
+ * Whether a status to the first POST means "not Streamable HTTP: try SSE": any 4xx, as the
+ * specification says, but 401 and 403 (credentials: SSE would refuse them too, and the real
+ * reason would be lost).
+ */
+const fallsBack = (status: number): boolean =>
+  status >= 400 && status < 500 && status !== 401 && status !== 403;
 
 /**
  * The SDK's SSE client transport over a bounded, authorizing fetch (`authorizedBoundedFetch`): every event of the stream is cut
@@ -80,8 +85,8 @@ const isInitialize = (message: JSONRPCMessage): boolean =>
   'method' in message && message.method === 'initialize';
 
 /**
- * Streamable HTTP first; when the server answers the `initialize` POST with 400, 404 or 405,
- * the legacy SSE transport on the same URL (and headers) from then on. Errors of the first
+ * Streamable HTTP first; when the server answers the `initialize` POST with a 4xx (but 401 and
+ * 403), the legacy SSE transport on the same URL (and headers) from then on. Errors of the first
  * attempt are not reported when the fallback takes over.
  *
  * @example
@@ -138,7 +143,7 @@ export class HttpWithSseFallback implements Transport {
     try {
       await this.#current.send(message, options);
     } catch (error) {
-      if (!(error instanceof StreamableHTTPError) || !FALLBACK_STATUSES.has(error.code ?? 0)) {
+      if (!(error instanceof StreamableHTTPError) || !fallsBack(error.code ?? 0)) {
         this.#decide();
         throw error;
       }

@@ -72,8 +72,8 @@ function stdioTransport(
  * The SDK transport for one checked entry (not yet started: `Client.connect` starts it). A
  * stdio server's response whose result is not an object reaches the client as an error at once
  * (see `guardStdioResults`), not as a lost line. An `'http'` entry with `sseFallback` tries
- * Streamable HTTP and falls back to SSE on a 400, 404 or 405 to its first POST. An SSE stream
- * that sends no `endpoint` event within `startTimeoutMs` (default 30 000) fails to start.
+ * Streamable HTTP and falls back to SSE on a 4xx (but 401 and 403) to its first POST. An SSE
+ * stream that sends no `endpoint` event within `startTimeoutMs` (default 30 000) fails to start.
  *
  * @example
  * ```ts

@@ -167,9 +167,13 @@ describe('tools', () => {
   it('bad configs: missing file, a directory, not JSON, no mcpServers, a malformed --server', async () => {
     const cases: [string[], string][] = [
       [['--config', join(dir, 'none.json')], `gemini-mcp: ${join(dir, 'none.json')}: no such file`],
-      [['--config', dir], `gemini-mcp: ${dir}: is a directory, expected an mcpServers JSON file`],
+      [
+        ['--config', dir],
+        `gemini-mcp: ${dir}: is a directory, expected a server configuration file`,
+      ],
       [['--config', file('bad.json', '{nope')], 'gemini-mcp: '],
-      [['--config', file('shape.json', { servers: {} })], 'expected {"mcpServers"'],
+      [['--config', file('shape.json', { server: {} })], 'expected {"mcpServers"'],
+      [['--config', file('empty.json', { servers: {} })], 'no servers (none, or all disabled)'],
       [
         ['--server', 'no-equals-sign'],
         'gemini-mcp: --server expects name=command [args...], got "no-equals-sign"',

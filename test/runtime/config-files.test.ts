@@ -4,65 +4,21 @@
  * the files say), the example server over Streamable HTTP and over the legacy SSE transport
  * (the SDK's own server transports on 127.0.0.1).
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
 import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
 import { executeToolCalls } from '../../src/runtime/execute.js';
-import {
-  type RunningHttpServer,
-  startSseServer,
-  startStreamableHttpServer,
-} from '../support/http-servers.js';
+import { CONFIG_FILES, type ConfigWorld, openConfigWorld } from '../support/config-files.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const FIXTURES = join(ROOT, 'test', 'fixtures', 'configs');
 const SLOW = 120_000;
 
-/** Each fixture and where its client keeps it, relative to the workspace. */
-export const CONFIG_FILES = [
-  ['claude_desktop_config.json', 'claude_desktop_config.json'],
-  ['cursor-mcp.json', '.cursor/mcp.json'],
-  ['vscode-mcp.json', '.vscode/mcp.json'],
-  ['gemini-cli-settings.json', '.gemini/settings.json'],
-] as const;
-
-let streamable: RunningHttpServer;
-let sse: RunningHttpServer;
-let workspace: string;
-
-/**
- * The fixture written into the workspace with the machine's places: the user's folders become
- * the workspace (the project, where npx finds the servers, is this repository), localhost:3000
- * and :3001 the test's HTTP servers.
- */
-async function place(fixture: string, at: string): Promise<string> {
-  const text = (await readFile(join(FIXTURES, fixture), 'utf8'))
-    .replaceAll('/Users/username/Desktop', workspace)
-    .replaceAll('/Users/username/project', ROOT)
-    .replaceAll('http://localhost:3000', streamable.origin)
-    .replaceAll('http://localhost:3001', sse.origin);
-  const path = join(workspace, at);
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
-  return path;
-}
-
+let world: ConfigWorld;
 beforeAll(async () => {
-  streamable = await startStreamableHttpServer();
-  sse = await startSseServer();
-  workspace = await mkdtemp(join(tmpdir(), 'gemini-mcp-configs-'));
-  await writeFile(join(workspace, '.env'), `MEMORY_FILE_PATH=${join(workspace, 'memory.jsonl')}\n`);
+  world = await openConfigWorld();
 });
-afterAll(async () => {
-  await streamable?.close();
-  await sse?.close();
-  await rm(workspace, { recursive: true, force: true });
-});
+afterAll(() => world?.close());
 
 const names = (connections: ServerConnections): string[] =>
   connections.toolset.entries.map((e) => `${e.serverId}/${e.tool.name}`);
@@ -88,11 +44,12 @@ describe('EX-5: real configuration files connect real servers', () => {
   it.each(CONFIG_FILES)(
     'EX-5: %s (%s)',
     async (fixture, at) => {
-      const path = await place(fixture, at);
+      const { streamable, sse } = world;
+      const path = await world.place(fixture, at);
       const before = { streamable: streamable.requests.length, sse: sse.requests.length };
       const connections = await connectServers(path, {
         stderr: 'ignore',
-        configOptions: { env: { ...process.env, REMOTE_TOKEN: 't0k', PROJECT_DIR: workspace } },
+        configOptions: { env: { ...process.env, ...world.env } },
       });
       try {
         const servers = [...connections.clients.keys()];
@@ -169,12 +126,35 @@ describe('EX-5: HTTP failures name the URL and the cause', () => {
   });
 
   it('EX-5: Streamable HTTP only (no fallback) against an SSE server: the 404 with the URL', async () => {
-    const url = `${sse.origin}/sse`;
+    const url = `${world.sse.origin}/sse`;
     const error = (await connectServers({
       mcpServers: { strict: { type: 'streamable-http', url } },
     }).catch((e: unknown) => e)) as GeminiMcpError;
     expect(error.message).toContain(`${url} (Streamable HTTP): `);
     expect(error.message).toContain('HTTP 404: ');
+  });
+});
+
+describe('EX-5: the fallback to SSE', () => {
+  it('EX-5: a 401 to the first POST is not a reason to try SSE: no GET, the 401 reported', async () => {
+    const seen: string[] = [];
+    const guarded = createServer((request, response) => {
+      seen.push(request.method ?? '');
+      response.writeHead(401).end('unauthorized');
+    });
+    await new Promise<void>((done) => guarded.listen(0, '127.0.0.1', done));
+    const { port } = guarded.address() as AddressInfo;
+    try {
+      const url = `http://127.0.0.1:${port}/mcp`;
+      const error = (await connectServers({ mcpServers: { guarded: { url } } }).catch(
+        (e: unknown) => e,
+      )) as GeminiMcpError;
+      expect(error.message).toContain(`${url} (Streamable HTTP, SSE on 4xx): HTTP 401: `);
+      expect(seen).toEqual(['POST']);
+    } finally {
+      guarded.closeAllConnections();
+      await new Promise((done) => guarded.close(done));
+    }
   });
 });
 

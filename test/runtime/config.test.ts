@@ -11,7 +11,8 @@ import {
   parseServersConfig,
   readServersConfig,
 } from '../../src/runtime/config.js';
-import { parseEnvFile } from '../../src/runtime/config-env-file.js';
+import { parseEnvFile, readEnvFile } from '../../src/runtime/config-env-file.js';
+import { describeStartFailure } from '../../src/runtime/transport.js';
 
 const env = { TOKEN: 't0k', HOME_DIR: '/home/me' };
 
@@ -353,5 +354,32 @@ describe('EX-5: readServersConfig', () => {
     await expect(readServersConfig(join(dir, 'none.json'))).rejects.toMatchObject({
       code: 'CONFIG_INVALID',
     });
+  });
+});
+
+describe('EX-5: bounds on what reading and failing may hold', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gemini-mcp-envfile-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('EX-5: an env file over 1 MiB is refused at the envFile pointer', async () => {
+    const file = join(dir, 'big.env');
+    await writeFile(file, `A=${'x'.repeat(1024 * 1024)}\n`);
+    await expect(readEnvFile(file, '/servers/a/envFile')).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      path: '/servers/a/envFile',
+    });
+  });
+
+  it("EX-5: a start failure's reason is cut at 1000 characters (a server's error page)", () => {
+    const [entry] = parseServersConfig({ mcpServers: { web: { url: 'http://127.0.0.1:1/mcp' } } });
+    const text = describeStartFailure(entry!, new Error('<html>'.repeat(1000)));
+    expect(text.startsWith('http://127.0.0.1:1/mcp (Streamable HTTP, SSE on 4xx): <html>')).toBe(
+      true,
+    );
+    expect(text.length).toBeLessThan(1100);
+    expect(text.endsWith('...')).toBe(true);
   });
 });

@@ -1,18 +1,15 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBitcoinServer } from '../../examples/bitcoin-server.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import { parseServersConfig } from '../../src/runtime/config.js';
 import { connectServers, type ToolsChange } from '../../src/runtime/connect.js';
 import { executeToolCalls } from '../../src/runtime/execute.js';
 import { listAllTools } from '../../src/runtime/list-tools.js';
+import { startStreamableHttpServer } from '../support/http-servers.js';
 import {
   BITCOIN_SERVER,
   EVERYTHING_SERVER,
@@ -42,7 +39,7 @@ describe('EX-5: mcpServers configuration', () => {
 
   it.each([
     ['not an object', 42],
-    ['no mcpServers', { servers: {} }],
+    ['no mcpServers nor servers', { other: {} }],
     ['neither command nor url', { mcpServers: { a: { args: [] } } }],
     ['both command and url', { mcpServers: { a: { command: 'x', url: 'http://a' } } }],
     ['args not strings', { mcpServers: { a: { command: 'x', args: [1] } } }],
@@ -162,22 +159,10 @@ describe('EX-5: connectServers over stdio', () => {
 
 describe('EX-5: connectServers over Streamable HTTP', () => {
   it('EX-5: connects to a url with its headers, lists and calls tools', async () => {
-    const authorizations: (string | undefined)[] = [];
-    const http = createServer((request, response) => {
-      authorizations.push(request.headers.authorization);
-      const server = createBitcoinServer();
-      const transport = new StreamableHTTPServerTransport({});
-      response.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      void server.connect(transport).then(() => transport.handleRequest(request, response));
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    const { port } = http.address() as AddressInfo;
+    const http = await startStreamableHttpServer();
     const connections = await connectServers({
       mcpServers: {
-        web: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: 'Bearer t0k' } },
+        web: { url: `${http.origin}/mcp`, headers: { Authorization: 'Bearer t0k' } },
       },
     });
     try {
@@ -199,12 +184,13 @@ describe('EX-5: connectServers over Streamable HTTP', () => {
         connections.clients,
       );
       expect(outcome?.result).toEqual({ content: [{ type: 'text', text: 'Hello, Web!' }] });
-      expect(authorizations.length).toBeGreaterThan(0);
-      expect(new Set(authorizations)).toEqual(new Set(['Bearer t0k']));
+      expect(http.requests.length).toBeGreaterThan(0);
+      expect(new Set(http.requests.map((r) => r.split(' ').slice(2).join(' ')))).toEqual(
+        new Set(['Bearer t0k']),
+      );
     } finally {
       await connections.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
+      await http.close();
     }
   }, 30_000);
 });
