@@ -288,19 +288,30 @@ describe('authorization (AU)', () => {
     ).toMatchObject({
       config: { oauth: { clientId: 'app', scopes: ['read'] } },
     });
-    for (const [oauth, message] of [
-      ['yes', 'mcpServers.docs.oauth must be an object'],
-      [{ clientId: 7 }, 'mcpServers.docs.oauth.clientId must be a string'],
-      [{ scopes: 'read' }, 'mcpServers.docs.oauth.scopes must be an array of strings'],
-      [{ tokenUrl: 'not a url' }, 'mcpServers.docs.oauth.tokenUrl is not a URL'],
+    for (const [oauth, path, message] of [
+      ['yes', '/mcpServers/docs/oauth', 'must be an object'],
+      [{ clientId: 7 }, '/mcpServers/docs/oauth/clientId', 'must be a string'],
+      [{ scopes: 'read' }, '/mcpServers/docs/oauth/scopes', 'must be an array of strings'],
+      [{ tokenUrl: 'not a url' }, '/mcpServers/docs/oauth/tokenUrl', 'is not a URL'],
       [
         { redirectUri: 'https://evil.example/cb' },
-        'mcpServers.docs.oauth.redirectUri must be a loopback',
+        '/mcpServers/docs/oauth/redirectUri',
+        'must be a loopback',
       ],
-      [{ grantType: 'password' }, 'mcpServers.docs.oauth.grantType must be'],
-      [{ grantType: 'client_credentials', clientId: 'x' }, 'needs clientId and clientSecret'],
+      [{ grantType: 'password' }, '/mcpServers/docs/oauth/grantType', 'must be'],
+      [
+        { grantType: 'client_credentials', clientId: 'x' },
+        '/mcpServers/docs/oauth',
+        'grantType "client_credentials" needs clientId and clientSecret',
+      ],
     ] as const) {
-      expect(() => parseServersConfig(entry(oauth)), JSON.stringify(oauth)).toThrow(message);
+      expect(() => parseServersConfig(entry(oauth)), JSON.stringify(oauth)).toThrow(
+        expect.objectContaining({
+          code: 'CONFIG_INVALID',
+          path,
+          message: expect.stringContaining(`${path}: ${message}`),
+        }),
+      );
     }
   });
 

@@ -6,6 +6,7 @@
  */
 import { GeminiMcpError } from '../../errors.js';
 import { isJsonObject } from '../../json/object.js';
+import { appendPointer } from '../../json/pointer.js';
 
 /** How a server's OAuth client is set up from a configuration file. */
 export interface OAuthSettings {
@@ -42,8 +43,10 @@ const URL_FIELDS = ['authorizationUrl', 'tokenUrl', 'redirectUri', 'clientMetada
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-function fail(message: string, where: string): never {
-  throw new GeminiMcpError('CONFIG_INVALID', `${where}${message}`, { data: { where } });
+/** CONFIG_INVALID at the JSON pointer of the section (`where`) or of one of its fields. */
+function fail(message: string, where: string, field?: string): never {
+  const path = field === undefined ? where : appendPointer(where, field);
+  throw new GeminiMcpError('CONFIG_INVALID', `${path || '(root)'}: ${message}`, { path });
 }
 
 /**
@@ -63,52 +66,53 @@ export function isLoopbackRedirect(value: string): boolean {
 
 /**
  * Checks an entry's `oauth` section and returns it typed (`undefined` when absent). Throws a
- * `GeminiMcpError` `CONFIG_INVALID` naming the field when a known field has the wrong type, a
+ * `GeminiMcpError` `CONFIG_INVALID` whose `path` is the JSON pointer of the field (under `where`, the
+ * section's pointer) when a known field has the wrong type, a
  * URL does not parse, or `redirectUri` is not a loopback `http:` URL.
  *
  * @example
  * ```ts
- * checkOAuthSettings({ clientId: 'app', scopes: ['read'] }, 'mcpServers.docs.oauth');
+ * checkOAuthSettings({ clientId: 'app', scopes: ['read'] }, '/mcpServers/docs/oauth');
  * // { clientId: 'app', scopes: ['read'] }
  * ```
  */
 export function checkOAuthSettings(value: unknown, where: string): OAuthSettings | undefined {
   if (value === undefined) return undefined;
-  if (!isJsonObject(value)) fail(' must be an object', where);
+  if (!isJsonObject(value)) fail('must be an object', where);
   if (value.enabled !== undefined && typeof value.enabled !== 'boolean') {
-    fail('.enabled must be true or false', where);
+    fail('must be true or false', where, 'enabled');
   }
   for (const field of STRING_FIELDS) {
     if (value[field] !== undefined && typeof value[field] !== 'string') {
-      fail(`.${field} must be a string`, where);
+      fail('must be a string', where, field);
     }
   }
   for (const field of URL_FIELDS) {
     const url = value[field];
-    if (typeof url === 'string' && !URL.canParse(url)) fail(`.${field} is not a URL`, where);
+    if (typeof url === 'string' && !URL.canParse(url)) fail('is not a URL', where, field);
   }
   const { scopes, grantType, redirectUri } = value;
   if (
     scopes !== undefined &&
     !(Array.isArray(scopes) && scopes.every((s) => typeof s === 'string'))
   ) {
-    fail('.scopes must be an array of strings', where);
+    fail('must be an array of strings', where, 'scopes');
   }
   if (
     grantType !== undefined &&
     grantType !== 'authorization_code' &&
     grantType !== 'client_credentials'
   ) {
-    fail('.grantType must be "authorization_code" or "client_credentials"', where);
+    fail('must be "authorization_code" or "client_credentials"', where, 'grantType');
   }
   if (typeof redirectUri === 'string' && !isLoopbackRedirect(redirectUri)) {
-    fail('.redirectUri must be a loopback http: URL (127.0.0.1, localhost or [::1])', where);
+    fail('must be a loopback http: URL (127.0.0.1, localhost or [::1])', where, 'redirectUri');
   }
   if (
     grantType === 'client_credentials' &&
     (value.clientId === undefined || value.clientSecret === undefined)
   ) {
-    fail(': grantType "client_credentials" needs clientId and clientSecret', where);
+    fail('grantType "client_credentials" needs clientId and clientSecret', where);
   }
   return value as OAuthSettings;
 }
