@@ -30,7 +30,10 @@ export function generateValidators(schemas: readonly LoadedSchema[]): string {
  * smaller (one reference per error site).
  */
 function withoutParentSchemas(source: string): string {
-  const stripped = source.replace(/,parentSchema:schema\d+(?:\.[\w$]+|\["[^"\]]*"\])*/g, '');
+  const stripped = source.replace(
+    /,parentSchema:schema\d+(?:\.[\w$]+|\["[^"\]]*"\]|\[\d+\])*(?=[,}])/g,
+    '',
+  );
   if (stripped.includes('parentSchema:')) {
     throw new Error('generate-validators: an ajv parentSchema form this script does not know');
   }
