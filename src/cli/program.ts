@@ -33,7 +33,9 @@ function listKinds(
 ): void {
   const width = KINDS.reduce((most, k) => Math.max(most, k.name.length), 0);
   for (const kind of KINDS) {
-    const twins = Object.entries(kind.vertex).map(([dialect, schema]) => `${dialect}: ${schema}`);
+    const twins = Object.entries(kind.vertex)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([dialect, schema]) => `${dialect}: ${schema}`);
     const schemas = twins.length === 0 ? kind.schema : `${kind.schema} (${twins.join(', ')})`;
     const aliases = kind.aliases.length > 0 ? `  also: ${kind.aliases.join(', ')}` : '';
     const read = received(kind.schema) ? '  (received: read contract)' : '';

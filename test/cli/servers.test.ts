@@ -6,8 +6,10 @@ import {
   checkContent,
   checkTool,
   checkVertexV1Beta1Content,
+  checkVertexV1Beta1GenerateContentRequest,
   checkVertexV1Content,
 } from '../../src/generated/guards.js';
+import type { VertexV1Beta1GenerateContentRequest } from '../../src/generated/types.js';
 import { type FakeGemini, startFakeGemini } from '../support/fake-gemini.js';
 import { ensureBuilt } from './build.js';
 import {
@@ -388,6 +390,50 @@ describe('chat', () => {
     const names = body.tools[0]!.functionDeclarations.map((d) => d.name);
     expect(names).not.toContain('trigger-sampling-request');
     expect(names).toContain('echo');
+  });
+
+  it('EX-3b: --dialect vertex-v1beta1 talks to Vertex AI through @google/genai (express mode), ids kept', async () => {
+    const callTurn = {
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [{ functionCall: { id: 'vx-1', name: 'hello', args: { name: 'Ada' } } }],
+          },
+          finishReason: 'STOP',
+        },
+      ],
+      createTime: '2026-11-30T10:00:00Z',
+    };
+    const answer = {
+      candidates: [
+        { content: { role: 'model', parts: [{ text: 'I greeted Ada.' }] }, finishReason: 'STOP' },
+      ],
+    };
+    await fake?.close();
+    fake = await startFakeGemini([{ response: callTurn }, { response: answer }]);
+    const run = await runCli(['chat', '--dialect', 'vertex-v1beta1', 'Say', 'hello', 'to', 'Ada'], {
+      env: {
+        GEMINI_API_KEY: undefined,
+        GOOGLE_API_KEY: 'vertex-key',
+        GOOGLE_CLOUD_PROJECT: undefined,
+        GOOGLE_CLOUD_LOCATION: undefined,
+        GOOGLE_VERTEX_BASE_URL: fake.baseUrl,
+      },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('I greeted Ada.\n');
+    expect(run.stderr).not.toContain('createTime');
+    expect(fake.requests.map((r) => [r.path, r.apiKey])).toEqual([
+      ['/v1beta1/publishers/google/models/gemini-2.5-flash:generateContent', 'vertex-key'],
+      ['/v1beta1/publishers/google/models/gemini-2.5-flash:generateContent', 'vertex-key'],
+    ]);
+    const second = fake.requests[1]!.body as VertexV1Beta1GenerateContentRequest;
+    expect(checkVertexV1Beta1GenerateContentRequest(second)).toEqual([]);
+    expect(second.contents[2]!.parts![0]!.functionResponse).toMatchObject({
+      id: 'vx-1',
+      name: 'hello',
+    });
   });
 
   it('--max-turns reached: the history as JSON on stdout, why it stopped on stderr, exit 1', async () => {

@@ -158,13 +158,85 @@ describe('validate: kinds and formats', () => {
     expect(pretty.stdout).toContain('1 payload in 1 input: 1 valid');
   });
 
-  it('--dialect vertex checks the Vertex twin (no ids on calls); vertex-* kinds name it directly', async () => {
+  it('EX-3b: --dialect vertex-v1beta1 accepts a call with an id; vertex-v1 reports it (its reference has none)', async () => {
     const call = file('call.json', JSON.stringify({ id: 'c1', name: 'f', args: {} }));
     expect((await runCli(['validate', '-k', 'function-call', call])).code).toBe(0);
-    const vertex = await runCli(['validate', '-k', 'function-call', '--dialect', 'vertex', call]);
-    expect(vertex.code).toBe(1);
-    expect(vertex.stdout).toContain('function-call at /id: unknown field "id"');
-    expect((await runCli(['validate', '-k', 'vertex-function-call', call])).code).toBe(1);
+    const beta = await runCli([
+      'validate',
+      '-k',
+      'function-call',
+      '--dialect',
+      'vertex-v1beta1',
+      call,
+    ]);
+    expect(beta.code, beta.stdout).toBe(0);
+    const v1 = await runCli(['validate', '-k', 'function-call', '--dialect', 'vertex-v1', call]);
+    expect(v1.code).toBe(1);
+    expect(v1.stdout).toContain('function-call at /id: unknown field "id"');
+    // kinds that name the version fix the dialect; `vertex` is the v1beta1 alias
+    expect((await runCli(['validate', '-k', 'vertex-v1-function-call', call])).code).toBe(1);
+    expect((await runCli(['validate', '-k', 'vertex-v1beta1-function-call', call])).code).toBe(0);
+    expect((await runCli(['validate', '-k', 'VertexV1Beta1FunctionCall', call])).code).toBe(0);
+    expect((await runCli(['validate', '-k', 'vertex-function-call', call])).code).toBe(0);
+    expect(
+      (await runCli(['validate', '-k', 'function-call', '--dialect', 'vertex', call])).code,
+    ).toBe(0);
+  });
+
+  it('EX-3b: a whole Vertex AI v1beta1 request with ids, kind picked by shape, is valid in v1beta1 only', async () => {
+    const request = file(
+      'vertex-request.json',
+      JSON.stringify({
+        contents: [
+          { role: 'user', parts: [{ text: 'Weather in Paris?' }] },
+          {
+            role: 'model',
+            parts: [{ functionCall: { id: 'c1', name: 'get_weather', args: { city: 'Paris' } } }],
+          },
+          {
+            role: 'user',
+            parts: [
+              { functionResponse: { id: 'c1', name: 'get_weather', response: { output: '12 C' } } },
+            ],
+          },
+        ],
+        labels: { team: 'search' },
+      }),
+    );
+    const beta = await runCli(['validate', '--dialect', 'vertex-v1beta1', request]);
+    expect(beta.code, beta.stdout).toBe(0);
+    const v1 = await runCli(['validate', '--dialect', 'vertex-v1', '--format', 'json', request]);
+    expect(v1.code).toBe(1);
+    expect(JSON.parse(v1.stdout).findings.map((f: { pointer: string }) => f.pointer)).toEqual([
+      '/contents/1/parts/0/functionCall/id',
+      '/contents/2/parts/0/functionResponse/id',
+    ]);
+    // `labels` is Vertex AI's, not the Gemini API's
+    const gemini = await runCli(['validate', request]);
+    expect(gemini.code).toBe(1);
+    expect(gemini.stdout).toContain('unknown field "labels"');
+  });
+
+  it("EX-3b: a Vertex AI Part holds exactly one data field (the descriptor's oneof, as the Gemini rule)", async () => {
+    const two = file('two.json', JSON.stringify({ text: 'a', functionCall: { name: 'f' } }));
+    const run = await runCli(['validate', '-k', 'part', '--dialect', 'vertex-v1', two]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('must hold exactly one of text, inlineData');
+  });
+
+  it('EX-3b: a Gemini API kind a Vertex AI version lacks is a usage error there', async () => {
+    const feedback = file('feedback.json', JSON.stringify({ blockReason: 'SAFETY' }));
+    expect((await runCli(['validate', '-k', 'prompt-feedback', feedback])).code).toBe(0);
+    const run = await runCli([
+      'validate',
+      '-k',
+      'prompt-feedback',
+      '--dialect',
+      'vertex-v1',
+      feedback,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('vertex-v1 has no prompt-feedback');
   });
 
   it('MCP kinds: list-tools-result, call-tool-result, mcp-tool', async () => {
@@ -180,10 +252,13 @@ describe('validate: kinds and formats', () => {
     expect((await runCli(['validate', '-k', 'mcp-tool', list])).code).toBe(1);
   });
 
-  it('--list-kinds lists every schema with its Vertex twin', async () => {
+  it('--list-kinds lists every schema with its Vertex AI versions, and the Vertex-only shapes', async () => {
     const run = await runCli(['validate', '--list-kinds']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^content +Content \(vertex: VertexContent\)$/m);
+    expect(run.stdout).toMatch(
+      /^content +Content \(vertex-v1: VertexV1Content, vertex-v1beta1: VertexV1Beta1Content\)$/m,
+    );
+    expect(run.stdout).toMatch(/^vertex-v1-partial-arg +VertexV1PartialArg$/m);
     expect(run.stdout).toMatch(
       /^list-tools-result +McpListToolsResult +also: mcp-list-tools-result +\(received: read contract\)$/m,
     );

@@ -14,7 +14,7 @@ import { runCli, tempDir } from '../cli/helpers.js';
 interface ConformanceCase {
   expect: 'accept' | 'reject';
   kind: string;
-  dialect: 'gemini' | 'vertex';
+  dialect: 'gemini' | 'vertex-v1' | 'vertex-v1beta1';
   layer: 'schema' | 'request';
   source: string;
   note: string;
@@ -22,6 +22,10 @@ interface ConformanceCase {
 }
 
 const dir = join(import.meta.dirname, 'cases');
+
+/** The schema a case's kind names in its dialect (`VertexV1Beta1GenerateContentRequest`). */
+const PREFIX = { gemini: '', 'vertex-v1': 'VertexV1', 'vertex-v1beta1': 'VertexV1Beta1' } as const;
+const schemaOf = (entry: ConformanceCase) => `${PREFIX[entry.dialect]}${entry.kind}` as SchemaName;
 const cases = readdirSync(dir)
   .filter((file) => file.endsWith('.json'))
   .sort()
@@ -32,7 +36,7 @@ const expectedFailures: Record<string, string> = JSON.parse(
 
 /** What gemini-mcp says of a payload: every schema violation and request-level error. */
 function verdict(entry: ConformanceCase): { accepted: boolean; findings: string[] } {
-  const schema = (entry.dialect === 'vertex' ? `Vertex${entry.kind}` : entry.kind) as SchemaName;
+  const schema = schemaOf(entry);
   const findings = SCHEMAS[schema].check(entry.payload).map((v) => `${v.path}: ${v.message}`);
   if (entry.kind === 'GenerateContentRequest') {
     for (const finding of checkRequest(entry.payload)) {
@@ -67,7 +71,7 @@ describe('conformance corpus', () => {
   it('request-layer cases are caught by the request checks, not the schemas alone', () => {
     for (const [id, entry] of cases) {
       if (entry.layer !== 'request' || entry.expect !== 'reject' || expectedFailures[id]) continue;
-      const schema = (entry.dialect === 'vertex' ? `Vertex${entry.kind}` : entry.kind) as SchemaName;
+      const schema = schemaOf(entry);
       expect(SCHEMAS[schema].check(entry.payload), id).toEqual([]);
       expect(checkRequest(entry.payload).some((f) => f.severity === 'error'), id).toBe(true);
     }
@@ -75,7 +79,7 @@ describe('conformance corpus', () => {
 });
 
 describe('conformance corpus through `gemini-mcp validate --request`', () => {
-  it.each(['gemini', 'vertex'] as const)('the CLI gives every %s request case the verdict the corpus expects', async (dialect) => {
+  it.each(['gemini', 'vertex-v1', 'vertex-v1beta1'] as const)('the CLI gives every %s request case the verdict the corpus expects', async (dialect) => {
     const requests = cases.filter(([, c]) => c.kind === 'GenerateContentRequest' && c.dialect === dialect);
     const work = tempDir();
     try {

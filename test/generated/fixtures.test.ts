@@ -28,12 +28,21 @@ const casesOf = (schema: string, kind: 'valid' | 'invalid') => {
     );
 };
 
-/** The shapes the project extracts, with their Vertex twins: each must have valid and invalid fixtures. */
+/** The Vertex AI shapes where the versions and the Gemini API differ in what the adapter sends or reads (ids). */
+const VERTEX_SHAPES = [
+  'Candidate',
+  'Content',
+  'FunctionCall',
+  'FunctionResponse',
+  'GenerateContentRequest',
+  'GenerateContentResponse',
+  'Part',
+];
+
+/** The shapes the project extracts, and those of each Vertex AI version: each must have valid and invalid fixtures. */
 const EXTRACTED = [
   ...GEMINI_ROOTS,
-  ...GEMINI_ROOTS.filter((name) => schemaNames.includes(`Vertex${name}`)).map(
-    (name) => `Vertex${name}`,
-  ),
+  ...VERTEX_SHAPES.flatMap((name) => [`VertexV1${name}`, `VertexV1Beta1${name}`]),
   ...MCP_ROOTS.map((name) => `Mcp${name}`),
 ];
 

@@ -64,6 +64,41 @@ describe('Vertex AI schemas from @google-cloud/aiplatform', () => {
     expect(candidate.index?.readOnly).toBe(true);
   });
 
+  it('issue 20: oneofs: Part.data holds exactly one field, other oneofs at most one, one-field oneofs nothing', () => {
+    for (const version of ['v1', 'v1beta1'] as const) {
+      const files = buildVertexSchemas('protos.json', protos, version);
+      const byName = (name: string) =>
+        files.find((f) => f.file === `vertex/${version}/${name}.schema.json`)!.schema;
+      expect(byName('Part').allOf).toEqual([
+        {
+          oneOf: [
+            'text',
+            'inlineData',
+            'fileData',
+            'functionCall',
+            'functionResponse',
+            'executableCode',
+            'codeExecutionResult',
+          ].map((field) => ({ required: [field] })),
+        },
+      ]);
+      expect(byName('FunctionResponsePart').allOf).toEqual([
+        { oneOf: [{ required: ['inlineData'] }, { required: ['fileData'] }] },
+      ]);
+      const delta = ['nullValue', 'numberValue', 'stringValue', 'boolValue'];
+      expect(byName('PartialArg').allOf).toHaveLength(6);
+      expect(byName('PartialArg').allOf).toContainEqual({
+        not: { required: [delta[1], delta[2]] },
+      });
+      // proto3 `optional` fields are one-field oneofs: no rule
+      expect(byName('Candidate').allOf).toBeUndefined();
+    }
+    const manifest = JSON.parse(readFileSync(join(schemasDir, 'manifest.json'), 'utf8'));
+    expect(manifest.handRules.map((rule: { id: string }) => rule.id)).toEqual(
+      expect.arrayContaining(['vertex-oneof', 'vertex-part-one-data-field']),
+    );
+  });
+
   it('issue 20: a descriptor without the Vertex AI package is refused, named', () => {
     expect(() => buildVertexSchemas('other.json', { nested: {} }, 'v1')).toThrow(SyncInputError);
     expect(() => buildVertexSchemas('other.json', { nested: {} }, 'v1')).toThrow(
