@@ -183,7 +183,7 @@ describe('issue 15: a JSON array is as many payloads, each named by its index', 
     ];
     const path = file('calls.json', JSON.stringify(calls));
     expect((await runCli(['validate', path])).code).toBe(0);
-    const run = await runCli(['validate', '-k', 'vertex-function-call', path]);
+    const run = await runCli(['validate', '-k', 'vertex-v1-function-call', path]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`${path}:1: function-call at /1/id: unknown field "id"`);
     expect(run.stdout).toContain('2 payloads in 1 input: 1 valid, 1 invalid');

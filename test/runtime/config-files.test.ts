@@ -136,7 +136,7 @@ describe('EX-5: HTTP failures name the URL and the cause', () => {
 });
 
 describe('EX-5: the fallback to SSE', () => {
-  it('EX-5: a 401 to the first POST is not a reason to try SSE: no GET, the 401 reported', async () => {
+  it('EX-5: a 401 to the first POST is not a reason to try SSE: no GET, UNAUTHORIZED naming the server', async () => {
     const seen: string[] = [];
     const guarded = createServer((request, response) => {
       seen.push(request.method ?? '');
@@ -149,7 +149,11 @@ describe('EX-5: the fallback to SSE', () => {
       const error = (await connectServers({ mcpServers: { guarded: { url } } }).catch(
         (e: unknown) => e,
       )) as GeminiMcpError;
-      expect(error.message).toContain(`${url} (Streamable HTTP, SSE on 4xx): HTTP 401: `);
+      expect(error).toMatchObject({
+        code: 'UNAUTHORIZED',
+        data: { serverId: 'guarded', status: 401 },
+      });
+      expect(error.message).toContain('server "guarded" answered HTTP 401');
       expect(seen).toEqual(['POST']);
     } finally {
       guarded.closeAllConnections();
