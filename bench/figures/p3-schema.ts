@@ -35,6 +35,10 @@ interface ToolTimes {
   readonly convert: number[];
   readonly clone: number[];
   readonly aiSdk: number[];
+  /** toGeminiSchema from the build with the contract proofs compiled out. */
+  readonly unproven: number[];
+  /** The generated Schema validator alone, on the tool's output. */
+  readonly proof: number[];
 }
 
 function attempt(run: () => unknown): void {
@@ -121,7 +125,8 @@ function measurementOverhead(): number {
 }
 
 function perTool(ctx: BenchContext, tools: readonly CorpusTool[], withAiSdk: boolean): ToolTimes[] {
-  const { toGeminiSchema } = ctx.lib;
+  const { toGeminiSchema, checkSchema } = ctx.lib;
+  const unproven = ctx.lib.unchecked.toGeminiSchema;
   const aiSdk = loadAiSdkConverter();
   const rounds = ctx.quick ? 2 : 7;
   const minBatchMs = ctx.quick ? 0.2 : 1;
@@ -131,6 +136,12 @@ function perTool(ctx: BenchContext, tools: readonly CorpusTool[], withAiSdk: boo
     const convert = () => attempt(() => toGeminiSchema(schema));
     const clone = () => attempt(() => structuredClone(schema));
     const anchor = () => attempt(() => aiSdk.convert(schema));
+    const convertUnproven = () => attempt(() => unproven(schema));
+    let output: unknown;
+    attempt(() => {
+      output = toGeminiSchema(schema).schema;
+    });
+    const proof = () => attempt(() => checkSchema(output));
     const first = outcomeOf(ctx, schema);
     return {
       times: {
@@ -139,14 +150,20 @@ function perTool(ctx: BenchContext, tools: readonly CorpusTool[], withAiSdk: boo
         convert: [],
         clone: [],
         aiSdk: [],
+        unproven: [],
+        proof: [],
       } as ToolTimes,
       convert,
       clone,
       anchor,
+      convertUnproven,
+      proof,
       sizes: {
         convert: batchSize(convert, minBatchMs, first.ms),
         clone: batchSize(clone, minBatchMs),
         anchor: withAiSdk ? batchSize(anchor, minBatchMs) : 0,
+        unproven: batchSize(convertUnproven, minBatchMs, first.ms),
+        proof: batchSize(proof, minBatchMs),
       },
     };
   });
@@ -158,9 +175,11 @@ function perTool(ctx: BenchContext, tools: readonly CorpusTool[], withAiSdk: boo
       const { times, sizes } = entry;
       const one = (): void => {
         times.convert.push(perCall(entry.convert, sizes.convert, overhead));
+        times.proof.push(perCall(entry.proof, sizes.proof, overhead));
       };
       const two = (): void => {
         times.clone.push(perCall(entry.clone, sizes.clone, overhead));
+        times.unproven.push(perCall(entry.convertUnproven, sizes.unproven, overhead));
         if (withAiSdk) times.aiSdk.push(perCall(entry.anchor, sizes.anchor, overhead));
       };
       if (round % 2 === 0) {
@@ -232,6 +251,7 @@ export async function p3(ctx: BenchContext): Promise<Figure> {
   const names = {
     declarations: `functionDeclarations(toolset, {schemaMode: 'openapi'}), ${schemas.length} tools`,
     clones: `structuredClone of each of the ${schemas.length} inputSchemas`,
+    unproven: `the same functionDeclarations with the contract proofs compiled out, ${schemas.length} tools`,
   };
   ctx.log(`P3: openapi functionDeclarations of ${schemas.length} tools vs their structuredClones`);
   const whole = await compareCpu(
@@ -243,11 +263,20 @@ export async function p3(ctx: BenchContext): Promise<Figure> {
         prepare: () => buildToolSet(servers).toolset,
         run: (fresh) => functionDeclarations(fresh as typeof toolset, { schemaMode: 'openapi' }),
       },
+      {
+        name: names.unproven,
+        prepare: () => buildToolSet(servers).toolset,
+        run: (fresh) =>
+          ctx.lib.unchecked.functionDeclarations(fresh as typeof toolset, {
+            schemaMode: 'openapi',
+          }),
+      },
       { name: names.clones, run: () => schemas.map((schema) => structuredClone(schema)) },
     ],
     ctx.cpu,
   );
   const wholeRatio = cpuRatio(whole, names.declarations, names.clones);
+  const unprovenRatio = cpuRatio(whole, names.unproven, names.clones);
 
   const rows: Row[] = [
     {
@@ -261,6 +290,7 @@ export async function p3(ctx: BenchContext): Promise<Figure> {
       samples: `median of ${rounds} rounds per tool`,
     },
     cpuRowOf(cpuTask(whole, names.declarations)),
+    cpuRowOf(cpuTask(whole, names.unproven)),
     cpuRowOf(cpuTask(whole, names.clones)),
   ];
   const checks: Check[] = [
@@ -318,7 +348,41 @@ export async function p3(ctx: BenchContext): Promise<Figure> {
       ),
       spread: spreadText(wholeRatio),
     },
+    {
+      ...ratioCheck(
+        'the same with the contract proofs compiled out / sum of structuredClones (what the proofs cost is the difference)',
+        unprovenRatio,
+        {},
+        'none (information)',
+      ),
+      spread: spreadText(unprovenRatio),
+    },
   ];
+  // Where a median tool's time goes: the output proof alone, and the conversion with the
+  // proofs compiled out, each over the same tool's structuredClone and its full conversion.
+  const share = (part: (entry: ToolTimes) => number, whole: (entry: ToolTimes) => number) =>
+    summarize(times.map((entry) => part(entry) / whole(entry)));
+  const proofOfClone = share(
+    (entry) => median(entry.proof),
+    (entry) => median(entry.clone),
+  );
+  const proofOfConvert = share(
+    (entry) => median(entry.proof),
+    (entry) => median(entry.convert),
+  );
+  const unprovenOfClone = share(
+    (entry) => median(entry.unproven),
+    (entry) => median(entry.clone),
+  );
+  checks.push(
+    valueCheck(
+      'where toGeminiSchema spends its time, median over tools: the output proof (Schema validator alone on the output) / conversion without proofs (build with proofs compiled out), each over structuredClone',
+      `proof ${formatRatio(proofOfClone.median)}x clone (${(100 * proofOfConvert.median).toFixed(0)}% of the call); conversion without proofs ${formatRatio(unprovenOfClone.median)}x clone`,
+      undefined,
+      'none (information)',
+      `per tool IQR: proof ${formatRatio(proofOfClone.p25)}x–${formatRatio(proofOfClone.p75)}x, unproven ${formatRatio(unprovenOfClone.p25)}x–${formatRatio(unprovenOfClone.p75)}x`,
+    ),
+  );
   if (withAiSdk) {
     const aiRatios = times.map((entry) => median(entry.convert) / median(entry.aiSdk));
     const aiSummary = summarize(aiRatios);
