@@ -180,8 +180,12 @@ async function main(): Promise<number> {
       };
       const before = values.before === undefined ? undefined : await readRun(values.before);
       await writeFile(out, renderMarkdown(info, figures, before));
-      await writeFile(`${out}.json`, `${JSON.stringify({ info, figures }, null, 1)}\n`);
-      process.stderr.write(`[bench] wrote ${out} and ${out}.json\n`);
+      process.stderr.write(`[bench] wrote ${out}\n`);
+      if (values.out !== undefined) {
+        // The figures as data, for a later run's --before.
+        await writeFile(`${out}.json`, `${JSON.stringify({ info, figures }, null, 1)}\n`);
+        process.stderr.write(`[bench] wrote ${out}.json\n`);
+      }
     }
   } finally {
     await rm(tmp, { recursive: true, force: true });

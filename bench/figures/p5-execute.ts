@@ -107,7 +107,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
       p5Cpu,
     );
 
-    const sleepMs = ctx.quick ? 20 : 100;
+    const sleepMs = 100;
     const calls = 50;
     const sleeps = Array.from({ length: calls }, () => call('sleep', { ms: sleepMs }));
     const parallel = `executeToolCalls, ${calls} x sleep ${sleepMs} ms, concurrency ${calls}`;
@@ -222,7 +222,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
       load: { start: loadStart, end: loadNow() },
       method: [
         "One SDK `Client` linked by `InMemoryTransport` to an SDK `Server` whose `echo` tool answers at once: the round trip is all JSON-RPC plumbing, no I/O, so the adapter's share is as large as it can be. The anchor is the request executeToolCalls itself makes, `client.request({method: \"tools/call\", ...}, ResultSchema)`, awaited alone; executeToolCalls adds the pool (not for a single call), a per-call AbortController when the caller passes a signal, the CallToolResult validator and the outcome record. Both are measured in CPU time of this process (`process.cpuUsage`) in interleaved batches; overhead is the per-round ratio minus one, and the CPU time added is the per-round difference. The stdio rows repeat the single call against server-everything spawned over stdio (a real server process, its `echo` tool), the round trip a deployment pays; only the client process's CPU time is counted (the server's own is not), which makes the adapter's share larger, not smaller.",
-        `Concurrency: a \`sleep\` tool that answers after ${sleepMs} ms (a timer in the server), ${calls} calls, \`concurrency: ${calls}\` vs \`concurrency: 1\`, interleaved; the ideal speed-up is ${calls}x.${ctx.quick ? ' (--quick sleeps 20 ms instead of 100 ms.)' : ''}`,
+        `Concurrency: a \`sleep\` tool that answers after ${sleepMs} ms (a timer in the server), ${calls} calls, \`concurrency: ${calls}\` vs \`concurrency: 1\`, interleaved; the ideal speed-up is ${calls}x.`,
       ],
     };
   } finally {

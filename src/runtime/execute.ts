@@ -115,28 +115,38 @@ function checkResult(
   };
 }
 
-async function runCall(
+/** Runs `call`: one async frame from the request to the outcome. */
+async function executed(
   call: ResolvedCall,
   clients: ClientMap,
   options: ExecuteOptions,
-  index: number,
-): Promise<ToolResult | ToolError> {
+  index = 0,
+): Promise<ExecutedCall> {
+  const started = performance.now();
+  const done = (result: ToolResult | ToolError): ExecutedCall => ({
+    kind: 'call',
+    call,
+    result,
+    durationMs: performance.now() - started,
+  });
   const { signal } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (signal?.aborted) {
-    return { code: 'CANCELLED', message: `${describeCall(call)} was cancelled before it started` };
+    return done({
+      code: 'CANCELLED',
+      message: `${describeCall(call)} was cancelled before it started`,
+    });
   }
   const client = clientOf(clients, call.serverId);
   if (client === undefined) {
-    return {
+    return done({
       code: 'UNKNOWN_SERVER',
       message: `no server "${call.serverId}" is connected; ${describeCall(call)} was not run`,
-    };
+    });
   }
   // A signal of our own per call, only when the caller gave one: the SDK never removes its
   // abort listener, so handing it the caller's signal would pile up one listener per call.
   const controller = signal === undefined ? undefined : new AbortController();
-  const started = performance.now();
   guardResults(client);
   const forward = (): void => controller?.abort(signal?.reason);
   signal?.addEventListener('abort', forward, { once: true });
@@ -160,30 +170,21 @@ async function runCall(
         ? { timeout: timeoutMs }
         : { signal: controller.signal, timeout: timeoutMs },
     );
-    return checkResult(call, raw, options.onNotice);
+    return done(checkResult(call, raw, options.onNotice));
   } catch (error) {
-    return toolErrorFrom(error, {
-      call,
-      cancelled: signal?.aborted === true,
-      clientClosed: wasClosed(client),
-      transportError: transportErrorSince(client, started),
-      timeoutMs,
-    });
+    return done(
+      toolErrorFrom(error, {
+        call,
+        cancelled: signal?.aborted === true,
+        clientClosed: wasClosed(client),
+        transportError: transportErrorSince(client, started),
+        timeoutMs,
+      }),
+    );
   } finally {
     signal?.removeEventListener('abort', forward);
     progress?.stop();
   }
-}
-
-async function executed(
-  call: ResolvedCall,
-  clients: ClientMap,
-  options: ExecuteOptions,
-  index = 0,
-): Promise<ExecutedCall> {
-  const started = performance.now();
-  const result = await runCall(call, clients, options, index);
-  return { kind: 'call', call, result, durationMs: performance.now() - started };
 }
 
 /**

@@ -242,7 +242,7 @@ function collectAnnotations(scope: NodeScope, conjuncts: readonly Conjunct[]): A
     }
     const fallback = read(conjunct, 'default');
     if (fallback !== undefined) {
-      if (!Object.hasOwn(out, 'default')) out.default = structuredClone(fallback);
+      if (!Object.hasOwn(out, 'default')) out.default = copyValue(fallback);
       else
         scope.lose(
           conjunct,
@@ -273,7 +273,7 @@ function readExample(scope: NodeScope, conjunct: Conjunct, out: Annotations): vo
     );
   }
   if (first === undefined) return;
-  if (!Object.hasOwn(out, 'example')) out.example = structuredClone(first);
+  if (!Object.hasOwn(out, 'example')) out.example = copyValue(first);
   else
     scope.lose(
       conjunct,
@@ -281,6 +281,11 @@ function readExample(scope: NodeScope, conjunct: Conjunct, out: Annotations): vo
       'dropped',
       'another example applies here; the first is kept',
     );
+}
+
+/** A copy of a JSON value from the source (surveyed: plain JSON), primitives as they are. */
+function copyValue(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
 }
 
 /**

@@ -36,14 +36,20 @@ export class LossReport {
   }
 }
 
+const NO_NOTES: readonly string[] = [];
+
 /** The losses of one output node: reported, and noted for `describeLosses`. */
 export class Scope {
   readonly #report: LossReport;
-  /** Short notes of lost constraints, for `describeLosses`. */
-  readonly notes: string[] = [];
+  #notes: string[] | undefined;
 
   constructor(report: LossReport) {
     this.#report = report;
+  }
+
+  /** Short notes of lost constraints, for `describeLosses` (most nodes lose none: no array then). */
+  get notes(): readonly string[] {
+    return this.#notes ?? NO_NOTES;
   }
 
   /** Reports that `keyword` of `conjunct` was dropped, weakened or rewritten. */
@@ -51,7 +57,8 @@ export class Scope {
     this.#report.add({ pointer: conjunct.pointer, keyword, action, detail });
     if (action !== 'rewritten') {
       const node = conjunct.node as Record<string, unknown>;
-      this.notes.push(lossNote(keyword, Object.hasOwn(node, keyword) ? node[keyword] : undefined));
+      this.#notes ??= [];
+      this.#notes.push(lossNote(keyword, Object.hasOwn(node, keyword) ? node[keyword] : undefined));
     }
   }
 }
