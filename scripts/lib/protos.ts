@@ -8,6 +8,7 @@
  */
 import { isJsonObject, type Json, type JsonObject } from './canonical-json.js';
 import { GEMINI_DESCRIPTIONS } from './descriptions.js';
+import { GEMINI_ROOTS } from './gemini.js';
 import { makeSchemaFile, type SchemaFile } from './schema-set.js';
 import { SyncInputError } from './sync-error.js';
 
@@ -16,25 +17,11 @@ export const VERTEX_VERSIONS = ['v1', 'v1beta1'] as const;
 /** One of them. */
 export type VertexVersion = (typeof VERTEX_VERSIONS)[number];
 
-/** The shapes extracted for each version (the same as for the Gemini API, where Vertex has them). */
-const VERTEX_ROOTS = [
-  'FunctionDeclaration',
-  'FunctionCall',
-  'FunctionResponse',
-  'FunctionResponsePart',
-  'FunctionResponseBlob',
-  'Part',
-  'Blob',
-  'FileData',
-  'Content',
-  'Tool',
-  'ToolConfig',
-  'FunctionCallingConfig',
-  'Schema',
-  'GenerateContentRequest',
-  'GenerateContentResponse',
-  'Candidate',
-] as const;
+/**
+ * The shapes extracted for each version: the Gemini API's, but PromptFeedback, which Vertex AI
+ * nests in GenerateContentResponse (it comes along as GenerateContentResponsePromptFeedback).
+ */
+const VERTEX_ROOTS = GEMINI_ROOTS.filter((root) => root !== 'PromptFeedback');
 
 /** What we send: every message reachable from a request is closed to unknown fields. */
 const EMITTED_ROOT = 'GenerateContentRequest';

@@ -175,40 +175,33 @@ describe('sampling request (SA-1, SA-2, SA-3)', () => {
     });
   });
 
-  it('SA-1: Vertex AI v1 (no ids in its reference) gets no call ids', () => {
-    const request = convert(
-      params({
-        tools: [WEATHER],
-        messages: [
-          { role: 'user', content: { type: 'text', text: 'Weather?' } },
-          {
-            role: 'assistant',
-            content: [{ type: 'tool_use', id: 'c1', name: 'get_weather', input: { city: 'Oslo' } }],
-          },
-          { role: 'user', content: [{ type: 'tool_result', toolUseId: 'c1', content: [] }] },
-        ],
-      }),
-      { dialect: 'vertex-v1' },
+  /** A tool_use answered by its tool_result, as a Vertex AI version's request. */
+  const vertexToolTurn = (dialect: 'vertex-v1' | 'vertex-v1beta1') =>
+    JSON.stringify(
+      convert(
+        params({
+          tools: [WEATHER],
+          messages: [
+            { role: 'user', content: { type: 'text', text: 'Weather?' } },
+            {
+              role: 'assistant',
+              content: [
+                { type: 'tool_use', id: 'c1', name: 'get_weather', input: { city: 'Oslo' } },
+              ],
+            },
+            { role: 'user', content: [{ type: 'tool_result', toolUseId: 'c1', content: [] }] },
+          ],
+        }),
+        { dialect },
+      ).contents,
     );
-    expect(JSON.stringify(request.contents)).not.toContain('"id"');
+
+  it('SA-1: Vertex AI v1 (no ids in its reference) gets no call ids', () => {
+    expect(vertexToolTurn('vertex-v1')).not.toContain('"id"');
   });
 
   it('SA-1: Vertex AI v1beta1 (ids in its reference) keeps the call ids', () => {
-    const request = convert(
-      params({
-        tools: [WEATHER],
-        messages: [
-          { role: 'user', content: { type: 'text', text: 'Weather?' } },
-          {
-            role: 'assistant',
-            content: [{ type: 'tool_use', id: 'c1', name: 'get_weather', input: { city: 'Oslo' } }],
-          },
-          { role: 'user', content: [{ type: 'tool_result', toolUseId: 'c1', content: [] }] },
-        ],
-      }),
-      { dialect: 'vertex-v1beta1' },
-    );
-    expect(JSON.stringify(request.contents)).toContain('"id":"c1"');
+    expect(vertexToolTurn('vertex-v1beta1')).toContain('"id":"c1"');
   });
 
   it('SA-1: a tool_result answering no earlier tool_use is refused with its pointer', () => {
