@@ -7,7 +7,11 @@ import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallItem, RejectedItem } from '../adapter/calls.js';
 import { TOO_DEEP, toolSchemaViolations } from '../adapter/tool-schemas.js';
 import type { ResolvedCall, ToolError, ToolResult } from '../adapter/types.js';
-import { type ReadNotice, readMcpCallToolResult } from '../generated/guards.js';
+import {
+  isMcpCallToolResult,
+  type ReadNotice,
+  readMcpCallToolResult,
+} from '../generated/guards.js';
 import { type CallProgress, followProgress, progressHandler } from './call-progress.js';
 import { transportErrorSince, wasClosed } from './client-state.js';
 import { checkCount, checkTimeout } from './options.js';
@@ -79,16 +83,20 @@ function checkResult(
   raw: unknown,
   onNotice: ExecuteOptions['onNotice'],
 ): ToolResult | ToolError {
-  const { violations, notices } = readMcpCallToolResult(raw);
-  for (const notice of notices)
-    onNotice?.({ ...notice, message: `${describeCall(call)}: ${notice.message}` });
-  const first = violations[0];
-  if (first !== undefined) {
-    return {
-      code: 'INVALID_RESULT',
-      message: `${describeCall(call)} returned a malformed result (${first.path || '/'}: ${first.message})`,
-      data: { violations: violations.slice(0, MAX_QUOTED_VIOLATIONS) },
-    };
+  // The strict contract alone when it holds (the common case: no notices, no violations, and
+  // no report to allocate); the read contract only for a result it refuses.
+  if (!isMcpCallToolResult(raw)) {
+    const { violations, notices } = readMcpCallToolResult(raw);
+    for (const notice of notices)
+      onNotice?.({ ...notice, message: `${describeCall(call)}: ${notice.message}` });
+    const first = violations[0];
+    if (first !== undefined) {
+      return {
+        code: 'INVALID_RESULT',
+        message: `${describeCall(call)} returned a malformed result (${first.path || '/'}: ${first.message})`,
+        data: { violations: violations.slice(0, MAX_QUOTED_VIOLATIONS) },
+      };
+    }
   }
   const result = raw as ToolResult;
   const { outputSchema } = call.tool;
@@ -115,6 +123,20 @@ function checkResult(
   };
 }
 
+/** The outcome of `call`, timed from `started` to now. */
+function outcome(
+  call: ResolvedCall,
+  started: number,
+  result: ToolResult | ToolError,
+): ExecutedCall {
+  return { kind: 'call', call, result, durationMs: performance.now() - started };
+}
+
+/** The call an item asks to run (a bare call is one), or undefined for a rejected item. */
+function toRun(item: CallItem | ResolvedCall): ResolvedCall | undefined {
+  return !('kind' in item) ? item : item.kind === 'call' ? item.call : undefined;
+}
+
 /** Runs `call`: one async frame from the request to the outcome. */
 async function executed(
   call: ResolvedCall,
@@ -123,23 +145,17 @@ async function executed(
   index = 0,
 ): Promise<ExecutedCall> {
   const started = performance.now();
-  const done = (result: ToolResult | ToolError): ExecutedCall => ({
-    kind: 'call',
-    call,
-    result,
-    durationMs: performance.now() - started,
-  });
   const { signal } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (signal?.aborted) {
-    return done({
+    return outcome(call, started, {
       code: 'CANCELLED',
       message: `${describeCall(call)} was cancelled before it started`,
     });
   }
   const client = clientOf(clients, call.serverId);
   if (client === undefined) {
-    return done({
+    return outcome(call, started, {
       code: 'UNKNOWN_SERVER',
       message: `no server "${call.serverId}" is connected; ${describeCall(call)} was not run`,
     });
@@ -148,31 +164,34 @@ async function executed(
   // abort listener, so handing it the caller's signal would pile up one listener per call.
   const controller = signal === undefined ? undefined : new AbortController();
   guardResults(client);
-  const forward = (): void => controller?.abort(signal?.reason);
-  signal?.addEventListener('abort', forward, { once: true });
+  const forward =
+    controller === undefined ? undefined : (): void => controller.abort(signal?.reason);
+  if (forward !== undefined) signal?.addEventListener('abort', forward, { once: true });
   const { onProgress } = options;
   const progress =
     onProgress === undefined
       ? undefined
       : followProgress(client, progressHandler(call, index, onProgress));
+  const { name, arguments: args } = call;
   try {
     const raw: unknown = await client.request(
       {
         method: 'tools/call',
-        params: {
-          name: call.name,
-          arguments: call.arguments,
-          ...(progress === undefined ? {} : { _meta: { progressToken: progress.progressToken } }),
-        },
+        params:
+          progress === undefined
+            ? { name, arguments: args }
+            : { name, arguments: args, _meta: { progressToken: progress.progressToken } },
       },
       ResultSchema,
       controller === undefined
         ? { timeout: timeoutMs }
         : { signal: controller.signal, timeout: timeoutMs },
     );
-    return done(checkResult(call, raw, options.onNotice));
+    return outcome(call, started, checkResult(call, raw, options.onNotice));
   } catch (error) {
-    return done(
+    return outcome(
+      call,
+      started,
       toolErrorFrom(error, {
         call,
         cancelled: signal?.aborted === true,
@@ -182,7 +201,7 @@ async function executed(
       }),
     );
   } finally {
-    signal?.removeEventListener('abort', forward);
+    if (forward !== undefined) signal?.removeEventListener('abort', forward);
     progress?.stop();
   }
 }
@@ -225,15 +244,12 @@ export async function executeToolCalls(
 ): Promise<Outcome[]> {
   checkCount('concurrency', options.concurrency, true);
   checkTimeout('timeoutMs', options.timeoutMs);
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  const toRun = (item: CallItem | ResolvedCall): ResolvedCall | undefined =>
-    !('kind' in item) ? item : item.kind === 'call' ? item.call : undefined;
   if (items.length === 1) {
     const only = items[0]!;
     const call = toRun(only);
     return [call === undefined ? (only as RejectedItem) : await executed(call, clients, options)];
   }
-  return mapConcurrent(items, concurrency, async (item, index) => {
+  return mapConcurrent(items, options.concurrency ?? DEFAULT_CONCURRENCY, async (item, index) => {
     const call = toRun(item);
     return call === undefined ? (item as RejectedItem) : executed(call, clients, options, index);
   });
