@@ -49,6 +49,12 @@ export interface CpuOptions {
   readonly minBatchMs: number;
   /** Untimed iterations of each task before the first round (default 2, and at least 100 ms). */
   readonly warmup?: number;
+  /**
+   * Every task runs as many iterations per batch (the most any task needs for `minBatchMs`), so
+   * a batch's fixed costs (the GC before it, caches refilled after the other task) weigh the
+   * same per iteration on each: what short batches comparing tasks of similar cost need.
+   */
+  readonly sameIterations?: boolean;
 }
 
 /** What was measured of one task: its CPU time per iteration, one value per round. */
@@ -131,6 +137,10 @@ export async function compareCpu(
   const start = loadNow();
   const iterations = new Map<string, number>();
   for (const task of tasks) iterations.set(task.name, await calibrate(task, options));
+  if (options.sameIterations === true) {
+    const most = Math.max(...iterations.values());
+    for (const task of tasks) iterations.set(task.name, most);
+  }
   const perRound = new Map<string, number[]>(tasks.map((task) => [task.name, []]));
   for (let round = 0; round < options.rounds; round++) {
     const ordered = round % 2 === 0 ? tasks : [...tasks].reverse();
