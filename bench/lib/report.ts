@@ -147,7 +147,7 @@ export interface RunInfo {
 
 function metText(met: boolean | undefined, noisy = false): string {
   if (met === undefined) return 'info';
-  if (noisy) return met ? 'met (noisy rounds)' : 'noise: rounds disagree over 5x, rerun';
+  if (noisy) return met ? 'met (noisy rounds)' : 'noise: rounds disagree, rerun';
   return met ? 'met' : '**missed**';
 }
 
@@ -226,7 +226,7 @@ export function renderMarkdown(
   out.push('## How to read this');
   out.push('');
   out.push(
-    'This machine is shared and loaded (see the load averages, on 2 cores), so wall time is mostly waiting for a core. P1, P2, P3 and P5 therefore measure **CPU time** (`process.cpuUsage`, user + system of this process, in batches of iterations long enough to read it exactly), and every target is a ratio between tasks measured side by side: interleaved rounds (A B, then B A, ...), one batch of each task per round, the ratio taken round by round. A task is shown as **median [p25–p75]** of its per-round CPU time per iteration; a ratio as the **median of the per-round ratios** with their IQR and range. P3 measures tool by tool: each tool of the corpus converted and cloned in interleaved rounds, the figure the median over tools. A ratio whose rounds disagree over 5x is reported as noise, neither met nor missed. P4 and P6 time child processes (wall time, interleaved runs).',
+    'This machine is shared and loaded (see the load averages, on 2 cores), so wall time is mostly waiting for a core. P1, P2, P3 and P5 therefore measure **CPU time** (`process.cpuUsage`, user + system of this process, in batches of iterations long enough to read it exactly), and every target is a ratio between tasks measured side by side: interleaved rounds (A B, then B A, ...), one batch of each task per round, the ratio taken round by round. A task is shown as **median [p25–p75]** of its per-round CPU time per iteration; a ratio as the **median of the per-round ratios** with their IQR and range. P3 measures tool by tool: each tool of the corpus converted and cloned in interleaved rounds, the figure the median over tools. A ratio whose rounds disagree over 5x is reported as noise, neither met nor missed (P5, measured over hundreds of short rounds: one whose median has a 95% interval holding the target). P4 and P6 time child processes (wall time, interleaved runs).',
   );
   out.push('');
   out.push('## Corpus');
