@@ -50,7 +50,7 @@ function withoutEvaluatedTracking(ajv: Ajv2020.default, schemas: readonly Loaded
   const using = schemas.filter((s) => usesUnevaluated(s.schema)).map((s) => s.file);
   if (using.length > 0) {
     throw new Error(
-      `generate-validators: ${using.join(', ')} use unevaluatedProperties/unevaluatedItems, which these validators do not track`,
+      `generate-validators: unevaluatedProperties/unevaluatedItems (in ${using.join(', ')}) need the evaluated-properties tracking these validators leave out`,
     );
   }
   ajv.opts.unevaluated = false;

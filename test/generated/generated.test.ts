@@ -4,6 +4,7 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateValidators } from '../../scripts/lib/generate-validators.js';
 import { readTree } from '../../scripts/lib/schema-dir.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import { assertFunctionDeclaration, isPart } from '../../src/generated/guards.js';
@@ -33,6 +34,19 @@ describe('the generated validators module', () => {
     const imports = [...source.matchAll(/(?:from|require\()\s*["']([^"']+)["']/g)].map((m) => m[1]);
     for (const specifier of imports) expect(specifier).toMatch(/^ajv\/dist\/runtime\//);
     expect(source).not.toMatch(/new Ajv|\.compile\(|new Function/);
+  });
+
+  it('issue 14: no evaluated-properties tracking (an anyOf stops at its first passing branch); a schema that needs it fails the generation', () => {
+    expect(source).not.toMatch(/\.evaluated\b/);
+    const schema = {
+      $id: 'https://gemini-mcp.invalid/schemas/mcp/Open.schema.json',
+      title: 'Open',
+      type: 'object',
+      unevaluatedProperties: false,
+    };
+    expect(() =>
+      generateValidators([{ file: 'mcp/Open.schema.json', typeName: 'Open', schema }]),
+    ).toThrow(/unevaluatedProperties\/unevaluatedItems \(in mcp\/Open\.schema\.json\)/);
   });
 
   it('validates once imported', () => {
