@@ -75,7 +75,7 @@ export interface RatioLike {
 }
 
 /** Per-round ratios whose largest is over this multiple of the smallest are noise. */
-export const NOISE_SPREAD = 5;
+const NOISE_SPREAD = 5;
 
 /** The spread of a ratio as shown: IQR and range of the per-round values. */
 export function spreadText(ratio: RatioLike, unit = 'rounds'): string {
