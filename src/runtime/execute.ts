@@ -137,8 +137,11 @@ function toRun(item: CallItem | ResolvedCall): ResolvedCall | undefined {
   return !('kind' in item) ? item : item.kind === 'call' ? item.call : undefined;
 }
 
-/** Runs `call`: one async frame from the request to the outcome. */
-async function executed(
+/**
+ * Runs `call`: the request and one reaction to it (no async frame of its own), so a call costs
+ * the adapter a single promise hop over the bare request.
+ */
+function executed(
   call: ResolvedCall,
   clients: ClientMap,
   options: ExecuteOptions,
@@ -148,17 +151,21 @@ async function executed(
   const { signal } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (signal?.aborted) {
-    return outcome(call, started, {
-      code: 'CANCELLED',
-      message: `${describeCall(call)} was cancelled before it started`,
-    });
+    return Promise.resolve(
+      outcome(call, started, {
+        code: 'CANCELLED',
+        message: `${describeCall(call)} was cancelled before it started`,
+      }),
+    );
   }
   const client = clientOf(clients, call.serverId);
   if (client === undefined) {
-    return outcome(call, started, {
-      code: 'UNKNOWN_SERVER',
-      message: `no server "${call.serverId}" is connected; ${describeCall(call)} was not run`,
-    });
+    return Promise.resolve(
+      outcome(call, started, {
+        code: 'UNKNOWN_SERVER',
+        message: `no server "${call.serverId}" is connected; ${describeCall(call)} was not run`,
+      }),
+    );
   }
   // A signal of our own per call, only when the caller gave one: the SDK never removes its
   // abort listener, so handing it the caller's signal would pile up one listener per call.
@@ -172,9 +179,14 @@ async function executed(
     onProgress === undefined
       ? undefined
       : followProgress(client, progressHandler(call, index, onProgress));
+  const settle = (): void => {
+    if (forward !== undefined) signal?.removeEventListener('abort', forward);
+    progress?.stop();
+  };
   const { name, arguments: args } = call;
+  let request: Promise<unknown>;
   try {
-    const raw: unknown = await client.request(
+    request = client.request(
       {
         method: 'tools/call',
         params:
@@ -187,9 +199,11 @@ async function executed(
         ? { timeout: timeoutMs }
         : { signal: controller.signal, timeout: timeoutMs },
     );
-    return outcome(call, started, checkResult(call, raw, options.onNotice));
   } catch (error) {
-    return outcome(
+    request = Promise.reject(error);
+  }
+  const failed = (error: unknown): ExecutedCall =>
+    outcome(
       call,
       started,
       toolErrorFrom(error, {
@@ -200,10 +214,20 @@ async function executed(
         timeoutMs,
       }),
     );
-  } finally {
-    if (forward !== undefined) signal?.removeEventListener('abort', forward);
-    progress?.stop();
-  }
+  return request.then(
+    (raw) => {
+      settle();
+      try {
+        return outcome(call, started, checkResult(call, raw, options.onNotice));
+      } catch (error) {
+        return failed(error);
+      }
+    },
+    (error: unknown) => {
+      settle();
+      return failed(error);
+    },
+  );
 }
 
 /**
