@@ -24,6 +24,13 @@ export function childPointer(pointer: string, ...tokens: readonly (string | numb
   return out;
 }
 
+/** The pointer of the property `name` of the schema at `pointer` (`.../properties/name`). */
+export function propertyPointer(pointer: string, name: string): string {
+  return name.includes('~') || name.includes('/')
+    ? appendPointer(`${pointer}/properties`, name)
+    : `${pointer}/properties/${name}`;
+}
+
 /**
  * The tokens of a JSON pointer fragment (`/a/b~1c` gives `['a', 'b/c']`), or `undefined` when it
  * is not a pointer (a malformed escape or percent-encoding).

@@ -7,8 +7,8 @@
  * take.
  */
 import type { Schema } from '../generated/types.js';
-import type { Conjunct, GeminiType } from './keywords.js';
-import { ACCEPTED_FORMATS, read, Unsatisfiable } from './keywords.js';
+import type { Conjunct, GeminiType, Keyword } from './keywords.js';
+import { ACCEPTED_FORMATS, KW, read, Unsatisfiable } from './keywords.js';
 import type { Scope } from './losses.js';
 
 /** The tightest `min`/`max` count of a conjunction. */
@@ -21,11 +21,13 @@ interface CountBounds {
 export function countBounds(
   scope: Scope,
   conjuncts: readonly Conjunct[],
-  minKeyword: string,
-  maxKeyword: string,
+  minKeyword: Keyword,
+  maxKeyword: Keyword,
 ): CountBounds {
   const out: CountBounds = {};
+  const keys = KW[minKeyword] | KW[maxKeyword];
   for (const conjunct of conjuncts) {
+    if ((conjunct.keys & keys) === 0) continue;
     const min = readCount(scope, conjunct, minKeyword);
     if (min !== undefined) out.min = out.min === undefined ? min : Math.max(out.min, min);
     const max = readCount(scope, conjunct, maxKeyword);
@@ -38,7 +40,7 @@ export function countBounds(
 }
 
 /** The count `keyword` of `conjunct`; one that is not a non-negative integer is reported. */
-function readCount(scope: Scope, conjunct: Conjunct, keyword: string): number | undefined {
+function readCount(scope: Scope, conjunct: Conjunct, keyword: Keyword): number | undefined {
   const value = read(conjunct, keyword);
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
@@ -72,10 +74,14 @@ const SIDES = [
   { side: 'upper', inclusive: 'maximum', exclusive: 'exclusiveMaximum' },
 ] as const;
 
+/** `minimum`, `maximum` and both exclusive forms. */
+const BOUND_KEYS = KW.minimum | KW.maximum | KW.exclusiveMinimum | KW.exclusiveMaximum;
+
 /** Reads `minimum`, `maximum` and both exclusive forms of every conjunct. */
 function numericBounds(scope: Scope, conjuncts: readonly Conjunct[]): NumericBounds {
   const out: NumericBounds = {};
   for (const conjunct of conjuncts) {
+    if ((conjunct.keys & BOUND_KEYS) === 0) continue;
     for (const { side, inclusive, exclusive } of SIDES) {
       const plain = read(conjunct, inclusive);
       const strict = read(conjunct, exclusive);
@@ -119,10 +125,14 @@ function withinBounds(value: number, bounds: NumericBounds): boolean {
   return true;
 }
 
-/** How an enum (or `const`) had to change, reported once for the keyword after all types are built. */
-export interface EnumIssues {
-  weakened: string[];
-  rewritten: string[];
+/**
+ * The values an enum (or `const`) allows at a node, and how the nodes built for it had to change
+ * it (reported once for the keyword after all types are built).
+ */
+export interface EnumValues {
+  readonly values: readonly unknown[];
+  readonly weakened: string[];
+  readonly rewritten: string[];
 }
 
 /** The `format` of a conjunction, reported as dropped when none of `types` accepts it. */
@@ -168,7 +178,7 @@ function withFormat(schema: Schema, type: GeminiType, format: string | undefined
 export function buildString(
   scope: Scope,
   conjuncts: readonly Conjunct[],
-  values: readonly unknown[] | undefined,
+  allowed: EnumValues | undefined,
   format: string | undefined,
 ): Schema {
   const schema = withFormat({ type: 'STRING' }, 'STRING', format);
@@ -176,6 +186,7 @@ export function buildString(
   if (min !== undefined) schema.minLength = int64(min);
   if (max !== undefined) schema.maxLength = int64(max);
   for (const conjunct of conjuncts) {
+    if ((conjunct.keys & KW.pattern) === 0) continue;
     const pattern = read(conjunct, 'pattern');
     if (pattern === undefined) continue;
     if (typeof pattern !== 'string') scope.lose(conjunct, 'pattern', 'dropped', 'not a string');
@@ -184,8 +195,8 @@ export function buildString(
       scope.lose(conjunct, 'pattern', 'dropped', 'Gemini takes one pattern; another applies here');
     }
   }
-  if (values !== undefined) {
-    schema.enum = values.filter((value): value is string => typeof value === 'string');
+  if (allowed !== undefined) {
+    schema.enum = allowed.values.filter((value): value is string => typeof value === 'string');
   }
   return schema;
 }
@@ -195,13 +206,12 @@ export function buildNumber(
   scope: Scope,
   conjuncts: readonly Conjunct[],
   type: 'NUMBER' | 'INTEGER',
-  values: readonly unknown[] | undefined,
+  allowed: EnumValues | undefined,
   format: string | undefined,
-  issues: EnumIssues,
 ): Schema[] {
   const bounds = numericBounds(scope, conjuncts);
-  if (values !== undefined) {
-    const numbers = values.filter(
+  if (allowed !== undefined) {
+    const numbers = allowed.values.filter(
       (value): value is number =>
         typeof value === 'number' &&
         (type === 'NUMBER' || Number.isInteger(value)) &&
@@ -213,7 +223,7 @@ export function buildNumber(
         'no number of the enum lies within the bounds',
       );
     }
-    issues.rewritten.push(
+    allowed.rewritten.push(
       'numbers written as minimum/maximum ranges, Gemini enums hold strings only',
     );
     return numberRanges(numbers).map(([low, high]) =>
@@ -292,12 +302,12 @@ function numberRanges(numbers: readonly number[]): [number, number][] {
 }
 
 /** A BOOLEAN node; an enum of one boolean cannot be pinned. */
-export function buildBoolean(values: readonly unknown[] | undefined, issues: EnumIssues): Schema {
+export function buildBoolean(allowed: EnumValues | undefined): Schema {
   if (
-    values !== undefined &&
-    new Set(values.filter((value) => typeof value === 'boolean')).size === 1
+    allowed !== undefined &&
+    new Set(allowed.values.filter((value) => typeof value === 'boolean')).size === 1
   ) {
-    issues.weakened.push('a single boolean cannot be pinned: both are accepted');
+    allowed.weakened.push('a single boolean cannot be pinned: both are accepted');
   }
   return { type: 'BOOLEAN' };
 }
