@@ -60,7 +60,7 @@ export interface Context {
 
 /** The losses of the output node being built, and the conversion it belongs to. */
 class NodeScope extends Scope {
-  readonly ctx: Context;
+  declare readonly ctx: Context;
 
   constructor(ctx: Context) {
     super(ctx.report);
@@ -317,6 +317,7 @@ function copyValue(value: unknown): unknown {
  * are joined), then the loss note when `describeLosses` is on.
  */
 function applyAnnotations(schema: Schema, annotations: Annotations, scope: NodeScope): Schema {
+  if (annotations === NO_ANNOTATIONS && !scope.ctx.describeLosses) return schema;
   if (annotations.title !== undefined) schema.title = annotations.title;
   if (annotations.description !== undefined) {
     schema.description =

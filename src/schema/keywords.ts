@@ -298,17 +298,32 @@ export function keywordMask(keywords: readonly Keyword[]): number {
 /** The keywords of {@link KW} by name. */
 const KEYWORD_BITS: ReadonlyMap<string, number> = new Map(Object.entries(KW));
 
-/** The type-specific keywords of {@link KW}, by the kinds they constrain. */
-const TYPED_GROUPS: readonly (readonly [mask: number, kinds: Kinds])[] = (
-  ['string', 'number', 'array', 'object'] as const
-).map((target) => [
-  keywordMask(
+/** The type-specific keywords of {@link KW} that constrain `target` values. */
+function typedKeys(target: KeywordTarget): number {
+  return keywordMask(
     (Object.keys(TYPED_HANDLED) as Keyword[]).filter(
       (keyword) => TYPED_HANDLED[keyword] === target,
     ),
-  ),
-  kindsOfTarget(target),
-]);
+  );
+}
+
+const STRING_KEYS = typedKeys('string');
+const NUMBER_KEYS = typedKeys('number');
+const ARRAY_KEYS = typedKeys('array');
+const OBJECT_KEYS = typedKeys('object');
+const TYPED_KEYS = STRING_KEYS | NUMBER_KEYS | ARRAY_KEYS | OBJECT_KEYS;
+const NUMBER_KINDS = KIND.integer | KIND.fraction;
+
+/** The kinds the type-specific keywords of {@link KW} in the mask `keys` constrain. */
+function typedKinds(keys: number): Kinds {
+  if ((keys & TYPED_KEYS) === 0) return 0;
+  let kinds = 0;
+  if ((keys & STRING_KEYS) !== 0) kinds |= KIND.string;
+  if ((keys & NUMBER_KEYS) !== 0) kinds |= NUMBER_KINDS;
+  if ((keys & ARRAY_KEYS) !== 0) kinds |= KIND.array;
+  if ((keys & OBJECT_KEYS) !== 0) kinds |= KIND.object;
+  return kinds;
+}
 
 /** {@link Conjunct.extra}: some keyword outside {@link KW} may have to be reported. */
 export const OTHER_KEYWORDS = 128;
@@ -398,9 +413,7 @@ export function keywordsOf(conjunct: Conjunct): string[] {
 
 /** The kinds the type-specific keywords of `conjunct` constrain (`0`: none). */
 export function targetKinds(conjunct: Conjunct): Kinds {
-  let kinds = conjunct.extra & ALL_KINDS;
-  for (const [mask, target] of TYPED_GROUPS) if ((conjunct.keys & mask) !== 0) kinds |= target;
-  return kinds;
+  return (conjunct.extra & ALL_KINDS) | typedKinds(conjunct.keys);
 }
 
 /**
@@ -409,11 +422,15 @@ export function targetKinds(conjunct: Conjunct): Kinds {
  */
 export function mayLose(conjunct: Conjunct, own: Kinds | undefined): boolean {
   if ((conjunct.extra & OTHER_KEYWORDS) !== 0) return true;
-  if (own === undefined) return false;
-  for (const [mask, target] of TYPED_GROUPS) {
-    if ((conjunct.keys & mask) !== 0 && (target & own) === 0) return true;
-  }
-  return false;
+  if (own === undefined || (conjunct.keys & TYPED_KEYS) === 0) return false;
+  const kinds = typedKinds(conjunct.keys);
+  // Some group of keywords present whose kinds `own` excludes entirely.
+  return (
+    ((kinds & KIND.string) !== 0 && (own & KIND.string) === 0) ||
+    ((kinds & NUMBER_KINDS) !== 0 && (own & NUMBER_KINDS) === 0) ||
+    ((kinds & KIND.array) !== 0 && (own & KIND.array) === 0) ||
+    ((kinds & KIND.object) !== 0 && (own & KIND.object) === 0)
+  );
 }
 
 /** `conjunct` with the keywords of the mask `more` ignored as well. */

@@ -66,7 +66,8 @@ export class RefResolver {
   readonly #rootId: string | undefined;
   readonly #buildIndex: () => SchemaIndex;
   #index: SchemaIndex | undefined;
-  readonly #resolved = new Map<string, RefTarget>();
+  /** Resolved references by text; made on the first one. */
+  #resolved: Map<string, RefTarget> | undefined;
 
   /** `rootId`: the root's `$id`, so `$ref`s spelled with it count as local. */
   constructor(rootId: string | undefined, buildIndex: () => SchemaIndex) {
@@ -82,11 +83,12 @@ export class RefResolver {
    */
   resolve(ref: unknown, at: string): RefTarget {
     if (typeof ref === 'string') {
-      const known = this.#resolved.get(ref);
+      const known = this.#resolved?.get(ref);
       if (known !== undefined) return known;
     }
     this.#index ??= this.#buildIndex();
     const target = resolveRef(this.#index, this.#rootId, ref, at);
+    this.#resolved ??= new Map();
     this.#resolved.set(ref as string, target);
     return target;
   }

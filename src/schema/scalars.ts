@@ -17,6 +17,9 @@ interface CountBounds {
   max?: number;
 }
 
+/** The bounds of a conjunction that states none (never written to). */
+const NO_BOUNDS: CountBounds = Object.freeze({});
+
 /** Reads `minKeyword`/`maxKeyword` of every conjunct: the largest minimum, the smallest maximum. */
 export function countBounds(
   scope: Scope,
@@ -24,8 +27,11 @@ export function countBounds(
   minKeyword: Keyword,
   maxKeyword: Keyword,
 ): CountBounds {
-  const out: CountBounds = {};
   const keys = KW[minKeyword] | KW[maxKeyword];
+  let present = 0;
+  for (const conjunct of conjuncts) present |= conjunct.keys;
+  if ((present & keys) === 0) return NO_BOUNDS;
+  const out: CountBounds = {};
   for (const conjunct of conjuncts) {
     if ((conjunct.keys & keys) === 0) continue;
     const min = readCount(scope, conjunct, minKeyword);
