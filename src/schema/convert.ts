@@ -239,7 +239,8 @@ function collectAnnotations(scope: NodeScope, conjuncts: readonly Conjunct[]): A
   for (const conjunct of conjuncts) {
     if ((conjunct.keys & ANNOTATION_KEYS) === 0) continue;
     if (out === NO_ANNOTATIONS) out = {};
-    const title = read(conjunct, 'title');
+    const node = conjunct.node as Record<string, unknown>;
+    const title = (conjunct.keys & KW.title) === 0 ? undefined : node.title;
     if (title !== undefined) {
       if (typeof title !== 'string') {
         scope.lose(conjunct, 'title', 'dropped', 'not a string');
@@ -249,7 +250,7 @@ function collectAnnotations(scope: NodeScope, conjuncts: readonly Conjunct[]): A
         scope.lose(conjunct, 'title', 'dropped', 'another title applies here; the first is kept');
       }
     }
-    const text = read(conjunct, 'description');
+    const text = (conjunct.keys & KW.description) === 0 ? undefined : node.description;
     if (text !== undefined) {
       if (typeof text !== 'string') {
         scope.lose(conjunct, 'description', 'dropped', 'not a string');
@@ -261,7 +262,7 @@ function collectAnnotations(scope: NodeScope, conjuncts: readonly Conjunct[]): A
         descriptions.push(text);
       }
     }
-    const fallback = read(conjunct, 'default');
+    const fallback = (conjunct.keys & KW.default) === 0 ? undefined : node.default;
     if (fallback !== undefined) {
       if (!Object.hasOwn(out, 'default')) out.default = copyValue(fallback);
       else
@@ -430,14 +431,17 @@ function buildType(
 
 /** The kinds `type` (plus OpenAPI's `nullable: true`) allows in `conjunct`, if it says. */
 function readType(scope: NodeScope, conjunct: Conjunct): Kinds | undefined {
-  const type = read(conjunct, 'type');
-  if (type === undefined) return undefined;
+  if ((conjunct.keys & KW.type) === 0) return undefined;
+  const type = (conjunct.node as Record<string, unknown>).type;
   const kinds = kindsOfType(type);
   if (kinds === undefined) {
     scope.lose(conjunct, 'type', 'dropped', 'not a JSON Schema type (or array of types)');
     return undefined;
   }
-  return read(conjunct, 'nullable') === true ? kinds | KIND.null : kinds;
+  return (conjunct.keys & KW.nullable) !== 0 &&
+    (conjunct.node as Record<string, unknown>).nullable === true
+    ? kinds | KIND.null
+    : kinds;
 }
 
 interface Enumeration {
@@ -905,8 +909,8 @@ function buildObject(
   let sole: { properties: Record<string, unknown>; conjunct: Conjunct } | undefined;
   let byName: Map<string, Conjunct[]> | undefined;
   for (const conjunct of conjuncts) {
-    const properties = read(conjunct, 'properties');
-    if (properties === undefined) continue;
+    if ((conjunct.keys & KW.properties) === 0) continue;
+    const properties = (conjunct.node as Record<string, unknown>).properties;
     if (!isJsonObject(properties)) {
       scope.lose(conjunct, 'properties', 'dropped', 'not an object of schemas');
       continue;
@@ -1025,8 +1029,8 @@ function readRequired(
 ): Map<string, Conjunct> | undefined {
   let required: Map<string, Conjunct> | undefined;
   for (const conjunct of conjuncts) {
-    const names = read(conjunct, 'required');
-    if (names === undefined) continue;
+    if ((conjunct.keys & KW.required) === 0) continue;
+    const names = (conjunct.node as Record<string, unknown>).required;
     if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
       scope.lose(conjunct, 'required', 'dropped', 'not an array of property names');
       continue;

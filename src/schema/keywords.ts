@@ -381,8 +381,8 @@ export function conjunct(
   let extra = 0;
   if (node !== null && typeof node === 'object') {
     const record = node as Record<string, unknown>;
-    for (const keyword of Object.keys(record)) {
-      if (record[keyword] === undefined) continue;
+    for (const keyword in record) {
+      if (!Object.hasOwn(record, keyword) || record[keyword] === undefined) continue;
       const bit = KEYWORD_BITS.get(keyword);
       if (bit !== undefined) keys |= bit;
       else extra |= OTHER_EXTRA.get(keyword) ?? OTHER_KEYWORDS;

@@ -149,6 +149,7 @@ export function readFormat(
 ): string | undefined {
   let chosen: { value: string; conjunct: Conjunct } | undefined;
   for (const conjunct of conjuncts) {
+    if ((conjunct.keys & KW.format) === 0) continue;
     const value = read(conjunct, 'format');
     if (value === undefined) continue;
     if (typeof value !== 'string') scope.lose(conjunct, 'format', 'dropped', 'not a string');
