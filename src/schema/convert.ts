@@ -43,7 +43,9 @@ import {
   buildNumber,
   buildString,
   countBounds,
+  ITEM_COUNT,
   int64,
+  PROPERTY_COUNT,
   readFormat,
 } from './scalars.js';
 
@@ -813,7 +815,7 @@ function buildArray(
       ]),
     );
   }
-  const counts = countBounds(scope, conjuncts, 'minItems', 'maxItems');
+  const counts = countBounds(scope, conjuncts, ITEM_COUNT);
   let max = tupleMax === undefined ? counts.max : Math.min(counts.max ?? tupleMax, tupleMax);
   const schema: Schema = { type: 'ARRAY' };
   if (itemConjuncts.length > 0) {
@@ -905,34 +907,33 @@ function buildObject(
       'objects cannot be listed in a Gemini enum: any object of the type is accepted',
     );
   }
-  // The source properties: of the one conjunct that has them (most objects), else by name.
-  let sole: { properties: Record<string, unknown>; conjunct: Conjunct } | undefined;
+  // The source properties: those of the one conjunct that has some (most objects), else by name.
+  let sole: Conjunct | undefined;
   let byName: Map<string, Conjunct[]> | undefined;
   for (const conjunct of conjuncts) {
     if ((conjunct.keys & KW.properties) === 0) continue;
-    const properties = (conjunct.node as Record<string, unknown>).properties;
-    if (!isJsonObject(properties)) {
+    if (!isJsonObject((conjunct.node as Record<string, unknown>).properties)) {
       scope.lose(conjunct, 'properties', 'dropped', 'not an object of schemas');
       continue;
     }
     if (sole === undefined && byName === undefined) {
-      sole = { properties, conjunct };
+      sole = conjunct;
       continue;
     }
     if (sole !== undefined) {
-      byName = propertiesByName(sole.properties, sole.conjunct, new Map());
+      byName = propertiesByName(sole, new Map());
       sole = undefined;
     }
-    propertiesByName(properties, conjunct, byName as Map<string, Conjunct[]>);
+    propertiesByName(conjunct, byName as Map<string, Conjunct[]>);
   }
   const required = readRequired(scope, conjuncts);
   const properties: Record<string, Schema> = {};
   if (sole !== undefined) {
-    const { properties: source, conjunct } = sole;
-    for (const name of Object.keys(source)) {
+    const source = propertiesOf(sole);
+    for (const name in source) {
       const node = source[name];
-      if (node === undefined) continue;
-      const list = [makeConjunct(node, propertyPointer(conjunct.pointer, name), conjunct.refs)];
+      if (node === undefined || !Object.hasOwn(source, name)) continue;
+      const list = [makeConjunct(node, propertyPointer(sole.pointer, name), sole.refs)];
       convertProperty(scope, properties, name, list, depth, required);
     }
   } else if (byName !== undefined) {
@@ -943,13 +944,19 @@ function buildObject(
   let kept: string[] | undefined;
   if (required !== undefined) {
     // A required name in the source properties is converted, or its conversion threw.
-    const missing: string[] = [];
-    for (const name of required.keys()) if (!Object.hasOwn(properties, name)) missing.push(name);
-    for (const name of missing) {
-      scope.ctx.budget.spend(required.get(name)?.pointer ?? '', ANY_VALUE_NODES);
-      setOwn(properties, name, anyValue());
+    kept = [];
+    let missing: string[] | undefined;
+    for (const name of required.keys()) {
+      kept.push(name);
+      if (Object.hasOwn(properties, name)) continue;
+      missing ??= [];
+      missing.push(name);
     }
-    if (missing.length > 0) {
+    if (missing !== undefined) {
+      for (const name of missing) {
+        scope.ctx.budget.spend(required.get(name)?.pointer ?? '', ANY_VALUE_NODES);
+        setOwn(properties, name, anyValue());
+      }
       scope.lose(
         required.get(missing[0] as string) as Conjunct,
         'required',
@@ -957,25 +964,32 @@ function buildObject(
         `required without a schema (${missing.map((name) => `"${name}"`).join(', ')}): declared as any value`,
       );
     }
-    kept = [...required.keys()];
   }
   const schema: Schema = { type: 'OBJECT' };
   const names = Object.keys(properties);
   if (names.length > 0) schema.properties = properties;
   if (names.length > 1) schema.propertyOrdering = names;
   if (kept !== undefined && kept.length > 0) schema.required = kept;
-  const { min, max } = countBounds(scope, conjuncts, 'minProperties', 'maxProperties');
+  const { min, max } = countBounds(scope, conjuncts, PROPERTY_COUNT);
   if (min !== undefined) schema.minProperties = int64(min);
   if (max !== undefined) schema.maxProperties = int64(max);
   return schema;
 }
 
-/** Adds each property of `properties` (those of `conjunct`) to the conjunction of its name in `out`. */
+/** The `properties` of `conjunct`, known to be an object. */
+function propertiesOf(conjunct: Conjunct): Record<string, unknown> {
+  return (conjunct.node as Record<string, Record<string, unknown>>).properties as Record<
+    string,
+    unknown
+  >;
+}
+
+/** Adds each property of `conjunct` to the conjunction of its name in `out`. */
 function propertiesByName(
-  properties: Record<string, unknown>,
   conjunct: Conjunct,
   out: Map<string, Conjunct[]>,
 ): Map<string, Conjunct[]> {
+  const properties = propertiesOf(conjunct);
   for (const name of Object.keys(properties)) {
     const node = properties[name];
     if (node === undefined) continue;
@@ -1022,6 +1036,13 @@ function convertProperty(
   }
 }
 
+/** Whether `value` is an array of strings. */
+function isNameList(value: unknown): value is string[] {
+  if (!Array.isArray(value)) return false;
+  for (const entry of value) if (typeof entry !== 'string') return false;
+  return true;
+}
+
 /** The required names of the conjunction, each with the conjunct that requires it. */
 function readRequired(
   scope: NodeScope,
@@ -1031,12 +1052,12 @@ function readRequired(
   for (const conjunct of conjuncts) {
     if ((conjunct.keys & KW.required) === 0) continue;
     const names = (conjunct.node as Record<string, unknown>).required;
-    if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
+    if (!isNameList(names)) {
       scope.lose(conjunct, 'required', 'dropped', 'not an array of property names');
       continue;
     }
     required ??= new Map();
-    for (const name of names as string[]) if (!required.has(name)) required.set(name, conjunct);
+    for (const name of names) if (!required.has(name)) required.set(name, conjunct);
   }
   return required;
 }

@@ -20,14 +20,31 @@ interface CountBounds {
 /** The bounds of a conjunction that states none (never written to). */
 const NO_BOUNDS: CountBounds = Object.freeze({});
 
-/** Reads `minKeyword`/`maxKeyword` of every conjunct: the largest minimum, the smallest maximum. */
+/** A pair of count keywords, and their mask. */
+interface CountKeywords {
+  readonly min: Keyword;
+  readonly max: Keyword;
+  readonly keys: number;
+}
+
+function countKeywords(min: Keyword, max: Keyword): CountKeywords {
+  return { min, max, keys: KW[min] | KW[max] };
+}
+
+/** `minLength`/`maxLength`. */
+const LENGTH = countKeywords('minLength', 'maxLength');
+/** `minItems`/`maxItems`. */
+export const ITEM_COUNT = countKeywords('minItems', 'maxItems');
+/** `minProperties`/`maxProperties`. */
+export const PROPERTY_COUNT = countKeywords('minProperties', 'maxProperties');
+
+/** Reads the `count` keywords of every conjunct: the largest minimum, the smallest maximum. */
 export function countBounds(
   scope: Scope,
   conjuncts: readonly Conjunct[],
-  minKeyword: Keyword,
-  maxKeyword: Keyword,
+  count: CountKeywords,
 ): CountBounds {
-  const keys = KW[minKeyword] | KW[maxKeyword];
+  const { min: minKeyword, max: maxKeyword, keys } = count;
   let present = 0;
   for (const conjunct of conjuncts) present |= conjunct.keys;
   if ((present & keys) === 0) return NO_BOUNDS;
@@ -189,7 +206,7 @@ export function buildString(
   format: string | undefined,
 ): Schema {
   const schema = withFormat({ type: 'STRING' }, 'STRING', format);
-  const { min, max } = countBounds(scope, conjuncts, 'minLength', 'maxLength');
+  const { min, max } = countBounds(scope, conjuncts, LENGTH);
   if (min !== undefined) schema.minLength = int64(min);
   if (max !== undefined) schema.maxLength = int64(max);
   for (const conjunct of conjuncts) {
