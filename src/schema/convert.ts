@@ -17,6 +17,7 @@ import {
   describeType,
   GEMINI_PROPERTY_NAME,
   geminiTypes,
+  jsonEqual,
   KIND,
   KW,
   keywordMask,
@@ -679,25 +680,27 @@ function isBareUnion(schema: Schema): boolean {
 function mergeAlternatives(alternatives: readonly Schema[]): Schema[] {
   if (alternatives.length < 2) return [...alternatives];
   const out: Schema[] = [];
-  // The canonical texts of the alternatives met, by type: an alternative can only repeat an
-  // earlier one of its own type, so an alternative of a new type is never serialized.
-  const seen = new Map<Schema['type'], { first: Schema; texts?: Set<string> }>();
+  // The alternatives met, by type (an alternative can only repeat an earlier one of its own
+  // type), compared as JSON values; a bare string enum as its canonical text, taken when it is
+  // met, as it may grow below.
+  const seen = new Map<Schema['type'], (Schema | string)[]>();
   let stringEnum: Schema | undefined;
   for (const alternative of alternatives) {
+    const bareEnum = isBareStringEnum(alternative);
+    const met = bareEnum ? canonicalJson(alternative) : alternative;
     const sameType = seen.get(alternative.type);
     if (sameType === undefined) {
-      // The first of its type; a bare string enum is serialized now, as it may grow below.
-      seen.set(alternative.type, {
-        first: alternative,
-        ...(isBareStringEnum(alternative) ? { texts: new Set([canonicalJson(alternative)]) } : {}),
-      });
+      seen.set(alternative.type, [met]);
     } else {
-      sameType.texts ??= new Set([canonicalJson(sameType.first)]);
-      const text = canonicalJson(alternative);
-      if (sameType.texts.has(text)) continue;
-      sameType.texts.add(text);
+      // A text is only ever equal to the text of another bare string enum.
+      const repeated = sameType.some((earlier) =>
+        typeof earlier === 'string' || typeof met === 'string'
+          ? earlier === met
+          : jsonEqual(earlier, met),
+      );
+      if (repeated) continue;
+      sameType.push(met);
     }
-    const bareEnum = isBareStringEnum(alternative);
     if (bareEnum && stringEnum?.enum !== undefined) {
       for (const value of alternative.enum ?? []) {
         if (!stringEnum.enum.includes(value)) stringEnum.enum.push(value);

@@ -258,6 +258,32 @@ export function canonicalJson(value: unknown): string {
   return `${out}}`;
 }
 
+/**
+ * Whether `a` and `b` have the same {@link canonicalJson} text, compared without writing it:
+ * the first difference ends the walk.
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  const objectA = a !== null && typeof a === 'object';
+  const objectB = b !== null && typeof b === 'object';
+  if (!objectA || !objectB) return !objectA && !objectB && JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) {
+      if (!jsonEqual(a[i], b[i])) return false;
+    }
+    return true;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  if (keys.length !== Object.keys(right).length) return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(right, key) || !jsonEqual(left[key], right[key])) return false;
+  }
+  return true;
+}
+
 // Conjunctions.
 
 /**
