@@ -66,7 +66,7 @@ class NodeScope extends Scope {
   declare readonly ctx: Context;
 
   constructor(ctx: Context) {
-    super(ctx.report);
+    super(ctx.report, ctx.describeLosses);
     this.ctx = ctx;
   }
 }

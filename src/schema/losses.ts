@@ -45,10 +45,13 @@ export class Scope {
   // A scope is made for every output node: its fields are set by the constructor alone
   // (`declare`d, not class fields, which would cost an initializer call each time).
   declare private readonly report: LossReport;
+  declare private readonly noted: boolean;
   declare private lost: string[] | undefined;
 
-  constructor(report: LossReport) {
+  /** `noted`: keep the notes (for `describeLosses`); the report alone otherwise. */
+  constructor(report: LossReport, noted: boolean) {
     this.report = report;
+    this.noted = noted;
     this.lost = undefined;
   }
 
@@ -60,7 +63,7 @@ export class Scope {
   /** Reports that `keyword` of `conjunct` was dropped, weakened or rewritten. */
   lose(conjunct: Conjunct, keyword: string, action: SchemaWarning['action'], detail: string): void {
     this.report.add({ pointer: conjunct.pointer, keyword, action, detail });
-    if (action !== 'rewritten') {
+    if (this.noted && action !== 'rewritten') {
       const node = conjunct.node as Record<string, unknown>;
       this.lost ??= [];
       this.lost.push(lossNote(keyword, Object.hasOwn(node, keyword) ? node[keyword] : undefined));

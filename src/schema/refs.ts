@@ -115,11 +115,7 @@ function resolveRef(
     );
   }
   const fragment = local.slice(1);
-  const tokens = parsePointer(fragment);
-  const pointer =
-    tokens === undefined
-      ? anchorPointer(index, fragment)
-      : tokens.reduce<string>((at, token) => childPointer(at, token), '');
+  const pointer = PLAIN_POINTER.test(fragment) ? fragment : canonicalPointer(index, fragment);
   if (pointer !== undefined && index.nodes.has(pointer)) {
     return { node: index.nodes.get(pointer), pointer };
   }
@@ -127,6 +123,17 @@ function resolveRef(
     path: at,
     data: { ref },
   });
+}
+
+/** A pointer fragment with nothing to decode or unescape: already canonical (most are). */
+const PLAIN_POINTER = /^(?:\/[^%~]*)?$/;
+
+/** The canonical pointer a fragment names (an anchor, or a pointer decoded and re-escaped). */
+function canonicalPointer(index: SchemaIndex, fragment: string): string | undefined {
+  const tokens = parsePointer(fragment);
+  return tokens === undefined
+    ? anchorPointer(index, fragment)
+    : tokens.reduce<string>((at, token) => childPointer(at, token), '');
 }
 
 function anchorPointer(index: SchemaIndex, fragment: string): string | undefined {
