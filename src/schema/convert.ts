@@ -17,13 +17,19 @@ import {
   describeType,
   GEMINI_PROPERTY_NAME,
   geminiTypes,
+  jsonEqual,
   KIND,
+  KW,
+  keywordMask,
   keywordsOf,
   kindOf,
   kindsOfTarget,
   kindsOfType,
+  conjunct as makeConjunct,
+  mayLose,
+  only,
   read,
-  skipMask,
+  targetKinds,
   Unsatisfiable,
   without,
 } from './keywords.js';
@@ -31,14 +37,16 @@ import type { ExpansionBudget, ExpansionPlan, Limits } from './limits.js';
 import type { LossReport } from './losses.js';
 import { describeLosses, Scope } from './losses.js';
 import type { RefResolver } from './refs.js';
-import { childPointer } from './refs.js';
-import type { EnumIssues } from './scalars.js';
+import { childPointer, propertyPointer } from './refs.js';
+import type { EnumValues } from './scalars.js';
 import {
   buildBoolean,
   buildNumber,
   buildString,
   countBounds,
+  ITEM_COUNT,
   int64,
+  PROPERTY_COUNT,
   readFormat,
 } from './scalars.js';
 
@@ -55,10 +63,10 @@ export interface Context {
 
 /** The losses of the output node being built, and the conversion it belongs to. */
 class NodeScope extends Scope {
-  readonly ctx: Context;
+  declare readonly ctx: Context;
 
   constructor(ctx: Context) {
-    super(ctx.report);
+    super(ctx.report, ctx.describeLosses);
     this.ctx = ctx;
   }
 }
@@ -74,9 +82,9 @@ export function convertNode(ctx: Context, input: readonly Conjunct[], depth: num
     );
   }
   const scope = new NodeScope(ctx);
-  const expanded = expand(scope, input, depth);
+  const expanded = flat(input) ? input : expand(scope, input, depth);
   // A conjunction of `true`s constrains nothing; it still has a place in the source.
-  const conjuncts = expanded.length > 0 ? expanded : [{ node: {}, pointer: at, refs: [] }];
+  const conjuncts = expanded.length > 0 ? expanded : [makeConjunct({}, at, [])];
   // The work of a node grows with the source nodes merged into it: that is what is counted.
   ctx.budget.spend(at, conjuncts.length);
   const annotations = collectAnnotations(scope, conjuncts);
@@ -97,10 +105,18 @@ const REF_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
 type RefKeyword = (typeof REF_KEYWORDS)[number];
 
 /** The keywords `expand` applies itself. */
-const EXPANDED = skipMask([...REF_KEYWORDS, 'allOf']);
+const EXPANDED = keywordMask([...REF_KEYWORDS, 'allOf']);
 
 /** What a cut recursion keeps of its target. */
-const CUT_KEEPS: ReadonlySet<string> = new Set(['type', 'title', 'description']);
+const CUT_KEEPS = keywordMask(['type', 'title', 'description']);
+
+/** Whether `input` is already flat: object conjuncts without `$ref` or `allOf` (most are). */
+function flat(input: readonly Conjunct[]): boolean {
+  for (const conjunct of input) {
+    if ((conjunct.keys & EXPANDED) !== 0 || typeof conjunct.node === 'boolean') return false;
+  }
+  return input.length > 0;
+}
 
 /** The object conjuncts of the conjunction `input`, `$ref`s and `allOf`s expanded, in source order. */
 function expand(scope: NodeScope, input: readonly Conjunct[], depth: number): Conjunct[] {
@@ -126,11 +142,7 @@ function expand(scope: NodeScope, input: readonly Conjunct[], depth: number): Co
       return;
     }
     allOf.forEach((branch, i) => {
-      visit({
-        node: branch,
-        pointer: childPointer(conjunct.pointer, 'allOf', i),
-        refs: conjunct.refs,
-      });
+      visit(makeConjunct(branch, childPointer(conjunct.pointer, 'allOf', i), conjunct.refs));
     });
   };
   for (const conjunct of input) visit(conjunct);
@@ -139,12 +151,7 @@ function expand(scope: NodeScope, input: readonly Conjunct[], depth: number): Co
 
 /** Whether `conjunct` holds a `$ref` or an `allOf` to expand (most do not). */
 function expandable(conjunct: Conjunct): boolean {
-  return (
-    read(conjunct, 'allOf') !== undefined ||
-    read(conjunct, '$ref') !== undefined ||
-    read(conjunct, '$dynamicRef') !== undefined ||
-    read(conjunct, '$recursiveRef') !== undefined
-  );
+  return (conjunct.keys & EXPANDED) !== 0;
 }
 
 function followRef(
@@ -183,12 +190,12 @@ function followRef(
         `(${plan.budget}) nodes, so $refs are expanded breadth-first and cut below level ` +
         `${plan.cutDepth}; this one keeps only the type and description`,
     );
-    visit({ node: target.node, pointer: target.pointer, refs: conjunct.refs, only: CUT_KEEPS });
+    visit(only(makeConjunct(target.node, target.pointer, conjunct.refs), CUT_KEEPS));
     return;
   }
   const seen = conjunct.refs.filter((pointer) => pointer === target.pointer).length;
   if (seen < plan.refDepth) {
-    visit({ node: target.node, pointer: target.pointer, refs: [...conjunct.refs, target.pointer] });
+    visit(makeConjunct(target.node, target.pointer, [...conjunct.refs, target.pointer]));
     return;
   }
   const cycle = [...conjunct.refs.slice(conjunct.refs.lastIndexOf(target.pointer)), target.pointer];
@@ -202,7 +209,7 @@ function followRef(
       : `recursive $ref cycle ${path} cut at its first re-entry, as the schema expands past ` +
           `maxOutputNodes (${plan.budget}) nodes otherwise: deeper levels keep only the type and description`,
   );
-  visit({ node: target.node, pointer: target.pointer, refs: conjunct.refs, only: CUT_KEEPS });
+  visit(only(makeConjunct(target.node, target.pointer, conjunct.refs), CUT_KEEPS));
 }
 
 // Annotations (title, description, default, example) of a conjunction, and writing them onto
@@ -216,7 +223,11 @@ interface Annotations {
   example?: unknown;
 }
 
-const TEXT_ANNOTATIONS = ['title', 'description'] as const;
+/** The annotation keywords of {@link KW}. */
+const ANNOTATION_KEYS = keywordMask(ANNOTATIONS);
+
+/** The annotations of a node that has none (never written to). */
+const NO_ANNOTATIONS: Annotations = Object.freeze({});
 
 /**
  * Reads the annotations of `conjuncts`: distinct descriptions are joined (a `$ref`'s target and the
@@ -224,23 +235,37 @@ const TEXT_ANNOTATIONS = ['title', 'description'] as const;
  * `examples` gives its first entry.
  */
 function collectAnnotations(scope: NodeScope, conjuncts: readonly Conjunct[]): Annotations {
-  const out: Annotations = {};
-  const descriptions: string[] = [];
+  let out = NO_ANNOTATIONS;
+  // The first description, then all of them once there are two.
+  let description: string | undefined;
+  let descriptions: string[] | undefined;
   for (const conjunct of conjuncts) {
-    for (const keyword of TEXT_ANNOTATIONS) {
-      const value = read(conjunct, keyword);
-      if (value === undefined) continue;
-      if (typeof value !== 'string') {
-        scope.lose(conjunct, keyword, 'dropped', 'not a string');
-      } else if (keyword === 'description') {
-        if (!descriptions.includes(value)) descriptions.push(value);
+    if ((conjunct.keys & ANNOTATION_KEYS) === 0) continue;
+    if (out === NO_ANNOTATIONS) out = {};
+    const node = conjunct.node as Record<string, unknown>;
+    const title = (conjunct.keys & KW.title) === 0 ? undefined : node.title;
+    if (title !== undefined) {
+      if (typeof title !== 'string') {
+        scope.lose(conjunct, 'title', 'dropped', 'not a string');
       } else if (out.title === undefined) {
-        out.title = value;
-      } else if (out.title !== value) {
-        scope.lose(conjunct, keyword, 'dropped', 'another title applies here; the first is kept');
+        out.title = title;
+      } else if (out.title !== title) {
+        scope.lose(conjunct, 'title', 'dropped', 'another title applies here; the first is kept');
       }
     }
-    const fallback = read(conjunct, 'default');
+    const text = (conjunct.keys & KW.description) === 0 ? undefined : node.description;
+    if (text !== undefined) {
+      if (typeof text !== 'string') {
+        scope.lose(conjunct, 'description', 'dropped', 'not a string');
+      } else if (description === undefined) {
+        description = text;
+      } else if (descriptions === undefined) {
+        if (text !== description) descriptions = [description, text];
+      } else if (!descriptions.includes(text)) {
+        descriptions.push(text);
+      }
+    }
+    const fallback = (conjunct.keys & KW.default) === 0 ? undefined : node.default;
     if (fallback !== undefined) {
       if (!Object.hasOwn(out, 'default')) out.default = copyValue(fallback);
       else
@@ -251,11 +276,14 @@ function collectAnnotations(scope: NodeScope, conjuncts: readonly Conjunct[]): A
           'another default applies here; the first is kept',
         );
     }
-    readExample(scope, conjunct, out);
+    if ((conjunct.keys & EXAMPLE_KEYS) !== 0) readExample(scope, conjunct, out);
   }
-  if (descriptions.length > 0) out.description = descriptions.join('\n\n');
+  if (description !== undefined) out.description = descriptions?.join('\n\n') ?? description;
   return out;
 }
+
+/** `example` and `examples`. */
+const EXAMPLE_KEYS = KW.example | KW.examples;
 
 function readExample(scope: NodeScope, conjunct: Conjunct, out: Annotations): void {
   const example = read(conjunct, 'example');
@@ -293,6 +321,7 @@ function copyValue(value: unknown): unknown {
  * are joined), then the loss note when `describeLosses` is on.
  */
 function applyAnnotations(schema: Schema, annotations: Annotations, scope: NodeScope): Schema {
+  if (annotations === NO_ANNOTATIONS && !scope.ctx.describeLosses) return schema;
   if (annotations.title !== undefined) schema.title = annotations.title;
   if (annotations.description !== undefined) {
     schema.description =
@@ -315,48 +344,54 @@ function applyAnnotations(schema: Schema, annotations: Annotations, scope: NodeS
 
 /** The node (or `anyOf` of nodes) for `conjuncts`, before annotations. */
 function convertTyped(scope: NodeScope, conjuncts: readonly Conjunct[], depth: number): Schema {
-  const at = conjuncts[0]?.pointer ?? '';
-  // Each conjunct's own `type`, by index.
-  const declared: (Kinds | undefined)[] = [];
-  let kinds: Kinds | undefined;
-  for (const conjunct of conjuncts) {
-    const own = readType(scope, conjunct);
-    declared.push(own);
-    if (own === undefined) continue;
-    kinds = kinds === undefined ? own : kinds & own;
+  const first = conjuncts[0] as Conjunct;
+  const at = first.pointer;
+  // Each conjunct's own `type`: the first's, and by index when there are several.
+  const firstType = readType(scope, first);
+  let kinds = firstType;
+  let declared: (Kinds | undefined)[] | undefined;
+  if (conjuncts.length > 1) {
+    declared = [firstType];
+    for (let i = 1; i < conjuncts.length; i++) {
+      const own = readType(scope, conjuncts[i] as Conjunct);
+      declared.push(own);
+      if (own === undefined) continue;
+      kinds = kinds === undefined ? own : kinds & own;
+    }
   }
   const enumeration = readEnum(scope, conjuncts);
-  let values = enumeration?.values;
-  if (values !== undefined) {
+  let allowed: EnumValues | undefined;
+  if (enumeration !== undefined) {
     let valueKinds = 0;
-    for (const value of values) valueKinds |= kindOf(value);
+    for (const value of enumeration.values) valueKinds |= kindOf(value);
     kinds = kinds === undefined ? valueKinds : kinds & valueKinds;
-    const allowed = kinds;
-    values = values.filter((value) => (allowed & kindOf(value)) !== 0);
+    const within = kinds;
+    allowed = {
+      values: enumeration.values.filter((value) => (within & kindOf(value)) !== 0),
+      weakened: [],
+      rewritten: [],
+    };
   }
   kinds ??= inferKinds(conjuncts) ?? ALL_KINDS;
-  if (kinds === 0 || values?.length === 0) {
+  if (kinds === 0 || allowed?.values.length === 0) {
     throw new Unsatisfiable(at, 'no value has the required type (and enum)');
   }
-  checkKeywords(scope, conjuncts, declared, kinds);
+  checkKeywords(scope, conjuncts, firstType, declared, kinds);
 
   const types = geminiTypes(kinds);
   const format = readFormat(scope, conjuncts, types);
-  const issues: EnumIssues = { weakened: [], rewritten: [] };
   const alternatives: Schema[] = [];
   let unsatisfiable: Unsatisfiable | undefined;
   for (const type of types) {
     try {
-      for (const built of buildType(scope, conjuncts, depth, type, values, format, issues)) {
-        alternatives.push(built);
-      }
+      buildType(scope, conjuncts, depth, type, allowed, format, alternatives);
     } catch (error) {
       if (!(error instanceof Unsatisfiable)) throw error;
       unsatisfiable ??= error;
     }
   }
-  if (enumeration !== undefined)
-    reportEnum(scope, enumeration.conjunct, enumeration.keyword, issues);
+  if (enumeration !== undefined && allowed !== undefined)
+    reportEnum(scope, enumeration.conjunct, enumeration.keyword, allowed);
   if (alternatives.length === 0) {
     if ((kinds & KIND.null) === 0)
       throw unsatisfiable ?? new Unsatisfiable(at, 'no value satisfies every constraint');
@@ -367,40 +402,49 @@ function convertTyped(scope: NodeScope, conjuncts: readonly Conjunct[], depth: n
   return schema;
 }
 
+/** Builds the nodes of `type` for `conjuncts` onto `out`. */
 function buildType(
   scope: NodeScope,
   conjuncts: readonly Conjunct[],
   depth: number,
   type: GeminiType,
-  values: readonly unknown[] | undefined,
+  allowed: EnumValues | undefined,
   format: string | undefined,
-  issues: EnumIssues,
-): Schema[] {
+  out: Schema[],
+): void {
   switch (type) {
     case 'STRING':
-      return [buildString(scope, conjuncts, values, format)];
+      out.push(buildString(scope, conjuncts, allowed, format));
+      return;
     case 'NUMBER':
     case 'INTEGER':
-      return buildNumber(scope, conjuncts, type, values, format, issues);
+      for (const schema of buildNumber(scope, conjuncts, type, allowed, format)) out.push(schema);
+      return;
     case 'BOOLEAN':
-      return [buildBoolean(values, issues)];
+      out.push(buildBoolean(allowed));
+      return;
     case 'ARRAY':
-      return [buildArray(scope, conjuncts, depth, values, issues)];
+      out.push(buildArray(scope, conjuncts, depth, allowed));
+      return;
     case 'OBJECT':
-      return [buildObject(scope, conjuncts, depth, values, issues)];
+      out.push(buildObject(scope, conjuncts, depth, allowed));
+      return;
   }
 }
 
 /** The kinds `type` (plus OpenAPI's `nullable: true`) allows in `conjunct`, if it says. */
 function readType(scope: NodeScope, conjunct: Conjunct): Kinds | undefined {
-  const type = read(conjunct, 'type');
-  if (type === undefined) return undefined;
+  if ((conjunct.keys & KW.type) === 0) return undefined;
+  const type = (conjunct.node as Record<string, unknown>).type;
   const kinds = kindsOfType(type);
   if (kinds === undefined) {
     scope.lose(conjunct, 'type', 'dropped', 'not a JSON Schema type (or array of types)');
     return undefined;
   }
-  return read(conjunct, 'nullable') === true ? kinds | KIND.null : kinds;
+  return (conjunct.keys & KW.nullable) !== 0 &&
+    (conjunct.node as Record<string, unknown>).nullable === true
+    ? kinds | KIND.null
+    : kinds;
 }
 
 interface Enumeration {
@@ -410,11 +454,13 @@ interface Enumeration {
 }
 
 const ENUM_KEYWORDS = ['enum', 'const'] as const;
+const ENUM_KEYS = keywordMask(ENUM_KEYWORDS);
 
 /** The values every `enum`/`const` of the conjunction allows, with the first place that says. */
 function readEnum(scope: NodeScope, conjuncts: readonly Conjunct[]): Enumeration | undefined {
   let out: Enumeration | undefined;
   for (const conjunct of conjuncts) {
+    if ((conjunct.keys & ENUM_KEYS) === 0) continue;
     for (const keyword of ENUM_KEYWORDS) {
       const value = read(conjunct, keyword);
       if (value === undefined) continue;
@@ -445,14 +491,7 @@ function distinct(list: readonly unknown[]): unknown[] {
 /** The kinds the type-specific keywords of an untyped conjunction point at, if any. */
 function inferKinds(conjuncts: readonly Conjunct[]): Kinds | undefined {
   let kinds = 0;
-  for (const conjunct of conjuncts) {
-    for (const keyword of keywordsOf(conjunct)) {
-      const entry = classifyKeyword(keyword);
-      if (entry.kind !== 'unknown' && entry.target !== undefined) {
-        kinds |= kindsOfTarget(entry.target);
-      }
-    }
-  }
+  for (const conjunct of conjuncts) kinds |= targetKinds(conjunct);
   return kinds === 0 ? undefined : kinds;
 }
 
@@ -483,12 +522,14 @@ function isVacuous(keyword: string, value: unknown): boolean {
 function checkKeywords(
   scope: NodeScope,
   conjuncts: readonly Conjunct[],
-  declared: readonly (Kinds | undefined)[],
+  firstType: Kinds | undefined,
+  declared: readonly (Kinds | undefined)[] | undefined,
   kinds: Kinds,
 ): void {
   for (let i = 0; i < conjuncts.length; i++) {
     const conjunct = conjuncts[i] as Conjunct;
-    const own = declared[i];
+    const own = declared === undefined ? firstType : declared[i];
+    if (!mayLose(conjunct, own)) continue;
     for (const keyword of keywordsOf(conjunct)) {
       const entry = classifyKeyword(keyword);
       if (entry.kind === 'unknown') {
@@ -522,7 +563,7 @@ function reportEnum(
   scope: NodeScope,
   conjunct: Conjunct,
   keyword: 'enum' | 'const',
-  issues: EnumIssues,
+  issues: EnumValues,
 ): void {
   if (issues.weakened.length > 0) {
     scope.lose(conjunct, keyword, 'weakened', [...issues.weakened, ...issues.rewritten].join('; '));
@@ -547,16 +588,17 @@ interface Union {
 
 /** What a union's owner no longer says once its branches are converted. */
 const WITHOUT_UNION: Readonly<Record<Union['keyword'], number>> = {
-  anyOf: skipMask(['anyOf', ...ANNOTATIONS]),
-  oneOf: skipMask(['oneOf', ...ANNOTATIONS]),
+  anyOf: KW.anyOf | ANNOTATION_KEYS,
+  oneOf: KW.oneOf | ANNOTATION_KEYS,
 };
-const WITHOUT_ANNOTATIONS = skipMask(ANNOTATIONS);
 
 const UNION_KEYWORDS = ['anyOf', 'oneOf'] as const;
+const UNION_KEYS = KW.anyOf | KW.oneOf;
 
 /** Finds the first valid `anyOf`/`oneOf` among `conjuncts`; malformed ones are reported and skipped. */
 function findUnion(scope: NodeScope, conjuncts: readonly Conjunct[]): Union | undefined {
   for (const conjunct of conjuncts) {
+    if ((conjunct.keys & UNION_KEYS) === 0) continue;
     for (const keyword of UNION_KEYWORDS) {
       const branches = read(conjunct, keyword);
       if (branches === undefined) continue;
@@ -577,13 +619,13 @@ function convertUnion(
 ): Schema {
   const { conjunct: owner, keyword, branches } = union;
   const rest = conjuncts.map((conjunct) =>
-    without(conjunct, conjunct === owner ? WITHOUT_UNION[keyword] : WITHOUT_ANNOTATIONS),
+    without(conjunct, conjunct === owner ? WITHOUT_UNION[keyword] : ANNOTATION_KEYS),
   );
   let nullable = false;
   const alternatives: Schema[] = [];
   branches.forEach((node, i) => {
     const pointer = owner.branchPointers?.[i] ?? childPointer(owner.pointer, keyword, i);
-    const branch: Conjunct = { node, pointer, refs: owner.refs };
+    const branch = makeConjunct(node, pointer, owner.refs);
     let schema: Schema;
     try {
       schema = convertNode(scope.ctx, [...rest, branch], depth + 1);
@@ -638,25 +680,27 @@ function isBareUnion(schema: Schema): boolean {
 function mergeAlternatives(alternatives: readonly Schema[]): Schema[] {
   if (alternatives.length < 2) return [...alternatives];
   const out: Schema[] = [];
-  // The canonical texts of the alternatives met, by type: an alternative can only repeat an
-  // earlier one of its own type, so an alternative of a new type is never serialized.
-  const seen = new Map<Schema['type'], { first: Schema; texts?: Set<string> }>();
+  // The alternatives met, by type (an alternative can only repeat an earlier one of its own
+  // type), compared as JSON values; a bare string enum as its canonical text, taken when it is
+  // met, as it may grow below.
+  const seen = new Map<Schema['type'], (Schema | string)[]>();
   let stringEnum: Schema | undefined;
   for (const alternative of alternatives) {
+    const bareEnum = isBareStringEnum(alternative);
+    const met = bareEnum ? canonicalJson(alternative) : alternative;
     const sameType = seen.get(alternative.type);
     if (sameType === undefined) {
-      // The first of its type; a bare string enum is serialized now, as it may grow below.
-      seen.set(alternative.type, {
-        first: alternative,
-        ...(isBareStringEnum(alternative) ? { texts: new Set([canonicalJson(alternative)]) } : {}),
-      });
+      seen.set(alternative.type, [met]);
     } else {
-      sameType.texts ??= new Set([canonicalJson(sameType.first)]);
-      const text = canonicalJson(alternative);
-      if (sameType.texts.has(text)) continue;
-      sameType.texts.add(text);
+      // A text is only ever equal to the text of another bare string enum.
+      const repeated = sameType.some((earlier) =>
+        typeof earlier === 'string' || typeof met === 'string'
+          ? earlier === met
+          : jsonEqual(earlier, met),
+      );
+      if (repeated) continue;
+      sameType.push(met);
     }
-    const bareEnum = isBareStringEnum(alternative);
     if (bareEnum && stringEnum?.enum !== undefined) {
       for (const value of alternative.enum ?? []) {
         if (!stringEnum.enum.includes(value)) stringEnum.enum.push(value);
@@ -731,11 +775,10 @@ function buildArray(
   scope: NodeScope,
   conjuncts: readonly Conjunct[],
   depth: number,
-  values: readonly unknown[] | undefined,
-  issues: EnumIssues,
+  allowed: EnumValues | undefined,
 ): Schema {
-  if (values?.some(Array.isArray)) {
-    issues.weakened.push(
+  if (allowed?.values.some(Array.isArray)) {
+    allowed.weakened.push(
       'arrays cannot be listed in a Gemini enum: any array of the type is accepted',
     );
   }
@@ -746,11 +789,7 @@ function buildArray(
     if (positional === undefined) {
       const items = read(conjunct, 'items');
       if (items !== undefined)
-        itemConjuncts.push({
-          node: items,
-          pointer: childPointer(conjunct.pointer, 'items'),
-          refs: conjunct.refs,
-        });
+        itemConjuncts.push(makeConjunct(items, `${conjunct.pointer}/items`, conjunct.refs));
       continue;
     }
     const { tuple, keyword, rest, restKeyword } = positional;
@@ -772,17 +811,14 @@ function buildArray(
     );
     const branches = rest === false ? [...tuple] : [...tuple, rest];
     if (branches.length === 0) continue;
-    itemConjuncts.push({
-      node: { anyOf: branches },
-      pointer: childPointer(conjunct.pointer, keyword),
-      refs: conjunct.refs,
-      branchPointers: [
+    itemConjuncts.push(
+      makeConjunct({ anyOf: branches }, childPointer(conjunct.pointer, keyword), conjunct.refs, [
         ...tuple.map((_, i) => childPointer(conjunct.pointer, keyword, i)),
         ...(rest === false ? [] : [childPointer(conjunct.pointer, restKeyword)]),
-      ],
-    });
+      ]),
+    );
   }
-  const counts = countBounds(scope, conjuncts, 'minItems', 'maxItems');
+  const counts = countBounds(scope, conjuncts, ITEM_COUNT);
   let max = tupleMax === undefined ? counts.max : Math.min(counts.max ?? tupleMax, tupleMax);
   const schema: Schema = { type: 'ARRAY' };
   if (itemConjuncts.length > 0) {
@@ -867,95 +903,164 @@ function buildObject(
   scope: NodeScope,
   conjuncts: readonly Conjunct[],
   depth: number,
-  values: readonly unknown[] | undefined,
-  issues: EnumIssues,
+  allowed: EnumValues | undefined,
 ): Schema {
-  if (values?.some(isJsonObject)) {
-    issues.weakened.push(
+  if (allowed?.values.some(isJsonObject)) {
+    allowed.weakened.push(
       'objects cannot be listed in a Gemini enum: any object of the type is accepted',
     );
   }
-  const byName = new Map<string, Conjunct[]>();
+  // The source properties: those of the one conjunct that has some (most objects), else by name.
+  let sole: Conjunct | undefined;
+  let byName: Map<string, Conjunct[]> | undefined;
   for (const conjunct of conjuncts) {
-    const properties = read(conjunct, 'properties');
-    if (properties === undefined) continue;
-    if (!isJsonObject(properties)) {
+    if ((conjunct.keys & KW.properties) === 0) continue;
+    if (!isJsonObject((conjunct.node as Record<string, unknown>).properties)) {
       scope.lose(conjunct, 'properties', 'dropped', 'not an object of schemas');
       continue;
     }
-    for (const [name, node] of Object.entries(properties)) {
-      if (node === undefined) continue;
-      const list = byName.get(name) ?? [];
-      list.push({
-        node,
-        pointer: childPointer(conjunct.pointer, 'properties', name),
-        refs: conjunct.refs,
-      });
-      byName.set(name, list);
+    if (sole === undefined && byName === undefined) {
+      sole = conjunct;
+      continue;
     }
+    if (sole !== undefined) {
+      byName = propertiesByName(sole, new Map());
+      sole = undefined;
+    }
+    propertiesByName(conjunct, byName as Map<string, Conjunct[]>);
   }
   const required = readRequired(scope, conjuncts);
   const properties: Record<string, Schema> = {};
-  for (const [name, list] of byName) {
-    const at = list[0] as Conjunct;
-    try {
-      setOwn(properties, name, convertNode(scope.ctx, list, depth + 1));
-    } catch (error) {
-      if (!(error instanceof Unsatisfiable)) throw error;
-      if (required.has(name)) throw error;
-      scope.lose(
-        at,
-        'properties',
-        'dropped',
-        `property "${name}" accepts no value: left out, so it is not forbidden`,
-      );
-      continue;
+  if (sole !== undefined) {
+    const source = propertiesOf(sole);
+    for (const name in source) {
+      const node = source[name];
+      if (node === undefined || !Object.hasOwn(source, name)) continue;
+      const list = [makeConjunct(node, propertyPointer(sole.pointer, name), sole.refs)];
+      convertProperty(scope, properties, name, list, depth, required);
     }
-    if (!GEMINI_PROPERTY_NAME.test(name)) {
-      scope.lose(
-        at,
-        'properties',
-        'weakened',
-        `property name "${name}" kept, but Gemini's reference allows only letters, digits and _ (at most 64): the API may refuse it`,
-      );
+  } else if (byName !== undefined) {
+    for (const [name, list] of byName) {
+      convertProperty(scope, properties, name, list, depth, required);
     }
   }
-  const missing = [...required.keys()].filter((name) => !byName.has(name));
-  for (const name of missing) {
-    scope.ctx.budget.spend(required.get(name)?.pointer ?? '', ANY_VALUE_NODES);
-    setOwn(properties, name, anyValue());
-  }
-  if (missing.length > 0) {
-    scope.lose(
-      required.get(missing[0] as string) as Conjunct,
-      'required',
-      'rewritten',
-      `required without a schema (${missing.map((name) => `"${name}"`).join(', ')}): declared as any value`,
-    );
+  let kept: string[] | undefined;
+  if (required !== undefined) {
+    // A required name in the source properties is converted, or its conversion threw.
+    kept = [];
+    let missing: string[] | undefined;
+    for (const name of required.keys()) {
+      kept.push(name);
+      if (Object.hasOwn(properties, name)) continue;
+      missing ??= [];
+      missing.push(name);
+    }
+    if (missing !== undefined) {
+      for (const name of missing) {
+        scope.ctx.budget.spend(required.get(name)?.pointer ?? '', ANY_VALUE_NODES);
+        setOwn(properties, name, anyValue());
+      }
+      scope.lose(
+        required.get(missing[0] as string) as Conjunct,
+        'required',
+        'rewritten',
+        `required without a schema (${missing.map((name) => `"${name}"`).join(', ')}): declared as any value`,
+      );
+    }
   }
   const schema: Schema = { type: 'OBJECT' };
   const names = Object.keys(properties);
   if (names.length > 0) schema.properties = properties;
   if (names.length > 1) schema.propertyOrdering = names;
-  const kept = [...required.keys()].filter((name) => Object.hasOwn(properties, name));
-  if (kept.length > 0) schema.required = kept;
-  const { min, max } = countBounds(scope, conjuncts, 'minProperties', 'maxProperties');
+  if (kept !== undefined && kept.length > 0) schema.required = kept;
+  const { min, max } = countBounds(scope, conjuncts, PROPERTY_COUNT);
   if (min !== undefined) schema.minProperties = int64(min);
   if (max !== undefined) schema.maxProperties = int64(max);
   return schema;
 }
 
+/** The `properties` of `conjunct`, known to be an object. */
+function propertiesOf(conjunct: Conjunct): Record<string, unknown> {
+  return (conjunct.node as Record<string, Record<string, unknown>>).properties as Record<
+    string,
+    unknown
+  >;
+}
+
+/** Adds each property of `conjunct` to the conjunction of its name in `out`. */
+function propertiesByName(
+  conjunct: Conjunct,
+  out: Map<string, Conjunct[]>,
+): Map<string, Conjunct[]> {
+  const properties = propertiesOf(conjunct);
+  for (const name of Object.keys(properties)) {
+    const node = properties[name];
+    if (node === undefined) continue;
+    const list = out.get(name) ?? [];
+    list.push(makeConjunct(node, propertyPointer(conjunct.pointer, name), conjunct.refs));
+    out.set(name, list);
+  }
+  return out;
+}
+
+/**
+ * Converts the property `name` (the conjunction `list`) into `out`; one that accepts no value
+ * is left out, unless `required` names it.
+ */
+function convertProperty(
+  scope: NodeScope,
+  out: Record<string, Schema>,
+  name: string,
+  list: readonly Conjunct[],
+  depth: number,
+  required: ReadonlyMap<string, Conjunct> | undefined,
+): void {
+  const at = list[0] as Conjunct;
+  try {
+    setOwn(out, name, convertNode(scope.ctx, list, depth + 1));
+  } catch (error) {
+    if (!(error instanceof Unsatisfiable)) throw error;
+    if (required?.has(name) === true) throw error;
+    scope.lose(
+      at,
+      'properties',
+      'dropped',
+      `property "${name}" accepts no value: left out, so it is not forbidden`,
+    );
+    return;
+  }
+  if (!GEMINI_PROPERTY_NAME.test(name)) {
+    scope.lose(
+      at,
+      'properties',
+      'weakened',
+      `property name "${name}" kept, but Gemini's reference allows only letters, digits and _ (at most 64): the API may refuse it`,
+    );
+  }
+}
+
+/** Whether `value` is an array of strings. */
+function isNameList(value: unknown): value is string[] {
+  if (!Array.isArray(value)) return false;
+  for (const entry of value) if (typeof entry !== 'string') return false;
+  return true;
+}
+
 /** The required names of the conjunction, each with the conjunct that requires it. */
-function readRequired(scope: NodeScope, conjuncts: readonly Conjunct[]): Map<string, Conjunct> {
-  const required = new Map<string, Conjunct>();
+function readRequired(
+  scope: NodeScope,
+  conjuncts: readonly Conjunct[],
+): Map<string, Conjunct> | undefined {
+  let required: Map<string, Conjunct> | undefined;
   for (const conjunct of conjuncts) {
-    const names = read(conjunct, 'required');
-    if (names === undefined) continue;
-    if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
+    if ((conjunct.keys & KW.required) === 0) continue;
+    const names = (conjunct.node as Record<string, unknown>).required;
+    if (!isNameList(names)) {
       scope.lose(conjunct, 'required', 'dropped', 'not an array of property names');
       continue;
     }
-    for (const name of names as string[]) if (!required.has(name)) required.set(name, conjunct);
+    required ??= new Map();
+    for (const name of names) if (!required.has(name)) required.set(name, conjunct);
   }
   return required;
 }

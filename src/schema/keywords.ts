@@ -168,14 +168,23 @@ const TYPE_KINDS: Readonly<Record<string, readonly (keyof typeof KIND)[]>> = {
   null: ['null'],
 };
 
+/** The kinds of each JSON Schema type name. */
+const TYPE_NAME_KINDS: ReadonlyMap<string, Kinds> = new Map(
+  Object.entries(TYPE_KINDS).map(([name, kinds]) => [
+    name,
+    kinds.reduce<Kinds>((mask, kind) => mask | KIND[kind], 0),
+  ]),
+);
+
 /** The kinds a `type` keyword allows, or `undefined` when it is not a valid `type`. */
 export function kindsOfType(type: unknown): Kinds | undefined {
-  const names = Array.isArray(type) ? type : [type];
-  if (names.length === 0) return undefined;
+  if (typeof type === 'string') return TYPE_NAME_KINDS.get(type);
+  if (!Array.isArray(type) || type.length === 0) return undefined;
   let kinds = 0;
-  for (const name of names) {
-    if (typeof name !== 'string' || !Object.hasOwn(TYPE_KINDS, name)) return undefined;
-    for (const kind of TYPE_KINDS[name] ?? []) kinds |= KIND[kind];
+  for (const name of type) {
+    const named = typeof name === 'string' ? TYPE_NAME_KINDS.get(name) : undefined;
+    if (named === undefined) return undefined;
+    kinds |= named;
   }
   return kinds;
 }
@@ -227,17 +236,161 @@ export function describeType(type: unknown, nullable: boolean): string {
 
 /** A canonical JSON text (sorted keys) for comparing JSON values. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      // As `join` writes them: nothing for a hole or a value JSON cannot write.
+      out += canonicalJson(value[i]) ?? '';
+    }
+    return `${out}]`;
   }
-  return JSON.stringify(value);
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length > 1) keys.sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (i > 0) out += ',';
+    out += `${JSON.stringify(key)}:${canonicalJson(record[key])}`;
+  }
+  return `${out}}`;
+}
+
+/**
+ * Whether `a` and `b` have the same {@link canonicalJson} text, compared without writing it:
+ * the first difference ends the walk.
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  const objectA = a !== null && typeof a === 'object';
+  const objectB = b !== null && typeof b === 'object';
+  if (!objectA || !objectB) return !objectA && !objectB && JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) {
+      if (!jsonEqual(a[i], b[i])) return false;
+    }
+    return true;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  if (keys.length !== Object.keys(right).length) return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(right, key) || !jsonEqual(left[key], right[key])) return false;
+  }
+  return true;
 }
 
 // Conjunctions.
 
-/** One source schema (object or boolean) taking conjunct in a conjunction. */
+/**
+ * The keywords the converter reads by name, one bit each: a {@link Conjunct} says in one mask
+ * which of them it holds, so a keyword it lacks costs no lookup in its node.
+ */
+export const KW = {
+  $ref: 1 << 0,
+  $dynamicRef: 1 << 1,
+  $recursiveRef: 1 << 2,
+  allOf: 1 << 3,
+  anyOf: 1 << 4,
+  oneOf: 1 << 5,
+  title: 1 << 6,
+  description: 1 << 7,
+  default: 1 << 8,
+  examples: 1 << 9,
+  example: 1 << 10,
+  type: 1 << 11,
+  nullable: 1 << 12,
+  enum: 1 << 13,
+  const: 1 << 14,
+  format: 1 << 15,
+  items: 1 << 16,
+  prefixItems: 1 << 17,
+  additionalItems: 1 << 18,
+  minItems: 1 << 19,
+  maxItems: 1 << 20,
+  properties: 1 << 21,
+  required: 1 << 22,
+  minProperties: 1 << 23,
+  maxProperties: 1 << 24,
+  minLength: 1 << 25,
+  maxLength: 1 << 26,
+  pattern: 1 << 27,
+  minimum: 1 << 28,
+  maximum: 1 << 29,
+  exclusiveMinimum: 1 << 30,
+  exclusiveMaximum: 1 << 31,
+} as const;
+
+/** A keyword of {@link KW}. */
+export type Keyword = keyof typeof KW;
+
+/** The mask of `keywords`. */
+export function keywordMask(keywords: readonly Keyword[]): number {
+  let mask = 0;
+  for (const keyword of keywords) mask |= KW[keyword];
+  return mask;
+}
+
+/** The keywords of {@link KW} by name. */
+const KEYWORD_BITS: ReadonlyMap<string, number> = new Map(Object.entries(KW));
+
+/** The type-specific keywords of {@link KW} that constrain `target` values. */
+function typedKeys(target: KeywordTarget): number {
+  return keywordMask(
+    (Object.keys(TYPED_HANDLED) as Keyword[]).filter(
+      (keyword) => TYPED_HANDLED[keyword] === target,
+    ),
+  );
+}
+
+const STRING_KEYS = typedKeys('string');
+const NUMBER_KEYS = typedKeys('number');
+const ARRAY_KEYS = typedKeys('array');
+const OBJECT_KEYS = typedKeys('object');
+const TYPED_KEYS = STRING_KEYS | NUMBER_KEYS | ARRAY_KEYS | OBJECT_KEYS;
+const NUMBER_KINDS = KIND.integer | KIND.fraction;
+
+/** The kinds the type-specific keywords of {@link KW} in the mask `keys` constrain. */
+function typedKinds(keys: number): Kinds {
+  if ((keys & TYPED_KEYS) === 0) return 0;
+  let kinds = 0;
+  if ((keys & STRING_KEYS) !== 0) kinds |= KIND.string;
+  if ((keys & NUMBER_KEYS) !== 0) kinds |= NUMBER_KINDS;
+  if ((keys & ARRAY_KEYS) !== 0) kinds |= KIND.array;
+  if ((keys & OBJECT_KEYS) !== 0) kinds |= KIND.object;
+  return kinds;
+}
+
+/** {@link Conjunct.extra}: some keyword outside {@link KW} may have to be reported. */
+export const OTHER_KEYWORDS = 128;
+
+/**
+ * What a keyword outside {@link KW} adds to {@link Conjunct.extra}: the kinds an unsupported
+ * keyword constrains and {@link OTHER_KEYWORDS}, nothing for a handled one (`$defs`, `$id`, ...).
+ * A keyword not listed is unknown: {@link OTHER_KEYWORDS}.
+ */
+const OTHER_EXTRA: ReadonlyMap<string, number> = new Map(
+  [...KEYWORD_KINDS]
+    .filter(([keyword]) => !KEYWORD_BITS.has(keyword))
+    .map(([keyword, entry]): [string, number] => [
+      keyword,
+      entry.kind === 'handled'
+        ? 0
+        : OTHER_KEYWORDS |
+          (entry.kind === 'unsupported' && entry.target !== undefined
+            ? kindsOfTarget(entry.target)
+            : 0),
+    ]),
+);
+
+/**
+ * One source schema (object or boolean) taking part in a conjunction, its keywords classified
+ * once ({@link conjunct}).
+ */
 export interface Conjunct {
   /** The source schema. */
   readonly node: unknown;
@@ -245,68 +398,89 @@ export interface Conjunct {
   readonly pointer: string;
   /** The `$ref` targets (canonical pointers) expanded on the way here, outermost first. */
   readonly refs: readonly string[];
-  /** Keywords of `node` to ignore (already applied elsewhere), as a {@link skipMask}. */
-  readonly skip?: number;
-  /** When set, the only keywords of `node` to read. */
-  readonly only?: ReadonlySet<string>;
+  /** The keywords of {@link KW} still to read (present, not `undefined`, not ignored). */
+  readonly keys: number;
+  /**
+   * The kinds the unsupported keywords outside {@link KW} constrain, with
+   * {@link OTHER_KEYWORDS} when a keyword outside {@link KW} may have to be reported; `0` when
+   * only the keywords of {@link keys} are read.
+   */
+  readonly extra: number;
   /** Pointers of the branches of a synthetic `anyOf` node (a tuple turned into a union). */
-  readonly branchPointers?: readonly string[];
+  readonly branchPointers: readonly string[] | undefined;
+}
+
+/** The conjunct of `node` at `pointer`, its keywords classified in one pass over its own keys. */
+export function conjunct(
+  node: unknown,
+  pointer: string,
+  refs: readonly string[],
+  branchPointers?: readonly string[],
+): Conjunct {
+  let keys = 0;
+  let extra = 0;
+  if (node !== null && typeof node === 'object') {
+    const record = node as Record<string, unknown>;
+    for (const keyword in record) {
+      if (!Object.hasOwn(record, keyword) || record[keyword] === undefined) continue;
+      const bit = KEYWORD_BITS.get(keyword);
+      if (bit !== undefined) keys |= bit;
+      else extra |= OTHER_EXTRA.get(keyword) ?? OTHER_KEYWORDS;
+    }
+  }
+  return { node, pointer, refs, keys, extra, branchPointers };
 }
 
 /** The value of `keyword` in `conjunct`, unless the conjunct ignores it or lacks it. */
-export function read(conjunct: Conjunct, keyword: string): unknown {
-  const node = conjunct.node;
-  if (node === null || typeof node !== 'object' || !Object.hasOwn(node, keyword)) return undefined;
-  if (skips(conjunct, keyword)) return undefined;
-  return (node as Record<string, unknown>)[keyword];
+export function read(conjunct: Conjunct, keyword: Keyword): unknown {
+  return (conjunct.keys & KW[keyword]) === 0
+    ? undefined
+    : (conjunct.node as Record<string, unknown>)[keyword];
 }
 
-/** The keywords of `conjunct` still to read, in source order (a keyword holding `undefined` is absent). */
+/** The keywords of `conjunct` still to read, in source order. */
 export function keywordsOf(conjunct: Conjunct): string[] {
-  const node = conjunct.node;
-  if (node === null || typeof node !== 'object') return [];
-  const record = node as Record<string, unknown>;
   const out: string[] = [];
+  if (conjunct.keys === 0 && conjunct.extra === 0) return out;
+  const record = conjunct.node as Record<string, unknown>;
   for (const keyword of Object.keys(record)) {
-    if (record[keyword] !== undefined && !skips(conjunct, keyword)) out.push(keyword);
+    if (record[keyword] === undefined) continue;
+    const bit = KEYWORD_BITS.get(keyword);
+    if (bit === undefined ? conjunct.extra !== 0 : (conjunct.keys & bit) !== 0) out.push(keyword);
   }
   return out;
 }
 
-/** The keywords a conjunct can be told to ignore. */
-const SKIPPABLE_KEYWORDS = [
-  '$ref',
-  '$dynamicRef',
-  '$recursiveRef',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  ...ANNOTATIONS,
-] as const;
-
-/** A keyword a conjunct can be told to ignore. */
-type SkippableKeyword = (typeof SKIPPABLE_KEYWORDS)[number];
-
-/** One bit per skippable keyword. */
-const SKIPPABLE: ReadonlyMap<string, number> = new Map(
-  SKIPPABLE_KEYWORDS.map((keyword, i) => [keyword, 1 << i]),
-);
-
-/** The mask of `keywords` for {@link without}. */
-export function skipMask(keywords: readonly SkippableKeyword[]): number {
-  return keywords.reduce((mask, keyword) => mask | (SKIPPABLE.get(keyword) ?? 0), 0);
+/** The kinds the type-specific keywords of `conjunct` constrain (`0`: none). */
+export function targetKinds(conjunct: Conjunct): Kinds {
+  return (conjunct.extra & ALL_KINDS) | typedKinds(conjunct.keys);
 }
 
-function skips(conjunct: Conjunct, keyword: string): boolean {
-  if (conjunct.only !== undefined && !conjunct.only.has(keyword)) return true;
-  if (conjunct.skip === undefined) return false;
-  const bit = SKIPPABLE.get(keyword);
-  return bit !== undefined && (conjunct.skip & bit) !== 0;
+/**
+ * Whether `conjunct` may hold a keyword to report: one outside {@link KW} that is not simply
+ * handled, or a type-specific one its own type `own` excludes.
+ */
+export function mayLose(conjunct: Conjunct, own: Kinds | undefined): boolean {
+  if ((conjunct.extra & OTHER_KEYWORDS) !== 0) return true;
+  if (own === undefined || (conjunct.keys & TYPED_KEYS) === 0) return false;
+  const kinds = typedKinds(conjunct.keys);
+  // Some group of keywords present whose kinds `own` excludes entirely.
+  return (
+    ((kinds & KIND.string) !== 0 && (own & KIND.string) === 0) ||
+    ((kinds & NUMBER_KINDS) !== 0 && (own & NUMBER_KINDS) === 0) ||
+    ((kinds & KIND.array) !== 0 && (own & KIND.array) === 0) ||
+    ((kinds & KIND.object) !== 0 && (own & KIND.object) === 0)
+  );
 }
 
 /** `conjunct` with the keywords of the mask `more` ignored as well. */
 export function without(conjunct: Conjunct, more: number): Conjunct {
-  return { ...conjunct, skip: (conjunct.skip ?? 0) | more };
+  return { ...conjunct, keys: conjunct.keys & ~more };
+}
+
+/** `conjunct` with only the keywords of the mask `kept` read. */
+export function only(conjunct: Conjunct, kept: number): Conjunct {
+  return { ...conjunct, keys: conjunct.keys & kept, extra: 0 };
 }
 
 /** Raised inside the converter when a conjunction accepts no value at all. */

@@ -22,17 +22,19 @@ export interface SchemaWarning {
 
 /** Collects warnings for one conversion. */
 export class LossReport {
-  readonly #warnings = new Map<string, SchemaWarning>();
+  /** By pointer and keyword; made on the first loss (most conversions have none). */
+  #warnings: Map<string, SchemaWarning> | undefined;
 
   /** Records `warning` unless the same pointer and keyword were reported already. */
   add(warning: SchemaWarning): void {
     const key = `${warning.pointer}\u0000${warning.keyword}`;
+    this.#warnings ??= new Map();
     if (!this.#warnings.has(key)) this.#warnings.set(key, warning);
   }
 
   /** The warnings, in the order first met. */
   list(): SchemaWarning[] {
-    return [...this.#warnings.values()];
+    return this.#warnings === undefined ? [] : [...this.#warnings.values()];
   }
 }
 
@@ -40,25 +42,31 @@ const NO_NOTES: readonly string[] = [];
 
 /** The losses of one output node: reported, and noted for `describeLosses`. */
 export class Scope {
-  readonly #report: LossReport;
-  #notes: string[] | undefined;
+  // A scope is made for every output node: its fields are set by the constructor alone
+  // (`declare`d, not class fields, which would cost an initializer call each time).
+  declare private readonly report: LossReport;
+  declare private readonly noted: boolean;
+  declare private lost: string[] | undefined;
 
-  constructor(report: LossReport) {
-    this.#report = report;
+  /** `noted`: keep the notes (for `describeLosses`); the report alone otherwise. */
+  constructor(report: LossReport, noted: boolean) {
+    this.report = report;
+    this.noted = noted;
+    this.lost = undefined;
   }
 
   /** Short notes of lost constraints, for `describeLosses` (most nodes lose none: no array then). */
   get notes(): readonly string[] {
-    return this.#notes ?? NO_NOTES;
+    return this.lost ?? NO_NOTES;
   }
 
   /** Reports that `keyword` of `conjunct` was dropped, weakened or rewritten. */
   lose(conjunct: Conjunct, keyword: string, action: SchemaWarning['action'], detail: string): void {
-    this.#report.add({ pointer: conjunct.pointer, keyword, action, detail });
-    if (action !== 'rewritten') {
+    this.report.add({ pointer: conjunct.pointer, keyword, action, detail });
+    if (this.noted && action !== 'rewritten') {
       const node = conjunct.node as Record<string, unknown>;
-      this.#notes ??= [];
-      this.#notes.push(lossNote(keyword, Object.hasOwn(node, keyword) ? node[keyword] : undefined));
+      this.lost ??= [];
+      this.lost.push(lossNote(keyword, Object.hasOwn(node, keyword) ? node[keyword] : undefined));
     }
   }
 }

@@ -24,6 +24,13 @@ export function childPointer(pointer: string, ...tokens: readonly (string | numb
   return out;
 }
 
+/** The pointer of the property `name` of the schema at `pointer` (`.../properties/name`). */
+export function propertyPointer(pointer: string, name: string): string {
+  return name.includes('~') || name.includes('/')
+    ? appendPointer(`${pointer}/properties`, name)
+    : `${pointer}/properties/${name}`;
+}
+
 /**
  * The tokens of a JSON pointer fragment (`/a/b~1c` gives `['a', 'b/c']`), or `undefined` when it
  * is not a pointer (a malformed escape or percent-encoding).
@@ -59,7 +66,8 @@ export class RefResolver {
   readonly #rootId: string | undefined;
   readonly #buildIndex: () => SchemaIndex;
   #index: SchemaIndex | undefined;
-  readonly #resolved = new Map<string, RefTarget>();
+  /** Resolved references by text; made on the first one. */
+  #resolved: Map<string, RefTarget> | undefined;
 
   /** `rootId`: the root's `$id`, so `$ref`s spelled with it count as local. */
   constructor(rootId: string | undefined, buildIndex: () => SchemaIndex) {
@@ -75,11 +83,12 @@ export class RefResolver {
    */
   resolve(ref: unknown, at: string): RefTarget {
     if (typeof ref === 'string') {
-      const known = this.#resolved.get(ref);
+      const known = this.#resolved?.get(ref);
       if (known !== undefined) return known;
     }
     this.#index ??= this.#buildIndex();
     const target = resolveRef(this.#index, this.#rootId, ref, at);
+    this.#resolved ??= new Map();
     this.#resolved.set(ref as string, target);
     return target;
   }
@@ -106,11 +115,7 @@ function resolveRef(
     );
   }
   const fragment = local.slice(1);
-  const tokens = parsePointer(fragment);
-  const pointer =
-    tokens === undefined
-      ? anchorPointer(index, fragment)
-      : tokens.reduce<string>((at, token) => childPointer(at, token), '');
+  const pointer = PLAIN_POINTER.test(fragment) ? fragment : canonicalPointer(index, fragment);
   if (pointer !== undefined && index.nodes.has(pointer)) {
     return { node: index.nodes.get(pointer), pointer };
   }
@@ -118,6 +123,17 @@ function resolveRef(
     path: at,
     data: { ref },
   });
+}
+
+/** A pointer fragment with nothing to decode or unescape: already canonical (most are). */
+const PLAIN_POINTER = /^(?:\/[^%~]*)?$/;
+
+/** The canonical pointer a fragment names (an anchor, or a pointer decoded and re-escaped). */
+function canonicalPointer(index: SchemaIndex, fragment: string): string | undefined {
+  const tokens = parsePointer(fragment);
+  return tokens === undefined
+    ? anchorPointer(index, fragment)
+    : tokens.reduce<string>((at, token) => childPointer(at, token), '');
 }
 
 function anchorPointer(index: SchemaIndex, fragment: string): string | undefined {

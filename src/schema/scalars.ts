@@ -7,8 +7,8 @@
  * take.
  */
 import type { Schema } from '../generated/types.js';
-import type { Conjunct, GeminiType } from './keywords.js';
-import { ACCEPTED_FORMATS, read, Unsatisfiable } from './keywords.js';
+import type { Conjunct, GeminiType, Keyword } from './keywords.js';
+import { ACCEPTED_FORMATS, KW, read, Unsatisfiable } from './keywords.js';
 import type { Scope } from './losses.js';
 
 /** The tightest `min`/`max` count of a conjunction. */
@@ -17,15 +17,40 @@ interface CountBounds {
   max?: number;
 }
 
-/** Reads `minKeyword`/`maxKeyword` of every conjunct: the largest minimum, the smallest maximum. */
+/** The bounds of a conjunction that states none (never written to). */
+const NO_BOUNDS: CountBounds = Object.freeze({});
+
+/** A pair of count keywords, and their mask. */
+interface CountKeywords {
+  readonly min: Keyword;
+  readonly max: Keyword;
+  readonly keys: number;
+}
+
+function countKeywords(min: Keyword, max: Keyword): CountKeywords {
+  return { min, max, keys: KW[min] | KW[max] };
+}
+
+/** `minLength`/`maxLength`. */
+const LENGTH = countKeywords('minLength', 'maxLength');
+/** `minItems`/`maxItems`. */
+export const ITEM_COUNT = countKeywords('minItems', 'maxItems');
+/** `minProperties`/`maxProperties`. */
+export const PROPERTY_COUNT = countKeywords('minProperties', 'maxProperties');
+
+/** Reads the `count` keywords of every conjunct: the largest minimum, the smallest maximum. */
 export function countBounds(
   scope: Scope,
   conjuncts: readonly Conjunct[],
-  minKeyword: string,
-  maxKeyword: string,
+  count: CountKeywords,
 ): CountBounds {
+  const { min: minKeyword, max: maxKeyword, keys } = count;
+  let present = 0;
+  for (const conjunct of conjuncts) present |= conjunct.keys;
+  if ((present & keys) === 0) return NO_BOUNDS;
   const out: CountBounds = {};
   for (const conjunct of conjuncts) {
+    if ((conjunct.keys & keys) === 0) continue;
     const min = readCount(scope, conjunct, minKeyword);
     if (min !== undefined) out.min = out.min === undefined ? min : Math.max(out.min, min);
     const max = readCount(scope, conjunct, maxKeyword);
@@ -38,7 +63,7 @@ export function countBounds(
 }
 
 /** The count `keyword` of `conjunct`; one that is not a non-negative integer is reported. */
-function readCount(scope: Scope, conjunct: Conjunct, keyword: string): number | undefined {
+function readCount(scope: Scope, conjunct: Conjunct, keyword: Keyword): number | undefined {
   const value = read(conjunct, keyword);
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
@@ -72,10 +97,14 @@ const SIDES = [
   { side: 'upper', inclusive: 'maximum', exclusive: 'exclusiveMaximum' },
 ] as const;
 
+/** `minimum`, `maximum` and both exclusive forms. */
+const BOUND_KEYS = KW.minimum | KW.maximum | KW.exclusiveMinimum | KW.exclusiveMaximum;
+
 /** Reads `minimum`, `maximum` and both exclusive forms of every conjunct. */
 function numericBounds(scope: Scope, conjuncts: readonly Conjunct[]): NumericBounds {
   const out: NumericBounds = {};
   for (const conjunct of conjuncts) {
+    if ((conjunct.keys & BOUND_KEYS) === 0) continue;
     for (const { side, inclusive, exclusive } of SIDES) {
       const plain = read(conjunct, inclusive);
       const strict = read(conjunct, exclusive);
@@ -119,10 +148,14 @@ function withinBounds(value: number, bounds: NumericBounds): boolean {
   return true;
 }
 
-/** How an enum (or `const`) had to change, reported once for the keyword after all types are built. */
-export interface EnumIssues {
-  weakened: string[];
-  rewritten: string[];
+/**
+ * The values an enum (or `const`) allows at a node, and how the nodes built for it had to change
+ * it (reported once for the keyword after all types are built).
+ */
+export interface EnumValues {
+  readonly values: readonly unknown[];
+  readonly weakened: string[];
+  readonly rewritten: string[];
 }
 
 /** The `format` of a conjunction, reported as dropped when none of `types` accepts it. */
@@ -133,6 +166,7 @@ export function readFormat(
 ): string | undefined {
   let chosen: { value: string; conjunct: Conjunct } | undefined;
   for (const conjunct of conjuncts) {
+    if ((conjunct.keys & KW.format) === 0) continue;
     const value = read(conjunct, 'format');
     if (value === undefined) continue;
     if (typeof value !== 'string') scope.lose(conjunct, 'format', 'dropped', 'not a string');
@@ -168,14 +202,15 @@ function withFormat(schema: Schema, type: GeminiType, format: string | undefined
 export function buildString(
   scope: Scope,
   conjuncts: readonly Conjunct[],
-  values: readonly unknown[] | undefined,
+  allowed: EnumValues | undefined,
   format: string | undefined,
 ): Schema {
   const schema = withFormat({ type: 'STRING' }, 'STRING', format);
-  const { min, max } = countBounds(scope, conjuncts, 'minLength', 'maxLength');
+  const { min, max } = countBounds(scope, conjuncts, LENGTH);
   if (min !== undefined) schema.minLength = int64(min);
   if (max !== undefined) schema.maxLength = int64(max);
   for (const conjunct of conjuncts) {
+    if ((conjunct.keys & KW.pattern) === 0) continue;
     const pattern = read(conjunct, 'pattern');
     if (pattern === undefined) continue;
     if (typeof pattern !== 'string') scope.lose(conjunct, 'pattern', 'dropped', 'not a string');
@@ -184,8 +219,8 @@ export function buildString(
       scope.lose(conjunct, 'pattern', 'dropped', 'Gemini takes one pattern; another applies here');
     }
   }
-  if (values !== undefined) {
-    schema.enum = values.filter((value): value is string => typeof value === 'string');
+  if (allowed !== undefined) {
+    schema.enum = allowed.values.filter((value): value is string => typeof value === 'string');
   }
   return schema;
 }
@@ -195,13 +230,12 @@ export function buildNumber(
   scope: Scope,
   conjuncts: readonly Conjunct[],
   type: 'NUMBER' | 'INTEGER',
-  values: readonly unknown[] | undefined,
+  allowed: EnumValues | undefined,
   format: string | undefined,
-  issues: EnumIssues,
 ): Schema[] {
   const bounds = numericBounds(scope, conjuncts);
-  if (values !== undefined) {
-    const numbers = values.filter(
+  if (allowed !== undefined) {
+    const numbers = allowed.values.filter(
       (value): value is number =>
         typeof value === 'number' &&
         (type === 'NUMBER' || Number.isInteger(value)) &&
@@ -213,7 +247,7 @@ export function buildNumber(
         'no number of the enum lies within the bounds',
       );
     }
-    issues.rewritten.push(
+    allowed.rewritten.push(
       'numbers written as minimum/maximum ranges, Gemini enums hold strings only',
     );
     return numberRanges(numbers).map(([low, high]) =>
@@ -292,12 +326,12 @@ function numberRanges(numbers: readonly number[]): [number, number][] {
 }
 
 /** A BOOLEAN node; an enum of one boolean cannot be pinned. */
-export function buildBoolean(values: readonly unknown[] | undefined, issues: EnumIssues): Schema {
+export function buildBoolean(allowed: EnumValues | undefined): Schema {
   if (
-    values !== undefined &&
-    new Set(values.filter((value) => typeof value === 'boolean')).size === 1
+    allowed !== undefined &&
+    new Set(allowed.values.filter((value) => typeof value === 'boolean')).size === 1
   ) {
-    issues.weakened.push('a single boolean cannot be pinned: both are accepted');
+    allowed.weakened.push('a single boolean cannot be pinned: both are accepted');
   }
   return { type: 'BOOLEAN' };
 }

@@ -11,7 +11,7 @@ import { proveContract } from '../json/contract.js';
 import { isJsonObject, setOwn } from '../json/object.js';
 import type { Context } from './convert.js';
 import { convertNode } from './convert.js';
-import { canonicalJson, Unsatisfiable } from './keywords.js';
+import { canonicalJson, conjunct, Unsatisfiable } from './keywords.js';
 import {
   ExpansionBudget,
   indexSchema,
@@ -128,7 +128,7 @@ function convertSchema(
   };
   let schema: Schema;
   try {
-    schema = convertNode(ctx, [{ node: jsonSchema, pointer: '', refs: [] }], 0);
+    schema = convertNode(ctx, [conjunct(jsonSchema, '', [])], 0);
   } catch (error) {
     if (!(error instanceof Unsatisfiable)) throw error;
     throw new GeminiMcpError(
