@@ -5,7 +5,7 @@
  * refused without a stack overflow.
  */
 import { GeminiMcpError } from '../errors.js';
-import type { RefResolver, SchemaIndex } from './refs.js';
+import type { RefResolver, RefTarget, SchemaIndex } from './refs.js';
 import { childPointer } from './refs.js';
 
 /** The resolved bounds of one conversion. */
@@ -91,29 +91,60 @@ function tooLarge(message: string, path: string, data: Record<string, unknown>):
   return new GeminiMcpError('SCHEMA_TOO_LARGE', message, { path, data });
 }
 
-interface Pending {
-  readonly value: unknown;
-  /** The value holding this one (none for the root). */
-  readonly up: Pending | undefined;
-  /** The keyword of `up` holding a map or array of schemas this one is in, if any. */
-  readonly via: string | undefined;
-  /** This value's key in `up` (or in `up[via]`); none for the root and single-schema keywords' values. */
-  readonly key: string | number | undefined;
+/**
+ * The values the walk has still to visit, as parallel arrays (a stack: no object per value).
+ * A value's pointer is not built: the walk keeps, by level, the pieces of the pointer of the
+ * path to the value it visits ({@link Path}), and builds it only to name a place.
+ */
+class Pending {
+  readonly values: unknown[] = [];
   /** Schema depth for a schema, JSON depth for a plain value. */
-  readonly depth: number;
-  readonly isSchema: boolean;
-  /** The pointer, once built. */
-  pointer?: string;
+  readonly depths: number[] = [];
+  /** Twice the value's level (how many values hold it, the root being level 0), plus 1 for a schema. */
+  readonly marks: number[] = [];
+  /** The keyword of the schema holding a map or array of schemas this one is in, if any. */
+  readonly vias: (string | undefined)[] = [];
+  /** This value's key in its holder (or in the holder's `via`); none for the root and single-schema keywords' values. */
+  readonly keys: (string | number | undefined)[] = [];
+  size = 0;
+
+  push(
+    value: unknown,
+    depth: number,
+    level: number,
+    isSchema: boolean,
+    via: string | undefined,
+    key: string | number | undefined,
+  ): void {
+    const at = this.size++;
+    this.values[at] = value;
+    this.depths[at] = depth;
+    this.marks[at] = isSchema ? level * 2 + 1 : level * 2;
+    this.vias[at] = via;
+    this.keys[at] = key;
+  }
 }
 
-/** The pointer of a pending value: built only when needed (index, errors), most values never need it. */
-function pointerOf(item: Pending): string {
-  if (item.pointer !== undefined) return item.pointer;
-  let pointer = item.up === undefined ? '' : pointerOf(item.up);
-  if (item.via !== undefined) pointer = childPointer(pointer, item.via);
-  if (item.key !== undefined) pointer = childPointer(pointer, item.key);
-  item.pointer = pointer;
-  return pointer;
+/**
+ * The pointer pieces of the values on the path from the root to the value visited, by level.
+ * The walk is depth-first, so when it visits a value at level `n`, the last value it visited at
+ * each level below `n` is one of that value's holders.
+ */
+class Path {
+  readonly vias: (string | undefined)[] = [];
+  readonly keys: (string | number | undefined)[] = [];
+
+  /** The pointer of the value visited at `level`. */
+  pointer(level: number): string {
+    let pointer = '';
+    for (let i = 1; i <= level; i++) {
+      const via = this.vias[i];
+      if (via !== undefined) pointer = childPointer(pointer, via);
+      const key = this.keys[i];
+      if (key !== undefined) pointer = childPointer(pointer, key);
+    }
+    return pointer;
+  }
 }
 
 /** What the survey learnt beyond the checks. */
@@ -136,53 +167,102 @@ export function surveySchema(root: unknown, limits: Limits): Survey {
 }
 
 /**
- * The index `$ref` resolution uses: every schema node by its pointer, and the anchors. Built on
- * the first `$ref` followed only (a second walk of a surveyed input).
+ * Where `$ref` resolution finds the schemas of a surveyed input: a pointer is followed from the
+ * root through schema positions only; the anchors are collected by a second walk, on the first
+ * plain-name `$ref` only.
  */
 export function indexSchema(root: unknown, limits: Limits): SchemaIndex {
-  const index = { nodes: new Map<string, unknown>(), anchors: new Map<string, string>() };
-  walk(root, limits, index);
-  return index;
+  let anchors: Map<string, RefTarget> | undefined;
+  return {
+    schemaAt: (tokens) => schemaAt(root, tokens),
+    anchor: (name) => {
+      if (anchors === undefined) {
+        anchors = new Map();
+        walk(root, limits, anchors);
+      }
+      return anchors.get(name);
+    },
+  };
 }
 
-const REF_KEYS = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
+/**
+ * The schema at the place `tokens` name in the surveyed `root`, or `undefined` when no schema is
+ * there: a keyword holding schemas leads into one schema, or through an index or a name into
+ * one of several, as the survey reads them; any other value holds no schema.
+ */
+function schemaAt(root: unknown, tokens: readonly string[]): unknown {
+  let node = root;
+  let i = 0;
+  while (i < tokens.length) {
+    if (!isPlainObject(node)) return undefined;
+    const key = tokens[i++] as string;
+    const child = ownValue(node, key);
+    if (child === undefined) return undefined;
+    const holds = SCHEMA_HOLDERS.get(key);
+    // `items` holds one schema, or (draft 7 tuples) an array of them.
+    if (holds === Holds.One && !(key === 'items' && Array.isArray(child))) {
+      node = child;
+      continue;
+    }
+    const name = tokens[i++];
+    if (name === undefined) return undefined;
+    if ((holds === Holds.Array || key === 'items') && Array.isArray(child)) {
+      node = ARRAY_INDEX.test(name) ? child[Number(name)] : undefined;
+    } else if (holds === Holds.Map && isPlainObject(child)) {
+      node = ownValue(child, name);
+    } else if (holds === Holds.Dependencies && isPlainObject(child)) {
+      node = ownValue(child, name);
+      if (Array.isArray(node)) return undefined;
+    } else {
+      return undefined;
+    }
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
 
-/** The survey's walk; fills `index` when given. */
-function walk(
-  root: unknown,
-  limits: Limits,
-  index: { nodes: Map<string, unknown>; anchors: Map<string, string> } | undefined,
-): Survey {
+/** An array index as a pointer spells it. */
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
+/** The value of `key` in `object` when it is an own enumerable property (what `Object.keys` lists). */
+function ownValue(object: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.propertyIsEnumerable.call(object, key) ? object[key] : undefined;
+}
+
+/**
+ * The survey's walk, depth-first over an explicit stack, the last key first; records the anchors
+ * in `anchors` when given.
+ */
+function walk(root: unknown, limits: Limits, anchors: Map<string, RefTarget> | undefined): Survey {
+  const { maxDepth, maxNodes } = limits;
   let hasRefs = false;
   let count = 0;
-  const stack: Pending[] = [
-    { value: root, up: undefined, via: undefined, key: undefined, depth: 0, isSchema: true },
-  ];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const { value, depth, isSchema } = item;
-    if (depth > limits.maxDepth) {
-      throw tooLarge(`schema nested deeper than maxDepth (${limits.maxDepth})`, pointerOf(item), {
-        maxDepth: limits.maxDepth,
+  const stack = new Pending();
+  const path = new Path();
+  stack.push(root, 0, 0, true, undefined, undefined);
+  while (stack.size > 0) {
+    const at = --stack.size;
+    const value = stack.values[at];
+    const depth = stack.depths[at] as number;
+    const mark = stack.marks[at] as number;
+    const level = mark >> 1;
+    path.vias[level] = stack.vias[at];
+    path.keys[level] = stack.keys[at];
+    if (depth > maxDepth) {
+      throw tooLarge(`schema nested deeper than maxDepth (${maxDepth})`, path.pointer(level), {
+        maxDepth,
       });
     }
-    if (!isSchema) {
-      pushJson(stack, item);
+    if ((mark & 1) === 0) {
+      pushJson(stack, value, depth, level, maxDepth, path);
       continue;
     }
     count++;
-    if (typeof value === 'boolean') {
-      index?.nodes.set(pointerOf(item), value);
-    } else if (!isPlainObject(value)) {
-      throw unsupported('a schema must be an object or a boolean', pointerOf(item));
-    } else {
-      if (index !== undefined) {
-        const pointer = pointerOf(item);
-        index.nodes.set(pointer, value);
-        if (typeof value.$anchor === 'string') index.anchors.set(value.$anchor, pointer);
-        if (typeof value.$id === 'string' && /^#[^/]/.test(value.$id)) {
-          index.anchors.set(value.$id.slice(1), pointer);
-        }
+    if (typeof value !== 'boolean') {
+      if (!isPlainObject(value)) {
+        throw unsupported('a schema must be an object or a boolean', path.pointer(level));
       }
+      if (anchors !== undefined) addAnchors(anchors, value, path.pointer(level));
       if (!hasRefs) {
         hasRefs =
           value.$ref !== undefined ||
@@ -192,49 +272,64 @@ function walk(
       for (const key of Object.keys(value)) {
         const child = value[key];
         // A key holding `undefined` is absent, as in JSON.stringify (JS-built schemas have them).
-        if (child !== undefined) pushChildren(stack, key, child, item);
+        if (child !== undefined) pushChildren(stack, key, child, depth, level);
       }
     }
-    if (count > limits.maxNodes) {
-      throw tooLarge(`schema has more than maxNodes (${limits.maxNodes}) nodes`, pointerOf(item), {
-        maxNodes: limits.maxNodes,
+    if (count > maxNodes) {
+      throw tooLarge(`schema has more than maxNodes (${maxNodes}) nodes`, path.pointer(level), {
+        maxNodes,
       });
     }
   }
   return { hasRefs, nodes: count };
 }
 
-/** Queues the value of `key` in the schema `item`. */
-function pushChildren(stack: Pending[], key: string, child: unknown, item: Pending): void {
-  const depth = item.depth + 1;
+/** Records the plain-name fragments naming `schema`: its `$anchor`, or a draft-7 `$id: "#name"`. */
+function addAnchors(
+  anchors: Map<string, RefTarget>,
+  schema: Record<string, unknown>,
+  pointer: string,
+): void {
+  if (typeof schema.$anchor === 'string') anchors.set(schema.$anchor, { node: schema, pointer });
+  if (typeof schema.$id === 'string' && /^#[^/]/.test(schema.$id)) {
+    anchors.set(schema.$id.slice(1), { node: schema, pointer });
+  }
+}
+
+/** Queues the value of `key` in a schema at `depth` and `level`. */
+function pushChildren(
+  stack: Pending,
+  key: string,
+  child: unknown,
+  depth: number,
+  level: number,
+): void {
   const holds = SCHEMA_HOLDERS.get(key);
+  if (holds === undefined) {
+    if (!isPlainJsonLeaf(child)) stack.push(child, depth, level + 1, false, undefined, key);
+    return;
+  }
   // `items` holds one schema, or (draft 7 tuples) an array of them.
   if (holds === Holds.One && !(key === 'items' && Array.isArray(child))) {
-    stack.push({ value: child, up: item, via: key, key: undefined, depth, isSchema: true });
+    stack.push(child, depth + 1, level + 1, true, key, undefined);
   } else if ((holds === Holds.Array || key === 'items') && Array.isArray(child)) {
     for (let i = 0; i < child.length; i++) {
-      stack.push({ value: child[i], up: item, via: key, key: i, depth, isSchema: true });
+      stack.push(child[i], depth + 1, level + 1, true, key, i);
     }
   } else if (holds === Holds.Map && isPlainObject(child)) {
     for (const name of Object.keys(child)) {
       const entry = child[name];
-      if (entry !== undefined)
-        stack.push({ value: entry, up: item, via: key, key: name, depth, isSchema: true });
+      if (entry !== undefined) stack.push(entry, depth + 1, level + 1, true, key, name);
     }
   } else if (holds === Holds.Dependencies && isPlainObject(child)) {
     for (const name of Object.keys(child)) {
       const entry = child[name];
-      stack.push({
-        value: entry,
-        up: item,
-        via: key,
-        key: name,
-        depth: Array.isArray(entry) ? item.depth : depth,
-        isSchema: !Array.isArray(entry),
-      });
+      // A property's list of required names is a plain value, at the schema's own depth.
+      const isSchema = !Array.isArray(entry);
+      stack.push(entry, isSchema ? depth + 1 : depth, level + 1, isSchema, key, name);
     }
   } else if (!isPlainJsonLeaf(child)) {
-    stack.push({ value: child, up: item, via: undefined, key, depth: item.depth, isSchema: false });
+    stack.push(child, depth, level + 1, false, undefined, key);
   }
 }
 
@@ -248,41 +343,39 @@ function isPlainJsonLeaf(value: unknown): boolean {
   );
 }
 
-/** Checks a plain JSON value (enum, const, default, ...) one level; queues its members. */
-function pushJson(stack: Pending[], item: Pending): void {
-  const { value, depth } = item;
+/**
+ * Checks a plain JSON value (enum, const, default, ...) at `depth` one level; queues its members
+ * (a plain leaf only when it is too deep: that is all there is to check of it).
+ */
+function pushJson(
+  stack: Pending,
+  value: unknown,
+  depth: number,
+  level: number,
+  maxDepth: number,
+  path: Path,
+): void {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw unsupported('a number must be finite', pointerOf(item));
+    if (!Number.isFinite(value)) throw unsupported('a number must be finite', path.pointer(level));
     return;
   }
+  const deep = depth + 1 > maxDepth;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      stack.push({
-        value: value[i],
-        up: item,
-        via: undefined,
-        key: i,
-        depth: depth + 1,
-        isSchema: false,
-      });
+      const entry = value[i];
+      if (deep || !isPlainJsonLeaf(entry))
+        stack.push(entry, depth + 1, level + 1, false, undefined, i);
     }
     return;
   }
   if (!isPlainObject(value)) {
-    throw unsupported('a schema must hold JSON values only', pointerOf(item));
+    throw unsupported('a schema must hold JSON values only', path.pointer(level));
   }
   for (const key of Object.keys(value)) {
     const entry = value[key];
-    if (entry !== undefined) {
-      stack.push({
-        value: entry,
-        up: item,
-        via: undefined,
-        key,
-        depth: depth + 1,
-        isSchema: false,
-      });
+    if (entry !== undefined && (deep || !isPlainJsonLeaf(entry))) {
+      stack.push(entry, depth + 1, level + 1, false, undefined, key);
     }
   }
 }
@@ -335,6 +428,8 @@ interface Unit {
     readonly node: unknown;
   }[];
 }
+
+const REF_KEYS = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
 
 /** Keywords whose schemas the conversion reads, one level deeper (`allOf`: the same level). */
 const NESTED_ONE = ['items', 'additionalItems'] as const;
