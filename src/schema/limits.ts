@@ -91,60 +91,31 @@ function tooLarge(message: string, path: string, data: Record<string, unknown>):
   return new GeminiMcpError('SCHEMA_TOO_LARGE', message, { path, data });
 }
 
-/**
- * The values the walk has still to visit, as parallel arrays (a stack: no object per value).
- * A value's pointer is not built: the walk keeps, by level, the pieces of the pointer of the
- * path to the value it visits ({@link Path}), and builds it only to name a place.
- */
-class Pending {
-  readonly values: unknown[] = [];
+/** A value the walk has still to visit. */
+interface Pending {
+  readonly value: unknown;
+  /** The value holding this one (none for the root). */
+  readonly up: Pending | undefined;
+  /** The keyword of `up` holding a map or array of schemas this one is in, if any. */
+  readonly via: string | undefined;
+  /** This value's key in `up` (or in `up[via]`); none for the root and single-schema keywords' values. */
+  readonly key: string | number | undefined;
   /** Schema depth for a schema, JSON depth for a plain value. */
-  readonly depths: number[] = [];
-  /** Twice the value's level (how many values hold it, the root being level 0), plus 1 for a schema. */
-  readonly marks: number[] = [];
-  /** The keyword of the schema holding a map or array of schemas this one is in, if any. */
-  readonly vias: (string | undefined)[] = [];
-  /** This value's key in its holder (or in the holder's `via`); none for the root and single-schema keywords' values. */
-  readonly keys: (string | number | undefined)[] = [];
-  size = 0;
-
-  push(
-    value: unknown,
-    depth: number,
-    level: number,
-    isSchema: boolean,
-    via: string | undefined,
-    key: string | number | undefined,
-  ): void {
-    const at = this.size++;
-    this.values[at] = value;
-    this.depths[at] = depth;
-    this.marks[at] = isSchema ? level * 2 + 1 : level * 2;
-    this.vias[at] = via;
-    this.keys[at] = key;
-  }
+  readonly depth: number;
+  readonly isSchema: boolean;
 }
 
-/**
- * The pointer pieces of the values on the path from the root to the value visited, by level.
- * The walk is depth-first, so when it visits a value at level `n`, the last value it visited at
- * each level below `n` is one of that value's holders.
- */
-class Path {
-  readonly vias: (string | undefined)[] = [];
-  readonly keys: (string | number | undefined)[] = [];
-
-  /** The pointer of the value visited at `level`. */
-  pointer(level: number): string {
-    let pointer = '';
-    for (let i = 1; i <= level; i++) {
-      const via = this.vias[i];
-      if (via !== undefined) pointer = childPointer(pointer, via);
-      const key = this.keys[i];
-      if (key !== undefined) pointer = childPointer(pointer, key);
-    }
-    return pointer;
+/** The pointer of a pending value: built only to name a place (an anchor, an error). */
+function pointerOf(item: Pending): string {
+  const path: Pending[] = [];
+  for (let at: Pending | undefined = item; at !== undefined; at = at.up) path.push(at);
+  let pointer = '';
+  for (let i = path.length - 1; i >= 0; i--) {
+    const { via, key } = path[i] as Pending;
+    if (via !== undefined) pointer = childPointer(pointer, via);
+    if (key !== undefined) pointer = childPointer(pointer, key);
   }
+  return pointer;
 }
 
 /** What the survey learnt beyond the checks. */
@@ -233,36 +204,31 @@ function ownValue(object: Record<string, unknown>, key: string): unknown {
  * The survey's walk, depth-first over an explicit stack, the last key first; records the anchors
  * in `anchors` when given.
  */
+/** The survey's walk, depth-first, the last key first; records the anchors in `anchors` when given. */
 function walk(root: unknown, limits: Limits, anchors: Map<string, RefTarget> | undefined): Survey {
   const { maxDepth, maxNodes } = limits;
   let hasRefs = false;
   let count = 0;
-  const stack = new Pending();
-  const path = new Path();
-  stack.push(root, 0, 0, true, undefined, undefined);
-  while (stack.size > 0) {
-    const at = --stack.size;
-    const value = stack.values[at];
-    const depth = stack.depths[at] as number;
-    const mark = stack.marks[at] as number;
-    const level = mark >> 1;
-    path.vias[level] = stack.vias[at];
-    path.keys[level] = stack.keys[at];
+  const stack: Pending[] = [
+    { value: root, up: undefined, via: undefined, key: undefined, depth: 0, isSchema: true },
+  ];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value, depth } = item;
     if (depth > maxDepth) {
-      throw tooLarge(`schema nested deeper than maxDepth (${maxDepth})`, path.pointer(level), {
+      throw tooLarge(`schema nested deeper than maxDepth (${maxDepth})`, pointerOf(item), {
         maxDepth,
       });
     }
-    if ((mark & 1) === 0) {
-      pushJson(stack, value, depth, level, maxDepth, path);
+    if (!item.isSchema) {
+      pushJson(stack, item, maxDepth);
       continue;
     }
     count++;
     if (typeof value !== 'boolean') {
       if (!isPlainObject(value)) {
-        throw unsupported('a schema must be an object or a boolean', path.pointer(level));
+        throw unsupported('a schema must be an object or a boolean', pointerOf(item));
       }
-      if (anchors !== undefined) addAnchors(anchors, value, path.pointer(level));
+      if (anchors !== undefined) addAnchors(anchors, value, item);
       if (!hasRefs) {
         hasRefs =
           value.$ref !== undefined ||
@@ -272,11 +238,11 @@ function walk(root: unknown, limits: Limits, anchors: Map<string, RefTarget> | u
       for (const key of Object.keys(value)) {
         const child = value[key];
         // A key holding `undefined` is absent, as in JSON.stringify (JS-built schemas have them).
-        if (child !== undefined) pushChildren(stack, key, child, depth, level);
+        if (child !== undefined) pushChildren(stack, key, child, item);
       }
     }
     if (count > maxNodes) {
-      throw tooLarge(`schema has more than maxNodes (${maxNodes}) nodes`, path.pointer(level), {
+      throw tooLarge(`schema has more than maxNodes (${maxNodes}) nodes`, pointerOf(item), {
         maxNodes,
       });
     }
@@ -288,48 +254,62 @@ function walk(root: unknown, limits: Limits, anchors: Map<string, RefTarget> | u
 function addAnchors(
   anchors: Map<string, RefTarget>,
   schema: Record<string, unknown>,
-  pointer: string,
+  item: Pending,
 ): void {
-  if (typeof schema.$anchor === 'string') anchors.set(schema.$anchor, { node: schema, pointer });
+  if (typeof schema.$anchor === 'string') {
+    anchors.set(schema.$anchor, { node: schema, pointer: pointerOf(item) });
+  }
   if (typeof schema.$id === 'string' && /^#[^/]/.test(schema.$id)) {
-    anchors.set(schema.$id.slice(1), { node: schema, pointer });
+    anchors.set(schema.$id.slice(1), { node: schema, pointer: pointerOf(item) });
   }
 }
 
-/** Queues the value of `key` in a schema at `depth` and `level`. */
-function pushChildren(
-  stack: Pending,
-  key: string,
-  child: unknown,
-  depth: number,
-  level: number,
-): void {
+/** Queues the value of `key` in the schema `item`. */
+function pushChildren(stack: Pending[], key: string, child: unknown, item: Pending): void {
   const holds = SCHEMA_HOLDERS.get(key);
   if (holds === undefined) {
-    if (!isPlainJsonLeaf(child)) stack.push(child, depth, level + 1, false, undefined, key);
+    if (!isPlainJsonLeaf(child)) {
+      stack.push({
+        value: child,
+        up: item,
+        via: undefined,
+        key,
+        depth: item.depth,
+        isSchema: false,
+      });
+    }
     return;
   }
+  const depth = item.depth + 1;
   // `items` holds one schema, or (draft 7 tuples) an array of them.
   if (holds === Holds.One && !(key === 'items' && Array.isArray(child))) {
-    stack.push(child, depth + 1, level + 1, true, key, undefined);
+    stack.push({ value: child, up: item, via: key, key: undefined, depth, isSchema: true });
   } else if ((holds === Holds.Array || key === 'items') && Array.isArray(child)) {
     for (let i = 0; i < child.length; i++) {
-      stack.push(child[i], depth + 1, level + 1, true, key, i);
+      stack.push({ value: child[i], up: item, via: key, key: i, depth, isSchema: true });
     }
   } else if (holds === Holds.Map && isPlainObject(child)) {
     for (const name of Object.keys(child)) {
       const entry = child[name];
-      if (entry !== undefined) stack.push(entry, depth + 1, level + 1, true, key, name);
+      if (entry !== undefined)
+        stack.push({ value: entry, up: item, via: key, key: name, depth, isSchema: true });
     }
   } else if (holds === Holds.Dependencies && isPlainObject(child)) {
     for (const name of Object.keys(child)) {
       const entry = child[name];
       // A property's list of required names is a plain value, at the schema's own depth.
       const isSchema = !Array.isArray(entry);
-      stack.push(entry, isSchema ? depth + 1 : depth, level + 1, isSchema, key, name);
+      stack.push({
+        value: entry,
+        up: item,
+        via: key,
+        key: name,
+        depth: isSchema ? depth : item.depth,
+        isSchema,
+      });
     }
   } else if (!isPlainJsonLeaf(child)) {
-    stack.push(child, depth, level + 1, false, undefined, key);
+    stack.push({ value: child, up: item, via: undefined, key, depth: item.depth, isSchema: false });
   }
 }
 
@@ -344,42 +324,37 @@ function isPlainJsonLeaf(value: unknown): boolean {
 }
 
 /**
- * Checks a plain JSON value (enum, const, default, ...) at `depth` one level; queues its members
- * (a plain leaf only when it is too deep: that is all there is to check of it).
+ * Checks a plain JSON value (enum, const, default, ...) one level; queues its members (a plain
+ * leaf only when it is too deep: that is all there is to check of it).
  */
-function pushJson(
-  stack: Pending,
-  value: unknown,
-  depth: number,
-  level: number,
-  maxDepth: number,
-  path: Path,
-): void {
+function pushJson(stack: Pending[], item: Pending, maxDepth: number): void {
+  const { value } = item;
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw unsupported('a number must be finite', path.pointer(level));
+    if (!Number.isFinite(value)) throw unsupported('a number must be finite', pointerOf(item));
     return;
   }
-  const deep = depth + 1 > maxDepth;
+  const depth = item.depth + 1;
+  const deep = depth > maxDepth;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const entry = value[i];
-      if (deep || !isPlainJsonLeaf(entry))
-        stack.push(entry, depth + 1, level + 1, false, undefined, i);
+      if (deep || !isPlainJsonLeaf(entry)) {
+        stack.push({ value: entry, up: item, via: undefined, key: i, depth, isSchema: false });
+      }
     }
     return;
   }
   if (!isPlainObject(value)) {
-    throw unsupported('a schema must hold JSON values only', path.pointer(level));
+    throw unsupported('a schema must hold JSON values only', pointerOf(item));
   }
   for (const key of Object.keys(value)) {
     const entry = value[key];
     if (entry !== undefined && (deep || !isPlainJsonLeaf(entry))) {
-      stack.push(entry, depth + 1, level + 1, false, undefined, key);
+      stack.push({ value: entry, up: item, via: undefined, key, depth, isSchema: false });
     }
   }
 }
-
 /**
  * Counts conversion steps against `maxExpandedNodes`, so a `$ref` tree that doubles at each
  * level (a billion laughs) is refused after a bounded amount of work.
