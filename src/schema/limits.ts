@@ -195,7 +195,7 @@ function schemaAt(root: unknown, tokens: readonly string[]): unknown {
 /** An array index as a pointer spells it. */
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 
-/** The value of `key` in `object` when it is an own enumerable property (what `Object.keys` lists). */
+/** The value of `key` in `object` if it is an own enumerable property (as `Object.keys` lists). */
 function ownValue(object: Record<string, unknown>, key: string): unknown {
   return Object.prototype.propertyIsEnumerable.call(object, key) ? object[key] : undefined;
 }
@@ -204,7 +204,7 @@ function ownValue(object: Record<string, unknown>, key: string): unknown {
  * The survey's walk, depth-first over an explicit stack, the last key first; records the anchors
  * in `anchors` when given.
  */
-/** The survey's walk, depth-first, the last key first; records the anchors in `anchors` when given. */
+/** The survey's walk, depth-first, last key first; records the anchors in `anchors` if given. */
 function walk(root: unknown, limits: Limits, anchors: Map<string, RefTarget> | undefined): Survey {
   const { maxDepth, maxNodes } = limits;
   let hasRefs = false;
@@ -414,12 +414,14 @@ const NESTED_MANY = ['anyOf', 'oneOf', 'prefixItems', 'items'] as const;
 function unitOf(node: unknown, refs: RefResolver): Unit {
   let size = 0;
   const edges: { depth: number; target: string; node: unknown }[] = [];
-  const stack: { node: unknown; depth: number }[] = [{ node, depth: 0 }];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+  // The nodes still to count and their depths, as two stacks (no object per node).
+  const nodes: unknown[] = [node];
+  const depths: number[] = [0];
+  while (nodes.length > 0) {
+    const schema = nodes.pop();
+    const depth = depths.pop() as number;
     size++;
-    if (!isPlainObject(item.node)) continue;
-    const schema = item.node;
-    const depth = item.depth;
+    if (!isPlainObject(schema)) continue;
     for (const key of REF_KEYS) {
       const ref = schema[key];
       if (ref === undefined) continue;
@@ -432,23 +434,48 @@ function unitOf(node: unknown, refs: RefResolver): Unit {
     }
     const properties = schema.properties;
     if (isPlainObject(properties)) {
-      for (const name of Object.keys(properties))
-        stack.push({ node: properties[name], depth: depth + 1 });
+      for (const name of Object.keys(properties)) {
+        nodes.push(properties[name]);
+        depths.push(depth + 1);
+      }
     }
     for (const key of NESTED_ONE) {
       const child = schema[key];
-      if (child !== undefined && !Array.isArray(child))
-        stack.push({ node: child, depth: depth + 1 });
+      if (child !== undefined && !Array.isArray(child)) {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
     }
     for (const key of NESTED_MANY) {
       const list = schema[key];
-      if (Array.isArray(list))
-        for (const child of list) stack.push({ node: child, depth: depth + 1 });
+      if (!Array.isArray(list)) continue;
+      for (const child of list) {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
     }
     const allOf = schema.allOf;
-    if (Array.isArray(allOf)) for (const child of allOf) stack.push({ node: child, depth });
+    if (!Array.isArray(allOf)) continue;
+    for (const child of allOf) {
+      nodes.push(child);
+      depths.push(depth);
+    }
   }
   return { size, edges };
+}
+
+/** The unit of the target of `edge`, computed on first use. */
+function targetUnit(
+  units: Map<string, Unit>,
+  edge: Unit['edges'][number],
+  refs: RefResolver,
+): Unit {
+  let unit = units.get(edge.target);
+  if (unit === undefined) {
+    unit = unitOf(edge.node, refs);
+    units.set(edge.target, unit);
+  }
+  return unit;
 }
 
 /** A path of `$ref` targets, innermost first. */
@@ -472,22 +499,20 @@ interface Estimate {
 }
 
 /**
- * Counts the nodes `$ref` expansion brings into the output, each recursive `$ref` expanded up to
- * `refDepth` times on a path, level by level (breadth-first), and stops as soon as the count
- * passes `limit`: the work is bounded by `limit`, whatever the schema. Each target's own size
- * is computed once.
+ * Counts the nodes `$ref` expansion brings into the output from the `root` unit, each recursive
+ * `$ref` expanded up to `refDepth` times on a path, level by level (breadth-first), and stops as
+ * soon as the count passes `limit`: the work is bounded by `limit`, whatever the schema. Each
+ * target's own size is computed once.
  */
 function estimate(
-  root: unknown,
+  root: Unit,
   refs: RefResolver,
   units: Map<string, Unit>,
   refDepth: number,
   limit: number,
   maxDepth: number,
 ): Estimate {
-  const levels: { unit: Unit; path: RefPath | undefined }[][] = [
-    [{ unit: unitOf(root, refs), path: undefined }],
-  ];
+  const levels: { unit: Unit; path: RefPath | undefined }[][] = [[{ unit: root, path: undefined }]];
   let total = 0;
   for (let depth = 0; depth < levels.length; depth++) {
     const level = levels[depth] ?? [];
@@ -499,11 +524,7 @@ function estimate(
       if ((path?.length ?? 0) >= maxDepth) continue;
       for (const edge of unit.edges) {
         if (occurrences(path, edge.target) >= refDepth) continue;
-        let target = units.get(edge.target);
-        if (target === undefined) {
-          target = unitOf(edge.node, refs);
-          units.set(edge.target, target);
-        }
+        const target = targetUnit(units, edge, refs);
         const at = depth + edge.depth;
         while (levels.length <= at) levels.push([]);
         levels[at]?.push({
@@ -517,12 +538,12 @@ function estimate(
 }
 
 /**
- * The size of `root` with every `$ref` expanded, each target's size computed once; or `-1` for a
- * schema with a recursive `$ref` or a chain deeper than `maxDepth` (not a bomb: the recursion is
- * cut, the chain refused by the conversion).
+ * The size of the `root` unit with every `$ref` expanded, each target's size computed once; or
+ * `-1` for a schema with a recursive `$ref` or a chain deeper than `maxDepth` (not a bomb: the
+ * recursion is cut, the chain refused by the conversion).
  */
 function expandedSize(
-  root: unknown,
+  root: Unit,
   refs: RefResolver,
   units: Map<string, Unit>,
   maxDepth: number,
@@ -539,13 +560,8 @@ function expandedSize(
       }
       let known = sizes.get(edge.target);
       if (known === undefined) {
-        let target = units.get(edge.target);
-        if (target === undefined) {
-          target = unitOf(edge.node, refs);
-          units.set(edge.target, target);
-        }
         open.add(edge.target);
-        known = sizeOf(target, depth + 1);
+        known = sizeOf(targetUnit(units, edge, refs), depth + 1);
         open.delete(edge.target);
         sizes.set(edge.target, known);
       }
@@ -553,7 +569,7 @@ function expandedSize(
     }
     return size;
   };
-  const size = sizeOf(unitOf(root, refs), 0);
+  const size = sizeOf(root, 0);
   return recursive ? -1 : size;
 }
 
@@ -573,16 +589,18 @@ export function planExpansion(
   inputNodes: number,
 ): ExpansionPlan {
   const budget = Math.max(limits.maxOutputNodes, inputNodes);
+  // Each target's unit (and the root's) is computed once, for every estimate.
   const units = new Map<string, Unit>();
+  const top = unitOf(root, refs);
   const { maxRefDepth, maxDepth, maxExpandedNodes } = limits;
-  if (estimate(root, refs, units, maxRefDepth, budget, maxDepth).fits) {
+  if (estimate(top, refs, units, maxRefDepth, budget, maxDepth).fits) {
     return { refDepth: maxRefDepth, cutDepth: Number.POSITIVE_INFINITY, reason: undefined, budget };
   }
-  const once = estimate(root, refs, units, 1, budget, maxDepth);
+  const once = estimate(top, refs, units, 1, budget, maxDepth);
   if (once.fits) {
     return { refDepth: 1, cutDepth: Number.POSITIVE_INFINITY, reason: 'recursion', budget };
   }
-  if (expandedSize(root, refs, units, maxDepth) > maxExpandedNodes) {
+  if (expandedSize(top, refs, units, maxDepth) > maxExpandedNodes) {
     throw tooLarge(
       `schema expands to more than maxExpandedNodes (${maxExpandedNodes}) nodes ($ref expansion)`,
       '',

@@ -14,7 +14,7 @@ export interface RefTarget {
 
 /** Where `$ref` resolution finds the schemas of the input. */
 export interface SchemaIndex {
-  /** The schema node at the place the (unescaped) pointer tokens name, or `undefined` when none is there. */
+  /** The schema node at the place the (unescaped) pointer tokens name, or `undefined` if none. */
   schemaAt(tokens: readonly string[]): unknown;
   /** The node a plain-name fragment (`$anchor`, or a draft-7 `$id: "#name"`) names, if any. */
   anchor(name: string): RefTarget | undefined;
