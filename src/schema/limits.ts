@@ -204,7 +204,6 @@ function ownValue(object: Record<string, unknown>, key: string): unknown {
  * The survey's walk, depth-first over an explicit stack, the last key first; records the anchors
  * in `anchors` when given.
  */
-/** The survey's walk, depth-first, last key first; records the anchors in `anchors` if given. */
 function walk(root: unknown, limits: Limits, anchors: Map<string, RefTarget> | undefined): Survey {
   const { maxDepth, maxNodes } = limits;
   let hasRefs = false;
