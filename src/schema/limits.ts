@@ -354,6 +354,7 @@ function pushJson(stack: Pending[], item: Pending, maxDepth: number): void {
     }
   }
 }
+
 /**
  * Counts conversion steps against `maxExpandedNodes`, so a `$ref` tree that doubles at each
  * level (a billion laughs) is refused after a bounded amount of work.
