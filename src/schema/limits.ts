@@ -5,7 +5,7 @@
  * refused without a stack overflow.
  */
 import { GeminiMcpError } from '../errors.js';
-import type { RefResolver, SchemaIndex } from './refs.js';
+import type { RefResolver, RefTarget, SchemaIndex } from './refs.js';
 import { childPointer } from './refs.js';
 
 /** The resolved bounds of one conversion. */
@@ -91,6 +91,7 @@ function tooLarge(message: string, path: string, data: Record<string, unknown>):
   return new GeminiMcpError('SCHEMA_TOO_LARGE', message, { path, data });
 }
 
+/** A value the walk has still to visit. */
 interface Pending {
   readonly value: unknown;
   /** The value holding this one (none for the root). */
@@ -102,17 +103,18 @@ interface Pending {
   /** Schema depth for a schema, JSON depth for a plain value. */
   readonly depth: number;
   readonly isSchema: boolean;
-  /** The pointer, once built. */
-  pointer?: string;
 }
 
-/** The pointer of a pending value: built only when needed (index, errors), most values never need it. */
+/** The pointer of a pending value: built only to name a place (an anchor, an error). */
 function pointerOf(item: Pending): string {
-  if (item.pointer !== undefined) return item.pointer;
-  let pointer = item.up === undefined ? '' : pointerOf(item.up);
-  if (item.via !== undefined) pointer = childPointer(pointer, item.via);
-  if (item.key !== undefined) pointer = childPointer(pointer, item.key);
-  item.pointer = pointer;
+  const path: Pending[] = [];
+  for (let at: Pending | undefined = item; at !== undefined; at = at.up) path.push(at);
+  let pointer = '';
+  for (let i = path.length - 1; i >= 0; i--) {
+    const { via, key } = path[i] as Pending;
+    if (via !== undefined) pointer = childPointer(pointer, via);
+    if (key !== undefined) pointer = childPointer(pointer, key);
+  }
   return pointer;
 }
 
@@ -136,53 +138,96 @@ export function surveySchema(root: unknown, limits: Limits): Survey {
 }
 
 /**
- * The index `$ref` resolution uses: every schema node by its pointer, and the anchors. Built on
- * the first `$ref` followed only (a second walk of a surveyed input).
+ * Where `$ref` resolution finds the schemas of a surveyed input: a pointer is followed from the
+ * root through schema positions only; the anchors are collected by a second walk, on the first
+ * plain-name `$ref` only.
  */
 export function indexSchema(root: unknown, limits: Limits): SchemaIndex {
-  const index = { nodes: new Map<string, unknown>(), anchors: new Map<string, string>() };
-  walk(root, limits, index);
-  return index;
+  let anchors: Map<string, RefTarget> | undefined;
+  return {
+    schemaAt: (tokens) => schemaAt(root, tokens),
+    anchor: (name) => {
+      if (anchors === undefined) {
+        anchors = new Map();
+        walk(root, limits, anchors);
+      }
+      return anchors.get(name);
+    },
+  };
 }
 
-const REF_KEYS = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
+/**
+ * The schema at the place `tokens` name in the surveyed `root`, or `undefined` when no schema is
+ * there: a keyword holding schemas leads into one schema, or through an index or a name into
+ * one of several, as the survey reads them; any other value holds no schema.
+ */
+function schemaAt(root: unknown, tokens: readonly string[]): unknown {
+  let node = root;
+  let i = 0;
+  while (i < tokens.length) {
+    if (!isPlainObject(node)) return undefined;
+    const key = tokens[i++] as string;
+    const child = ownValue(node, key);
+    if (child === undefined) return undefined;
+    const holds = SCHEMA_HOLDERS.get(key);
+    // `items` holds one schema, or (draft 7 tuples) an array of them.
+    if (holds === Holds.One && !(key === 'items' && Array.isArray(child))) {
+      node = child;
+      continue;
+    }
+    const name = tokens[i++];
+    if (name === undefined) return undefined;
+    if ((holds === Holds.Array || key === 'items') && Array.isArray(child)) {
+      node = ARRAY_INDEX.test(name) ? child[Number(name)] : undefined;
+    } else if (holds === Holds.Map && isPlainObject(child)) {
+      node = ownValue(child, name);
+    } else if (holds === Holds.Dependencies && isPlainObject(child)) {
+      node = ownValue(child, name);
+      if (Array.isArray(node)) return undefined;
+    } else {
+      return undefined;
+    }
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
 
-/** The survey's walk; fills `index` when given. */
-function walk(
-  root: unknown,
-  limits: Limits,
-  index: { nodes: Map<string, unknown>; anchors: Map<string, string> } | undefined,
-): Survey {
+/** An array index as a pointer spells it. */
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
+/** The value of `key` in `object` if it is an own enumerable property (as `Object.keys` lists). */
+function ownValue(object: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.propertyIsEnumerable.call(object, key) ? object[key] : undefined;
+}
+
+/**
+ * The survey's walk, depth-first over an explicit stack, the last key first; records the anchors
+ * in `anchors` when given.
+ */
+function walk(root: unknown, limits: Limits, anchors: Map<string, RefTarget> | undefined): Survey {
+  const { maxDepth, maxNodes } = limits;
   let hasRefs = false;
   let count = 0;
   const stack: Pending[] = [
     { value: root, up: undefined, via: undefined, key: undefined, depth: 0, isSchema: true },
   ];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const { value, depth, isSchema } = item;
-    if (depth > limits.maxDepth) {
-      throw tooLarge(`schema nested deeper than maxDepth (${limits.maxDepth})`, pointerOf(item), {
-        maxDepth: limits.maxDepth,
+    const { value, depth } = item;
+    if (depth > maxDepth) {
+      throw tooLarge(`schema nested deeper than maxDepth (${maxDepth})`, pointerOf(item), {
+        maxDepth,
       });
     }
-    if (!isSchema) {
-      pushJson(stack, item);
+    if (!item.isSchema) {
+      pushJson(stack, item, maxDepth);
       continue;
     }
     count++;
-    if (typeof value === 'boolean') {
-      index?.nodes.set(pointerOf(item), value);
-    } else if (!isPlainObject(value)) {
-      throw unsupported('a schema must be an object or a boolean', pointerOf(item));
-    } else {
-      if (index !== undefined) {
-        const pointer = pointerOf(item);
-        index.nodes.set(pointer, value);
-        if (typeof value.$anchor === 'string') index.anchors.set(value.$anchor, pointer);
-        if (typeof value.$id === 'string' && /^#[^/]/.test(value.$id)) {
-          index.anchors.set(value.$id.slice(1), pointer);
-        }
+    if (typeof value !== 'boolean') {
+      if (!isPlainObject(value)) {
+        throw unsupported('a schema must be an object or a boolean', pointerOf(item));
       }
+      if (anchors !== undefined) addAnchors(anchors, value, item);
       if (!hasRefs) {
         hasRefs =
           value.$ref !== undefined ||
@@ -195,19 +240,46 @@ function walk(
         if (child !== undefined) pushChildren(stack, key, child, item);
       }
     }
-    if (count > limits.maxNodes) {
-      throw tooLarge(`schema has more than maxNodes (${limits.maxNodes}) nodes`, pointerOf(item), {
-        maxNodes: limits.maxNodes,
+    if (count > maxNodes) {
+      throw tooLarge(`schema has more than maxNodes (${maxNodes}) nodes`, pointerOf(item), {
+        maxNodes,
       });
     }
   }
   return { hasRefs, nodes: count };
 }
 
+/** Records the plain-name fragments naming `schema`: its `$anchor`, or a draft-7 `$id: "#name"`. */
+function addAnchors(
+  anchors: Map<string, RefTarget>,
+  schema: Record<string, unknown>,
+  item: Pending,
+): void {
+  if (typeof schema.$anchor === 'string') {
+    anchors.set(schema.$anchor, { node: schema, pointer: pointerOf(item) });
+  }
+  if (typeof schema.$id === 'string' && /^#[^/]/.test(schema.$id)) {
+    anchors.set(schema.$id.slice(1), { node: schema, pointer: pointerOf(item) });
+  }
+}
+
 /** Queues the value of `key` in the schema `item`. */
 function pushChildren(stack: Pending[], key: string, child: unknown, item: Pending): void {
-  const depth = item.depth + 1;
   const holds = SCHEMA_HOLDERS.get(key);
+  if (holds === undefined) {
+    if (!isPlainJsonLeaf(child)) {
+      stack.push({
+        value: child,
+        up: item,
+        via: undefined,
+        key,
+        depth: item.depth,
+        isSchema: false,
+      });
+    }
+    return;
+  }
+  const depth = item.depth + 1;
   // `items` holds one schema, or (draft 7 tuples) an array of them.
   if (holds === Holds.One && !(key === 'items' && Array.isArray(child))) {
     stack.push({ value: child, up: item, via: key, key: undefined, depth, isSchema: true });
@@ -224,13 +296,15 @@ function pushChildren(stack: Pending[], key: string, child: unknown, item: Pendi
   } else if (holds === Holds.Dependencies && isPlainObject(child)) {
     for (const name of Object.keys(child)) {
       const entry = child[name];
+      // A property's list of required names is a plain value, at the schema's own depth.
+      const isSchema = !Array.isArray(entry);
       stack.push({
         value: entry,
         up: item,
         via: key,
         key: name,
-        depth: Array.isArray(entry) ? item.depth : depth,
-        isSchema: !Array.isArray(entry),
+        depth: isSchema ? depth : item.depth,
+        isSchema,
       });
     }
   } else if (!isPlainJsonLeaf(child)) {
@@ -248,24 +322,25 @@ function isPlainJsonLeaf(value: unknown): boolean {
   );
 }
 
-/** Checks a plain JSON value (enum, const, default, ...) one level; queues its members. */
-function pushJson(stack: Pending[], item: Pending): void {
-  const { value, depth } = item;
+/**
+ * Checks a plain JSON value (enum, const, default, ...) one level; queues its members (a plain
+ * leaf only when it is too deep: that is all there is to check of it).
+ */
+function pushJson(stack: Pending[], item: Pending, maxDepth: number): void {
+  const { value } = item;
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw unsupported('a number must be finite', pointerOf(item));
     return;
   }
+  const depth = item.depth + 1;
+  const deep = depth > maxDepth;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      stack.push({
-        value: value[i],
-        up: item,
-        via: undefined,
-        key: i,
-        depth: depth + 1,
-        isSchema: false,
-      });
+      const entry = value[i];
+      if (deep || !isPlainJsonLeaf(entry)) {
+        stack.push({ value: entry, up: item, via: undefined, key: i, depth, isSchema: false });
+      }
     }
     return;
   }
@@ -274,15 +349,8 @@ function pushJson(stack: Pending[], item: Pending): void {
   }
   for (const key of Object.keys(value)) {
     const entry = value[key];
-    if (entry !== undefined) {
-      stack.push({
-        value: entry,
-        up: item,
-        via: undefined,
-        key,
-        depth: depth + 1,
-        isSchema: false,
-      });
+    if (entry !== undefined && (deep || !isPlainJsonLeaf(entry))) {
+      stack.push({ value: entry, up: item, via: undefined, key, depth, isSchema: false });
     }
   }
 }
@@ -324,61 +392,91 @@ export interface ExpansionPlan {
   readonly budget: number;
 }
 
+/** A reference of a unit: the nesting depth of the node holding it, and its target. */
+interface Edge {
+  readonly depth: number;
+  readonly target: string;
+  readonly node: unknown;
+}
+
 /** What one `$ref` target (or the root) holds, outside the targets it refers to. */
 interface Unit {
   /** Its schema nodes the conversion reads (properties, items, union and `allOf` branches). */
   readonly size: number;
   /** Its references, each with the nesting depth of the node holding it. */
-  readonly edges: readonly {
-    readonly depth: number;
-    readonly target: string;
-    readonly node: unknown;
-  }[];
+  readonly edges: readonly Edge[];
 }
-
-/** Keywords whose schemas the conversion reads, one level deeper (`allOf`: the same level). */
-const NESTED_ONE = ['items', 'additionalItems'] as const;
-const NESTED_MANY = ['anyOf', 'oneOf', 'prefixItems', 'items'] as const;
 
 /** The unit of `node`: an iterative walk of the keywords the conversion reads. */
 function unitOf(node: unknown, refs: RefResolver): Unit {
   let size = 0;
-  const edges: { depth: number; target: string; node: unknown }[] = [];
-  const stack: { node: unknown; depth: number }[] = [{ node, depth: 0 }];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+  const edges: Edge[] = [];
+  // The nodes still to count and their depths, as two stacks (no object per node).
+  const nodes: unknown[] = [node];
+  const depths: number[] = [0];
+  const follow = (ref: unknown, depth: number): void => {
+    if (ref === undefined) return;
+    try {
+      const target = refs.resolve(ref, '');
+      edges.push({ depth, target: target.pointer, node: target.node });
+    } catch {
+      // The conversion reports it, where and when it meets it.
+    }
+  };
+  const pushAll = (list: unknown, depth: number): void => {
+    if (!Array.isArray(list)) return;
+    for (const child of list) {
+      nodes.push(child);
+      depths.push(depth);
+    }
+  };
+  while (nodes.length > 0) {
+    const schema = nodes.pop();
+    const depth = depths.pop() as number;
     size++;
-    if (!isPlainObject(item.node)) continue;
-    const schema = item.node;
-    const depth = item.depth;
-    for (const key of REF_KEYS) {
-      const ref = schema[key];
-      if (ref === undefined) continue;
-      try {
-        const target = refs.resolve(ref, '');
-        edges.push({ depth, target: target.pointer, node: target.node });
-      } catch {
-        // The conversion reports it, where and when it meets it.
+    if (!isPlainObject(schema)) continue;
+    // Each keyword read by name (not from a list of names: that lookup is much slower).
+    follow(schema.$ref, depth);
+    follow(schema.$dynamicRef, depth);
+    follow(schema.$recursiveRef, depth);
+    const { properties, items, additionalItems } = schema;
+    if (isPlainObject(properties)) {
+      for (const name of Object.keys(properties)) {
+        nodes.push(properties[name]);
+        depths.push(depth + 1);
       }
     }
-    const properties = schema.properties;
-    if (isPlainObject(properties)) {
-      for (const name of Object.keys(properties))
-        stack.push({ node: properties[name], depth: depth + 1 });
+    // `items` and `additionalItems` hold one schema, or (draft 7 `items`) an array of them.
+    if (items !== undefined && !Array.isArray(items)) {
+      nodes.push(items);
+      depths.push(depth + 1);
     }
-    for (const key of NESTED_ONE) {
-      const child = schema[key];
-      if (child !== undefined && !Array.isArray(child))
-        stack.push({ node: child, depth: depth + 1 });
+    if (additionalItems !== undefined && !Array.isArray(additionalItems)) {
+      nodes.push(additionalItems);
+      depths.push(depth + 1);
     }
-    for (const key of NESTED_MANY) {
-      const list = schema[key];
-      if (Array.isArray(list))
-        for (const child of list) stack.push({ node: child, depth: depth + 1 });
-    }
-    const allOf = schema.allOf;
-    if (Array.isArray(allOf)) for (const child of allOf) stack.push({ node: child, depth });
+    pushAll(schema.anyOf, depth + 1);
+    pushAll(schema.oneOf, depth + 1);
+    pushAll(schema.prefixItems, depth + 1);
+    pushAll(items, depth + 1);
+    // `allOf` branches merge into the node: the same level.
+    pushAll(schema.allOf, depth);
   }
   return { size, edges };
+}
+
+/** The unit of the target of `edge`, computed on first use. */
+function targetUnit(
+  units: Map<string, Unit>,
+  edge: Unit['edges'][number],
+  refs: RefResolver,
+): Unit {
+  let unit = units.get(edge.target);
+  if (unit === undefined) {
+    unit = unitOf(edge.node, refs);
+    units.set(edge.target, unit);
+  }
+  return unit;
 }
 
 /** A path of `$ref` targets, innermost first. */
@@ -402,22 +500,20 @@ interface Estimate {
 }
 
 /**
- * Counts the nodes `$ref` expansion brings into the output, each recursive `$ref` expanded up to
- * `refDepth` times on a path, level by level (breadth-first), and stops as soon as the count
- * passes `limit`: the work is bounded by `limit`, whatever the schema. Each target's own size
- * is computed once.
+ * Counts the nodes `$ref` expansion brings into the output from the `root` unit, each recursive
+ * `$ref` expanded up to `refDepth` times on a path, level by level (breadth-first), and stops as
+ * soon as the count passes `limit`: the work is bounded by `limit`, whatever the schema. Each
+ * target's own size is computed once.
  */
 function estimate(
-  root: unknown,
+  root: Unit,
   refs: RefResolver,
   units: Map<string, Unit>,
   refDepth: number,
   limit: number,
   maxDepth: number,
 ): Estimate {
-  const levels: { unit: Unit; path: RefPath | undefined }[][] = [
-    [{ unit: unitOf(root, refs), path: undefined }],
-  ];
+  const levels: { unit: Unit; path: RefPath | undefined }[][] = [[{ unit: root, path: undefined }]];
   let total = 0;
   for (let depth = 0; depth < levels.length; depth++) {
     const level = levels[depth] ?? [];
@@ -429,11 +525,7 @@ function estimate(
       if ((path?.length ?? 0) >= maxDepth) continue;
       for (const edge of unit.edges) {
         if (occurrences(path, edge.target) >= refDepth) continue;
-        let target = units.get(edge.target);
-        if (target === undefined) {
-          target = unitOf(edge.node, refs);
-          units.set(edge.target, target);
-        }
+        const target = targetUnit(units, edge, refs);
         const at = depth + edge.depth;
         while (levels.length <= at) levels.push([]);
         levels[at]?.push({
@@ -447,12 +539,12 @@ function estimate(
 }
 
 /**
- * The size of `root` with every `$ref` expanded, each target's size computed once; or `-1` for a
- * schema with a recursive `$ref` or a chain deeper than `maxDepth` (not a bomb: the recursion is
- * cut, the chain refused by the conversion).
+ * The size of the `root` unit with every `$ref` expanded, each target's size computed once; or
+ * `-1` for a schema with a recursive `$ref` or a chain deeper than `maxDepth` (not a bomb: the
+ * recursion is cut, the chain refused by the conversion).
  */
 function expandedSize(
-  root: unknown,
+  root: Unit,
   refs: RefResolver,
   units: Map<string, Unit>,
   maxDepth: number,
@@ -469,13 +561,8 @@ function expandedSize(
       }
       let known = sizes.get(edge.target);
       if (known === undefined) {
-        let target = units.get(edge.target);
-        if (target === undefined) {
-          target = unitOf(edge.node, refs);
-          units.set(edge.target, target);
-        }
         open.add(edge.target);
-        known = sizeOf(target, depth + 1);
+        known = sizeOf(targetUnit(units, edge, refs), depth + 1);
         open.delete(edge.target);
         sizes.set(edge.target, known);
       }
@@ -483,7 +570,7 @@ function expandedSize(
     }
     return size;
   };
-  const size = sizeOf(unitOf(root, refs), 0);
+  const size = sizeOf(root, 0);
   return recursive ? -1 : size;
 }
 
@@ -503,16 +590,18 @@ export function planExpansion(
   inputNodes: number,
 ): ExpansionPlan {
   const budget = Math.max(limits.maxOutputNodes, inputNodes);
+  // Each target's unit (and the root's) is computed once, for every estimate.
   const units = new Map<string, Unit>();
+  const top = unitOf(root, refs);
   const { maxRefDepth, maxDepth, maxExpandedNodes } = limits;
-  if (estimate(root, refs, units, maxRefDepth, budget, maxDepth).fits) {
+  if (estimate(top, refs, units, maxRefDepth, budget, maxDepth).fits) {
     return { refDepth: maxRefDepth, cutDepth: Number.POSITIVE_INFINITY, reason: undefined, budget };
   }
-  const once = estimate(root, refs, units, 1, budget, maxDepth);
+  const once = estimate(top, refs, units, 1, budget, maxDepth);
   if (once.fits) {
     return { refDepth: 1, cutDepth: Number.POSITIVE_INFINITY, reason: 'recursion', budget };
   }
-  if (expandedSize(root, refs, units, maxDepth) > maxExpandedNodes) {
+  if (expandedSize(top, refs, units, maxDepth) > maxExpandedNodes) {
     throw tooLarge(
       `schema expands to more than maxExpandedNodes (${maxExpandedNodes}) nodes ($ref expansion)`,
       '',

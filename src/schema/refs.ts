@@ -6,12 +6,18 @@
 import { GeminiMcpError } from '../errors.js';
 import { appendPointer } from '../json/pointer.js';
 
-/** What the survey learnt: every schema node by its pointer, and the `$anchor`s. */
+/** A resolved reference: the target schema and its canonical pointer. */
+export interface RefTarget {
+  readonly node: unknown;
+  readonly pointer: string;
+}
+
+/** Where `$ref` resolution finds the schemas of the input. */
 export interface SchemaIndex {
-  /** Every schema node of the input (objects and booleans), by canonical JSON pointer. */
-  readonly nodes: ReadonlyMap<string, unknown>;
-  /** Plain-name fragments (`$anchor`, or a draft-7 `$id: "#name"`) to the pointer of their node. */
-  readonly anchors: ReadonlyMap<string, string>;
+  /** The schema node at the place the (unescaped) pointer tokens name, or `undefined` if none. */
+  schemaAt(tokens: readonly string[]): unknown;
+  /** The node a plain-name fragment (`$anchor`, or a draft-7 `$id: "#name"`) names, if any. */
+  anchor(name: string): RefTarget | undefined;
 }
 
 /** `pointer` extended by `tokens`, each escaped (most need no escaping: that path is kept cheap). */
@@ -32,12 +38,16 @@ export function propertyPointer(pointer: string, name: string): string {
 }
 
 /**
- * The tokens of a JSON pointer fragment (`/a/b~1c` gives `['a', 'b/c']`), or `undefined` when it
- * is not a pointer (a malformed escape or percent-encoding).
+ * The tokens of a JSON pointer fragment (`/a/b~1c` gives `['a', 'b/c']`) and its canonical
+ * pointer, or `undefined` when it is not a pointer (a malformed escape or percent-encoding).
  */
-function parsePointer(fragment: string): string[] | undefined {
-  if (fragment === '') return [];
+function parsePointer(fragment: string): { tokens: string[]; pointer: string } | undefined {
+  if (fragment === '') return { tokens: [], pointer: '' };
   if (!fragment.startsWith('/')) return undefined;
+  // Without escapes or percent-encoding (most pointers), the fragment is its canonical pointer.
+  if (!fragment.includes('~') && !fragment.includes('%')) {
+    return { tokens: fragment.slice(1).split('/'), pointer: fragment };
+  }
   let decoded: string;
   try {
     decoded = decodeURIComponent(fragment);
@@ -49,13 +59,7 @@ function parsePointer(fragment: string): string[] | undefined {
     if (/~[^01]|~$/.test(raw)) return undefined;
     tokens.push(raw.replaceAll('~1', '/').replaceAll('~0', '~'));
   }
-  return tokens;
-}
-
-/** A resolved reference: the target schema and its canonical pointer. */
-interface RefTarget {
-  readonly node: unknown;
-  readonly pointer: string;
+  return { tokens, pointer: tokens.reduce<string>((at, token) => childPointer(at, token), '') };
 }
 
 /**
@@ -115,33 +119,30 @@ function resolveRef(
     );
   }
   const fragment = local.slice(1);
-  const pointer = PLAIN_POINTER.test(fragment) ? fragment : canonicalPointer(index, fragment);
-  if (pointer !== undefined && index.nodes.has(pointer)) {
-    return { node: index.nodes.get(pointer), pointer };
-  }
+  const parsed = parsePointer(fragment);
+  const target =
+    parsed === undefined ? anchorTarget(index, fragment) : pointerTarget(index, parsed);
+  if (target !== undefined) return target;
   throw new GeminiMcpError('SCHEMA_UNSUPPORTED', `$ref "${ref}" points to no schema`, {
     path: at,
     data: { ref },
   });
 }
 
-/** A pointer fragment with nothing to decode or unescape: already canonical (most are). */
-const PLAIN_POINTER = /^(?:\/[^%~]*)?$/;
-
-/** The canonical pointer a fragment names (an anchor, or a pointer decoded and re-escaped). */
-function canonicalPointer(index: SchemaIndex, fragment: string): string | undefined {
-  const tokens = parsePointer(fragment);
-  return tokens === undefined
-    ? anchorPointer(index, fragment)
-    : tokens.reduce<string>((at, token) => childPointer(at, token), '');
+function pointerTarget(
+  index: SchemaIndex,
+  { tokens, pointer }: { tokens: string[]; pointer: string },
+): RefTarget | undefined {
+  const node = index.schemaAt(tokens);
+  return node === undefined ? undefined : { node, pointer };
 }
 
-function anchorPointer(index: SchemaIndex, fragment: string): string | undefined {
+function anchorTarget(index: SchemaIndex, fragment: string): RefTarget | undefined {
   let name: string;
   try {
     name = decodeURIComponent(fragment);
   } catch {
     return undefined;
   }
-  return index.anchors.get(name);
+  return index.anchor(name);
 }
