@@ -8,11 +8,7 @@ import { deepFreeze } from '../json/copy.js';
 import { sanitizeJsonStrings } from '../json/sanitize.js';
 import type { SchemaWarning } from '../schema/to-gemini-schema.js';
 import { toDeclaredParameters, toDeclaredSchema } from '../schema/to-gemini-schema.js';
-import {
-  MAX_DESCRIPTION_BYTES,
-  type SanitizedDescription,
-  sanitizeDescription,
-} from './description.js';
+import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './description.js';
 import type { DeclaredFunction, FunctionTool, SchemaMode } from './shapes.js';
 import { type UncheckedKeyword, uncheckedKeywords } from './tool-schemas.js';
 import type { ToolSet, ToolSetEntry } from './toolset-types.js';
@@ -147,18 +143,8 @@ function reportSchemaWarnings(
   }
 }
 
-/**
- * Each tool's sanitized description, worked out once per tool set and shared by its builds in
- * every mode (a tool set's tools are frozen snapshots: the description cannot change).
- */
-const descriptions = new WeakMap<ToolSetEntry['tool'], SanitizedDescription>();
-
 function describe(entry: ToolSetEntry, options: FunctionDeclarationsOptions): string {
-  let description = descriptions.get(entry.tool);
-  if (description === undefined) {
-    description = sanitizeDescription(entry.tool.description);
-    descriptions.set(entry.tool, description);
-  }
+  const description = sanitizeDescription(entry.tool.description);
   if (description.removedCharacters > 0 || description.truncated) {
     const changes = [
       ...(description.removedCharacters > 0
