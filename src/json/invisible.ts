@@ -7,7 +7,12 @@
 const INVISIBLE =
   /(?![\t\n])[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cs}\u{E0000}-\u{E007F}]/gu;
 
-const PLAIN_ASCII = /^[\x20-\x7e\t\n]*$/;
+/** {@link INVISIBLE} for a test (no `g` flag: no `lastIndex` to carry between calls). */
+const ANY_INVISIBLE =
+  /(?![\t\n])[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cs}\u{E0000}-\u{E007F}]/u;
+
+/** A character other than printable ASCII, tab and newline: only such text can hold an invisible one. */
+const NOT_PLAIN_ASCII = /[^\x20-\x7e\t\n]/;
 
 /** The result of {@link stripInvisible}. */
 export interface StrippedText {
@@ -15,6 +20,20 @@ export interface StrippedText {
   text: string;
   /** How many code points were removed. */
   removed: number;
+}
+
+/**
+ * Whether `text` holds an invisible character (see above): a read-only test that allocates
+ * nothing, quick on printable ASCII (most schema text).
+ *
+ * @example
+ * ```ts
+ * hasInvisible('he\u200Bllo'); // true
+ * hasInvisible('héllo'); // false
+ * ```
+ */
+export function hasInvisible(text: string): boolean {
+  return NOT_PLAIN_ASCII.test(text) && ANY_INVISIBLE.test(text);
 }
 
 /**
@@ -26,8 +45,8 @@ export interface StrippedText {
  * ```
  */
 export function stripInvisible(text: string): StrippedText {
-  // Printable ASCII, tab and newline (most descriptions) hold nothing to strip: skip the scan.
-  if (PLAIN_ASCII.test(text)) return { text, removed: 0 };
+  // Most text (printable ASCII, tab and newline, or visible non-ASCII) holds nothing to strip.
+  if (!hasInvisible(text)) return { text, removed: 0 };
   let removed = 0;
   const stripped = text.replace(INVISIBLE, () => {
     removed += 1;

@@ -6,7 +6,7 @@
 
 import { GeminiMcpError } from '../errors.js';
 import { MAX_JSON_DEPTH } from './copy.js';
-import { stripInvisible } from './invisible.js';
+import { hasInvisible, stripInvisible } from './invisible.js';
 import { setOwn } from './object.js';
 import { appendPointer, pointerOfStep } from './pointer.js';
 
@@ -115,7 +115,7 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
       // Pushed in reverse so the keys are popped, and so defined, in their original order.
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string;
-        if (stripInvisible(key).removed > 0) {
+        if (hasInvisible(key)) {
           hiddenKeys += 1;
           if (hiddenKeyPointers.length < MAX_LISTED_POINTERS) {
             hiddenKeyPointers.push(appendPointer(pointerOfStep(frame), key));
@@ -152,17 +152,17 @@ function isClean(input: unknown): boolean {
     const value = values.pop();
     const depth = depths.pop() as number;
     if (typeof value === 'string') {
-      if (stripInvisible(value).removed > 0) return false;
+      if (hasInvisible(value)) return false;
     } else if (typeof value === 'object' && value !== null) {
       if (depth >= MAX_SANITIZE_DEPTH) return false;
       if (Array.isArray(value)) {
-        for (const item of value) {
-          values.push(item);
+        for (let i = 0; i < value.length; i++) {
+          values.push(value[i]);
           depths.push(depth + 1);
         }
       } else {
         for (const key of Object.keys(value)) {
-          if (stripInvisible(key).removed > 0) return false;
+          if (hasInvisible(key)) return false;
           values.push((value as Record<string, unknown>)[key]);
           depths.push(depth + 1);
         }

@@ -4,6 +4,7 @@ import { GeminiMcpError } from '../../src/errors.js';
 import { checkPart } from '../../src/generated/guards.js';
 import { proveContract } from '../../src/json/contract.js';
 import { cloneJson, MAX_JSON_DEPTH, toPlainJson } from '../../src/json/copy.js';
+import { hasInvisible, stripInvisible } from '../../src/json/invisible.js';
 import { isJsonObject, isPlainObject, ownValue } from '../../src/json/object.js';
 import { appendPointer, decodePointer } from '../../src/json/pointer.js';
 import { sanitizeJsonStrings } from '../../src/json/sanitize.js';
@@ -96,6 +97,21 @@ describe('json: contract proof', () => {
 });
 
 describe('json: sanitized strings', () => {
+  it.each([
+    ['printable ASCII', 'Says hello', false],
+    ['tab and newline', 'a\tb\nc', false],
+    ['visible non-ASCII', 'héllo 😀 日本', false],
+    ['a zero-width space', 'he\u200Bllo', true],
+    ['a bidi override', 'abc\u202E', true],
+    ['a tag character', 'x\u{E0041}', true],
+    ['a carriage return', 'a\rb', true],
+    ['a lone surrogate', 'a\ud800', true],
+    ['a soft hyphen', 'a\u00ADb', true],
+  ])('PI-1: hasInvisible on %s is %s, as stripInvisible finds', (_, text, expected) => {
+    expect(hasInvisible(text)).toBe(expected);
+    expect(stripInvisible(text).removed > 0).toBe(expected);
+  });
+
   it('issue 14: data without invisible characters is returned as it is, not copied', () => {
     const clean = { properties: { a: { title: 'x', enum: ['é', 1, null] } } };
     const result = sanitizeJsonStrings(clean);
