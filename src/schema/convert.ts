@@ -226,6 +226,9 @@ interface Annotations {
 /** The annotation keywords of {@link KW}. */
 const ANNOTATION_KEYS = keywordMask(ANNOTATIONS);
 
+/** `example` and `examples`. */
+const EXAMPLE_KEYS = KW.example | KW.examples;
+
 /** The annotations of a node that has none (never written to). */
 const NO_ANNOTATIONS: Annotations = Object.freeze({});
 
@@ -281,9 +284,6 @@ function collectAnnotations(scope: NodeScope, conjuncts: readonly Conjunct[]): A
   if (description !== undefined) out.description = descriptions?.join('\n\n') ?? description;
   return out;
 }
-
-/** `example` and `examples`. */
-const EXAMPLE_KEYS = KW.example | KW.examples;
 
 function readExample(scope: NodeScope, conjunct: Conjunct, out: Annotations): void {
   const example = read(conjunct, 'example');
