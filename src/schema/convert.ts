@@ -226,6 +226,9 @@ interface Annotations {
 /** The annotation keywords of {@link KW}. */
 const ANNOTATION_KEYS = keywordMask(ANNOTATIONS);
 
+/** `example` and `examples`. */
+const EXAMPLE_KEYS = KW.example | KW.examples;
+
 /** The annotations of a node that has none (never written to). */
 const NO_ANNOTATIONS: Annotations = Object.freeze({});
 
@@ -281,9 +284,6 @@ function collectAnnotations(scope: NodeScope, conjuncts: readonly Conjunct[]): A
   if (description !== undefined) out.description = descriptions?.join('\n\n') ?? description;
   return out;
 }
-
-/** `example` and `examples`. */
-const EXAMPLE_KEYS = KW.example | KW.examples;
 
 function readExample(scope: NodeScope, conjunct: Conjunct, out: Annotations): void {
   const example = read(conjunct, 'example');
@@ -930,18 +930,29 @@ function buildObject(
     propertiesByName(conjunct, byName as Map<string, Conjunct[]>);
   }
   const required = readRequired(scope, conjuncts);
-  const properties: Record<string, Schema> = {};
+  let properties: Record<string, Schema>;
   if (sole !== undefined) {
     const source = propertiesOf(sole);
+    // A copy of the source's keys, in its order, made at once (not key by key); each value then
+    // replaced by its conversion, or deleted (a key holding `undefined`, a property left out).
+    properties = { ...source } as Record<string, Schema>;
     for (const name in source) {
+      if (!Object.hasOwn(source, name)) continue;
       const node = source[name];
-      if (node === undefined || !Object.hasOwn(source, name)) continue;
-      const list = [makeConjunct(node, propertyPointer(sole.pointer, name), sole.refs)];
-      convertProperty(scope, properties, name, list, depth, required);
+      const list =
+        node === undefined
+          ? undefined
+          : [makeConjunct(node, propertyPointer(sole.pointer, name), sole.refs)];
+      const schema =
+        list === undefined ? undefined : convertProperty(scope, name, list, depth, required);
+      if (schema === undefined) delete properties[name];
+      else properties[name] = schema;
     }
-  } else if (byName !== undefined) {
-    for (const [name, list] of byName) {
-      convertProperty(scope, properties, name, list, depth, required);
+  } else {
+    properties = {};
+    for (const [name, list] of byName ?? []) {
+      const schema = convertProperty(scope, name, list, depth, required);
+      if (schema !== undefined) setOwn(properties, name, schema);
     }
   }
   let kept: string[] | undefined;
@@ -1004,20 +1015,20 @@ function propertiesByName(
 }
 
 /**
- * Converts the property `name` (the conjunction `list`) into `out`; one that accepts no value
- * is left out, unless `required` names it.
+ * The property `name` (the conjunction `list`) converted, or `undefined` when it accepts no
+ * value and `required` does not name it (it is left out).
  */
 function convertProperty(
   scope: NodeScope,
-  out: Record<string, Schema>,
   name: string,
   list: readonly Conjunct[],
   depth: number,
   required: ReadonlyMap<string, Conjunct> | undefined,
-): void {
+): Schema | undefined {
   const at = list[0] as Conjunct;
+  let schema: Schema;
   try {
-    setOwn(out, name, convertNode(scope.ctx, list, depth + 1));
+    schema = convertNode(scope.ctx, list, depth + 1);
   } catch (error) {
     if (!(error instanceof Unsatisfiable)) throw error;
     if (required?.has(name) === true) throw error;
@@ -1027,7 +1038,7 @@ function convertProperty(
       'dropped',
       `property "${name}" accepts no value: left out, so it is not forbidden`,
     );
-    return;
+    return undefined;
   }
   if (!GEMINI_PROPERTY_NAME.test(name)) {
     scope.lose(
@@ -1037,6 +1048,7 @@ function convertProperty(
       `property name "${name}" kept, but Gemini's reference allows only letters, digits and _ (at most 64): the API may refuse it`,
     );
   }
+  return schema;
 }
 
 /** Whether `value` is an array of strings. */

@@ -259,8 +259,9 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * Whether `a` and `b` have the same {@link canonicalJson} text, compared without writing it:
- * the first difference ends the walk.
+ * Whether the JSON values `a` and `b` have the same {@link canonicalJson} text, compared without
+ * writing it: the first difference ends the walk. (JSON values: arrays hold no `undefined`, which
+ * the survey refuses in a source and the converter never writes.)
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -288,7 +289,8 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 /**
  * The keywords the converter reads by name, one bit each: a {@link Conjunct} says in one mask
- * which of them it holds, so a keyword it lacks costs no lookup in its node.
+ * which of them it holds, so a keyword it lacks costs no lookup in its node. (Bit 31 makes a mask
+ * negative: masks are only ever tested with `&`.)
  */
 export const KW = {
   $ref: 1 << 0,
@@ -366,7 +368,7 @@ function typedKinds(keys: number): Kinds {
 }
 
 /** {@link Conjunct.extra}: some keyword outside {@link KW} may have to be reported. */
-export const OTHER_KEYWORDS = 128;
+const OTHER_KEYWORDS = 128;
 
 /**
  * What a keyword outside {@link KW} adds to {@link Conjunct.extra}: the kinds an unsupported
