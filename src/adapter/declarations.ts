@@ -105,6 +105,8 @@ export interface FunctionDeclarationsOptions<M extends SchemaMode = SchemaMode> 
   readonly onWarning?: (warning: DeclarationWarning) => void;
 }
 
+type SchemaName = 'inputSchema' | 'outputSchema';
+
 /** The converter's errors, re-thrown naming the tool they concern. */
 function convertFor<T>(entry: ToolSetEntry, schema: string, convert: () => T): T {
   try {
@@ -124,23 +126,21 @@ function convertFor<T>(entry: ToolSetEntry, schema: string, convert: () => T): T
   }
 }
 
-function reportSchemaWarnings(
+/** The `schema` warnings of one converted schema of `entry`: its converter's losses. */
+function schemaWarnings(
   entry: ToolSetEntry,
-  schema: 'inputSchema' | 'outputSchema',
-  warnings: readonly SchemaWarning[],
-  options: FunctionDeclarationsOptions,
-): void {
-  for (const warning of warnings) {
-    options.onWarning?.({
-      kind: 'schema',
-      exposedName: entry.exposedName,
-      serverId: entry.serverId,
-      toolName: entry.tool.name,
-      schema,
-      warning,
-      message: `Tool "${entry.exposedName}": ${schema} at "${warning.pointer}": ${warning.keyword} ${warning.action} (${warning.detail})`,
-    });
-  }
+  schema: SchemaName,
+  losses: readonly SchemaWarning[],
+): DeclarationWarning[] {
+  return losses.map((warning) => ({
+    kind: 'schema',
+    exposedName: entry.exposedName,
+    serverId: entry.serverId,
+    toolName: entry.tool.name,
+    schema,
+    warning,
+    message: `Tool "${entry.exposedName}": ${schema} at "${warning.pointer}": ${warning.keyword} ${warning.action} (${warning.detail})`,
+  }));
 }
 
 function describe(entry: ToolSetEntry, options: FunctionDeclarationsOptions): string {
@@ -164,8 +164,6 @@ function describe(entry: ToolSetEntry, options: FunctionDeclarationsOptions): st
   }
   return description.text;
 }
-
-type SchemaName = 'inputSchema' | 'outputSchema';
 
 /** A declared schema with invisible characters removed from its strings, reported per schema. */
 function sanitized<T>(
@@ -243,11 +241,15 @@ function jsonSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOptions) 
   };
 }
 
-function openApiSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOptions) {
+function openApiSchemas(
+  entry: ToolSetEntry,
+  options: FunctionDeclarationsOptions,
+  warnings: BuildWarnings,
+) {
   const parameters = convertFor(entry, 'inputSchema', () =>
     toDeclaredParameters(entry.tool.inputSchema),
   );
-  reportSchemaWarnings(entry, 'inputSchema', parameters.warnings, options);
+  warnings.losses(entry, 'inputSchema', parameters.warnings);
   const declaredParameters =
     parameters.schema === undefined
       ? {}
@@ -255,7 +257,7 @@ function openApiSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOption
   const { outputSchema } = entry.tool;
   if (options.responseSchema !== true || outputSchema === undefined) return declaredParameters;
   const response = convertFor(entry, 'outputSchema', () => toDeclaredSchema(outputSchema));
-  reportSchemaWarnings(entry, 'outputSchema', response.warnings, options);
+  warnings.losses(entry, 'outputSchema', response.warnings);
   return {
     ...declaredParameters,
     response: sanitized(entry, 'outputSchema', response.schema, options),
@@ -268,7 +270,9 @@ function declaration(
   warnings: BuildWarnings,
 ): FunctionDeclaration {
   const schemas =
-    options.schemaMode === 'openapi' ? openApiSchemas(entry, options) : jsonSchemas(entry, options);
+    options.schemaMode === 'openapi'
+      ? openApiSchemas(entry, options, warnings)
+      : jsonSchemas(entry, options);
   warnings.unchecked(entry);
   const declared: FunctionDeclaration = {
     name: entry.exposedName,
@@ -314,12 +318,22 @@ function declarationOrOmission(
   }
 }
 
+/** A place in a build's warnings whose warnings are made only once someone listens. */
+type PendingWarnings =
+  | { readonly uncheckedOf: ToolSetEntry }
+  | {
+      readonly lossesOf: ToolSetEntry;
+      readonly schema: SchemaName;
+      readonly losses: readonly SchemaWarning[];
+    };
+
 /**
  * The warnings of one build, in tool order. The `unchecked` ones of a tool (its patterns RE2
- * cannot run: each pattern compiled to find out) are worked out only once someone listens.
+ * cannot run: each pattern compiled to find out) and the `schema` ones (a warning object and
+ * message per converter loss, thousands on a large set) are made only once someone listens.
  */
 class BuildWarnings {
-  readonly #items: (DeclarationWarning | { readonly uncheckedOf: ToolSetEntry })[] = [];
+  readonly #items: (DeclarationWarning | PendingWarnings)[] = [];
   #all: readonly DeclarationWarning[] | undefined;
 
   /** Records a warning. */
@@ -332,13 +346,22 @@ class BuildWarnings {
     this.#items.push({ uncheckedOf: entry });
   }
 
-  /** Every warning, the `unchecked` ones worked out on the first call. */
+  /** Records the place of the `schema` warnings of `entry`'s converted `schema`, if any. */
+  losses(entry: ToolSetEntry, schema: SchemaName, losses: readonly SchemaWarning[]): void {
+    if (losses.length > 0) this.#items.push({ lossesOf: entry, schema, losses });
+  }
+
+  /** Every warning, the pending ones made on the first call. */
   all(): readonly DeclarationWarning[] {
     if (this.#all === undefined) {
       const all: DeclarationWarning[] = [];
       for (const item of this.#items) {
         if ('uncheckedOf' in item) {
           for (const warning of uncheckedWarnings(item.uncheckedOf)) all.push(warning);
+        } else if ('lossesOf' in item) {
+          for (const warning of schemaWarnings(item.lossesOf, item.schema, item.losses)) {
+            all.push(warning);
+          }
         } else all.push(item);
       }
       this.#all = all;

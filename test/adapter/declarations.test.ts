@@ -4,6 +4,7 @@ import type { DeclarationWarning } from '../../src/adapter/declarations.js';
 import { functionDeclarations, geminiTools } from '../../src/adapter/declarations.js';
 import { sanitizeDescription } from '../../src/adapter/description.js';
 import { buildToolSet } from '../../src/adapter/toolset.js';
+import type { ToolSet } from '../../src/adapter/toolset-types.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import { checkFunctionDeclaration, checkTool } from '../../src/generated/guards.js';
 import type { McpTool } from '../../src/generated/types.js';
@@ -423,6 +424,34 @@ describe('FD-1: declarations reused (issue 14, item 3)', () => {
       'a:description',
       'b:description',
     ]);
+  });
+
+  it('FD-4, issue 14: the conversion-loss warnings, made only when listened to, keep their place and text', () => {
+    const tools = [
+      tool('a', {
+        description: 'A\u200b',
+        inputSchema: { type: 'object', properties: { t: { type: 'string', title: 'T\u200b' } } },
+      }),
+      tool('weather', { inputSchema: weatherInput }),
+      tool('b', { description: 'B\u200b' }),
+    ];
+    const listenedFrom = (toolset: ToolSet, first: boolean): DeclarationWarning[] => {
+      if (!first) functionDeclarations(toolset, { schemaMode: 'openapi' }); // nobody listening
+      const warnings: DeclarationWarning[] = [];
+      functionDeclarations(toolset, {
+        schemaMode: 'openapi',
+        onWarning: (warning) => warnings.push(warning),
+      });
+      return warnings;
+    };
+    const listenedLater = listenedFrom(toolsetOf(...structuredClone(tools)), false);
+    expect(listenedLater.map((warning) => `${warning.exposedName}:${warning.kind}`)).toEqual([
+      'a:hidden-text',
+      'a:description',
+      'weather:schema',
+      'b:description',
+    ]);
+    expect(listenedLater).toEqual(listenedFrom(toolsetOf(...structuredClone(tools)), true));
   });
 
   it('FD-6: openapi declarations are frozen too, and each mode has its own declarations', () => {
