@@ -1,7 +1,8 @@
 /**
  * Every string of a JSON value cleaned of invisible characters (see `stripInvisible`), in one
- * iterative copy when some string holds any (a read-only scan finds out first): what a server declares in a schema (descriptions, titles, enum values,
- * defaults, examples) reaches the model, so hidden text is removed from all of it.
+ * iterative copy when some string holds any (a scan that copies nothing finds out first, and
+ * can freeze what it reads): what a server declares in a schema (descriptions, titles, enum
+ * values, defaults, examples) reaches the model, so hidden text is removed from all of it.
  */
 
 import { GeminiMcpError } from '../errors.js';
