@@ -22,7 +22,9 @@ export function generateValidators(schemas: readonly LoadedSchema[]): string {
   withoutEvaluatedTracking(ajv, schemas);
   const exports: Record<string, string> = {};
   for (const s of schemas) exports[validatorName(s.typeName)] = s.schema.$id as string;
-  return withoutParentSchemas(linearErrors(standaloneCode.default(ajv, exports)));
+  return cheapPointerTokens(
+    withoutParentSchemas(linearErrors(standaloneCode.default(ajv, exports))),
+  );
 }
 
 /** Keywords that need ajv's tracking of evaluated properties and items. */
@@ -89,4 +91,25 @@ function linearErrors(source: string): string {
     throw new Error('generate-validators: an ajv error-gathering form this script does not know');
   }
   return rewritten;
+}
+
+/**
+ * ajv escapes every property name it descends into for the error path, with two global regex
+ * replaces per key, valid data or not: most of a proof of a wide Schema's `properties`. A name
+ * holding neither `~` nor `/` (nearly all) is its own token; only the others are replaced, the
+ * same way.
+ */
+function cheapPointerTokens(source: string): string {
+  const escaped = /([\w$]+)\.replace\(\/~\/g, "~0"\)\.replace\(\/\\\/\/g, "~1"\)/g;
+  const rewritten = source.replace(escaped, (_, key: string) => `escapePointerToken(${key})`);
+  if (rewritten.includes('.replace(/~/g')) {
+    throw new Error('generate-validators: an ajv key-escaping form this script does not know');
+  }
+  if (rewritten === source) return source;
+  if (!source.startsWith('"use strict";')) {
+    throw new Error('generate-validators: ajv standalone code no longer starts with "use strict"');
+  }
+  const helper =
+    'function escapePointerToken(key){return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\\//g, "~1") : key;}';
+  return `"use strict";${helper}${rewritten.slice('"use strict";'.length)}`;
 }

@@ -165,14 +165,19 @@ function describe(entry: ToolSetEntry, options: FunctionDeclarationsOptions): st
   return description.text;
 }
 
-/** A declared schema with invisible characters removed from its strings, reported per schema. */
+/**
+ * A declared schema with invisible characters removed from its strings, reported per schema;
+ * with `freeze` (a converted schema, which the declarations own and share), deep-frozen in the
+ * same walk.
+ */
 function sanitized<T>(
   entry: ToolSetEntry,
   schema: SchemaName,
   value: T,
   options: FunctionDeclarationsOptions,
+  freeze = false,
 ): T {
-  const clean = convertFor(entry, schema, () => sanitizeJsonStrings(value));
+  const clean = convertFor(entry, schema, () => sanitizeJsonStrings(value, { freeze }));
   if (clean.changedStrings > 0 || clean.hiddenKeys > 0) {
     const listed = (pointers: readonly string[], count: number): string =>
       `${pointers.map((p) => `"${p}"`).join(', ')}${count > pointers.length ? ', ...' : ''}`;
@@ -253,14 +258,14 @@ function openApiSchemas(
   const declaredParameters =
     parameters.schema === undefined
       ? {}
-      : { parameters: sanitized(entry, 'inputSchema', parameters.schema, options) };
+      : { parameters: sanitized(entry, 'inputSchema', parameters.schema, options, true) };
   const { outputSchema } = entry.tool;
   if (options.responseSchema !== true || outputSchema === undefined) return declaredParameters;
   const response = convertFor(entry, 'outputSchema', () => toDeclaredSchema(outputSchema));
   warnings.losses(entry, 'outputSchema', response.warnings);
   return {
     ...declaredParameters,
-    response: sanitized(entry, 'outputSchema', response.schema, options),
+    response: sanitized(entry, 'outputSchema', response.schema, options, true),
   };
 }
 
@@ -395,6 +400,8 @@ function declared(toolset: ToolSet, options: FunctionDeclarationsOptions): Decla
     const declarations: FunctionDeclaration[] = [];
     for (const entry of toolset.entries) {
       const built = declarationOrOmission(entry, collecting, warnings);
+      // Its converted schemas are frozen already (as they were sanitized), as are the tool set's
+      // own: this freezes the declaration and any sanitized copy of a json-mode schema.
       if (built !== undefined) declarations.push(deepFreeze(built));
     }
     found = { declarations, warnings, toolProven: false };

@@ -1,11 +1,12 @@
 /**
  * Every string of a JSON value cleaned of invisible characters (see `stripInvisible`), in one
- * iterative copy when some string holds any (a read-only scan finds out first): what a server declares in a schema (descriptions, titles, enum values,
- * defaults, examples) reaches the model, so hidden text is removed from all of it.
+ * iterative copy when some string holds any (a scan that copies nothing finds out first, and
+ * can freeze what it reads): what a server declares in a schema (descriptions, titles, enum
+ * values, defaults, examples) reaches the model, so hidden text is removed from all of it.
  */
 
 import { GeminiMcpError } from '../errors.js';
-import { MAX_JSON_DEPTH } from './copy.js';
+import { deepFreeze, MAX_JSON_DEPTH } from './copy.js';
 import { hasInvisible, stripInvisible } from './invisible.js';
 import { setOwn } from './object.js';
 import { appendPointer, pointerOfStep } from './pointer.js';
@@ -39,6 +40,16 @@ export interface SanitizedJson<T> {
   readonly hiddenKeys: number;
 }
 
+/** Options of {@link sanitizeJsonStrings}. */
+export interface SanitizeOptions {
+  /**
+   * Return the value deep-frozen, for data the caller owns and shares: `input` itself when it
+   * is clean, frozen in the walk that reads it (one walk, not two), otherwise the copy (objects
+   * of `input` read before the first invisible character are left frozen). Default `false`.
+   */
+  readonly freeze?: boolean;
+}
+
 interface Frame {
   readonly source: unknown;
   readonly depth: number;
@@ -51,7 +62,8 @@ interface Frame {
  * JSON data with invisible characters removed from every string value, and where they were: a
  * deep copy, or `input` itself when it holds no invisible character (nothing is copied).
  * Iterative (no stack overflow); throws INVALID_INPUT past {@link MAX_SANITIZE_DEPTH} levels.
- * Object keys are not changed (they name the arguments the server reads).
+ * Object keys are not changed (they name the arguments the server reads). With `freeze`, the
+ * value returned is deep-frozen (see {@link SanitizeOptions}).
  *
  * @example
  * ```ts
@@ -59,8 +71,9 @@ interface Frame {
  * // value: { properties: { a: { title: 'x' } } }, pointers: ['/properties/a/title']
  * ```
  */
-export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
-  if (isClean(input)) {
+export function sanitizeJsonStrings<T>(input: T, options: SanitizeOptions = {}): SanitizedJson<T> {
+  const freeze = options.freeze === true;
+  if (isClean(input, freeze)) {
     return {
       value: input,
       pointers: [],
@@ -132,7 +145,7 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
     }
   }
   return {
-    value: result as T,
+    value: (freeze ? deepFreeze(result) : result) as T,
     pointers,
     changedStrings,
     removedCharacters,
@@ -143,9 +156,10 @@ export function sanitizeJsonStrings<T>(input: T): SanitizedJson<T> {
 
 /**
  * True when no string or key of `input` holds an invisible character and it nests within
- * {@link MAX_SANITIZE_DEPTH} levels: a read-only walk, no copy and no pointer.
+ * {@link MAX_SANITIZE_DEPTH} levels: a walk with no copy and no pointer, read-only unless
+ * `freeze` (each object and array is frozen as it is read).
  */
-function isClean(input: unknown): boolean {
+function isClean(input: unknown, freeze: boolean): boolean {
   const values: unknown[] = [input];
   const depths: number[] = [0];
   while (values.length > 0) {
@@ -155,6 +169,7 @@ function isClean(input: unknown): boolean {
       if (hasInvisible(value)) return false;
     } else if (typeof value === 'object' && value !== null) {
       if (depth >= MAX_SANITIZE_DEPTH) return false;
+      if (freeze) Object.freeze(value);
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) {
           values.push(value[i]);

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateValidators } from '../../scripts/lib/generate-validators.js';
 import { readTree } from '../../scripts/lib/schema-dir.js';
 import { GeminiMcpError } from '../../src/errors.js';
-import { assertFunctionDeclaration, isPart } from '../../src/generated/guards.js';
+import { assertFunctionDeclaration, checkSchema, isPart } from '../../src/generated/guards.js';
 import { projectRoot, runScript } from './run-script.js';
 
 const generatedDir = join(projectRoot, 'src', 'generated');
@@ -47,6 +47,17 @@ describe('the generated validators module', () => {
     expect(() =>
       generateValidators([{ file: 'mcp/Open.schema.json', typeName: 'Open', schema }]),
     ).toThrow(/unevaluatedProperties\/unevaluatedItems \(in mcp\/Open\.schema\.json\)/);
+  });
+
+  it('issue 14: property names are escaped for error paths only when they hold ~ or /, and then as RFC 6901 says', () => {
+    // The escaping itself lives once, in the helper every key goes through.
+    expect(source.split('.replace(/~/g, "~0")').length - 1).toBe(1);
+    const paths = checkSchema({
+      type: 'OBJECT',
+      properties: { 'a/b~c': { type: 7 }, plain: { type: 'NOPE' } },
+    }).map((v) => v.path);
+    expect(paths).toContain('/properties/a~1b~0c/type');
+    expect(paths).toContain('/properties/plain/type');
   });
 
   it('validates once imported', () => {

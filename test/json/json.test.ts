@@ -124,6 +124,22 @@ describe('json: sanitized strings', () => {
     expect(cleaned.pointers).toEqual(['/properties/a/title']);
   });
 
+  it('issue 14: with freeze, the value returned is deep-frozen: the clean input itself, or the copy', () => {
+    const isDeepFrozen = (value: unknown): boolean =>
+      typeof value !== 'object' ||
+      value === null ||
+      (Object.isFrozen(value) && Object.values(value).every(isDeepFrozen));
+    const clean = { properties: { a: { title: 'x', enum: ['é', { b: [1] }] } } };
+    const kept = sanitizeJsonStrings(clean, { freeze: true });
+    expect(kept.value).toBe(clean);
+    expect(isDeepFrozen(clean)).toBe(true);
+    const dirty = { properties: { a: { title: 'x\u200b' } }, other: { b: ['y'] } };
+    const cleaned = sanitizeJsonStrings(dirty, { freeze: true });
+    expect(cleaned.value).toEqual({ properties: { a: { title: 'x' } }, other: { b: ['y'] } });
+    expect(isDeepFrozen(cleaned.value)).toBe(true);
+    expect(Object.isFrozen(sanitizeJsonStrings({ a: 'x' }).value)).toBe(false);
+  });
+
   it('a hidden key alone is reported, the value still returned as it is', () => {
     const data = { properties: { 'a\u200b': { type: 'string' } } };
     const result = sanitizeJsonStrings(data);
