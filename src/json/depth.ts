@@ -20,6 +20,45 @@ interface Place {
  * ```
  */
 export function nestedBeyond(value: unknown, maxDepth: number): string | undefined {
+  // Most values are well within the bound: a walk that allocates nothing per value says so, and
+  // only a value that does nest too deep is walked again to name the first place that does.
+  return deeperThan(value, maxDepth) ? firstBeyond(value, maxDepth) : undefined;
+}
+
+/** Whether an array or object in `value` nests deeper than `maxDepth` (two stacks, no record per value). */
+function deeperThan(value: unknown, maxDepth: number): boolean {
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const current = values.pop();
+    const depth = depths.pop() as number;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > maxDepth) return true;
+    if (Array.isArray(current)) {
+      for (let i = 0; i < current.length; i++) {
+        const child: unknown = current[i];
+        if (typeof child === 'object' && child !== null) {
+          values.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      const record = current as Record<string, unknown>;
+      for (const key in record) {
+        if (!Object.hasOwn(record, key)) continue;
+        const child = record[key];
+        if (typeof child === 'object' && child !== null) {
+          values.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/** The pointer of the first place, in document order, nested deeper than `maxDepth`. */
+function firstBeyond(value: unknown, maxDepth: number): string | undefined {
   const stack: Place[] = [{ value, depth: 0, parent: undefined, token: '' }];
   for (let place = stack.pop(); place !== undefined; place = stack.pop()) {
     const { value: current, depth } = place;
