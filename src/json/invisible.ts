@@ -8,8 +8,7 @@ const INVISIBLE =
   /(?![\t\n])[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cs}\u{E0000}-\u{E007F}]/gu;
 
 /** {@link INVISIBLE} for a test (no `g` flag: no `lastIndex` to carry between calls). */
-const ANY_INVISIBLE =
-  /(?![\t\n])[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cs}\u{E0000}-\u{E007F}]/u;
+const ANY_INVISIBLE = new RegExp(INVISIBLE.source, 'u');
 
 /** A character other than printable ASCII, tab and newline: only such text can hold an invisible one. */
 const NOT_PLAIN_ASCII = /[^\x20-\x7e\t\n]/;

@@ -7,11 +7,7 @@ import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallItem, RejectedItem } from '../adapter/calls.js';
 import { TOO_DEEP, toolSchemaViolations } from '../adapter/tool-schemas.js';
 import type { ResolvedCall, ToolError, ToolResult } from '../adapter/types.js';
-import {
-  isMcpCallToolResult,
-  type ReadNotice,
-  readMcpCallToolResult,
-} from '../generated/guards.js';
+import { type ReadNotice, readMcpCallToolResult } from '../generated/guards.js';
 import { type CallProgress, followProgress, progressHandler } from './call-progress.js';
 import { transportErrorSince, wasClosed } from './client-state.js';
 import { checkCount, checkTimeout } from './options.js';
@@ -83,20 +79,16 @@ function checkResult(
   raw: unknown,
   onNotice: ExecuteOptions['onNotice'],
 ): ToolResult | ToolError {
-  // The strict contract alone when it holds (the common case: no notices, no violations, and
-  // no report to allocate); the read contract only for a result it refuses.
-  if (!isMcpCallToolResult(raw)) {
-    const { violations, notices } = readMcpCallToolResult(raw);
-    for (const notice of notices)
-      onNotice?.({ ...notice, message: `${describeCall(call)}: ${notice.message}` });
-    const first = violations[0];
-    if (first !== undefined) {
-      return {
-        code: 'INVALID_RESULT',
-        message: `${describeCall(call)} returned a malformed result (${first.path || '/'}: ${first.message})`,
-        data: { violations: violations.slice(0, MAX_QUOTED_VIOLATIONS) },
-      };
-    }
+  const { violations, notices } = readMcpCallToolResult(raw);
+  for (const notice of notices)
+    onNotice?.({ ...notice, message: `${describeCall(call)}: ${notice.message}` });
+  const first = violations[0];
+  if (first !== undefined) {
+    return {
+      code: 'INVALID_RESULT',
+      message: `${describeCall(call)} returned a malformed result (${first.path || '/'}: ${first.message})`,
+      data: { violations: violations.slice(0, MAX_QUOTED_VIOLATIONS) },
+    };
   }
   const result = raw as ToolResult;
   const { outputSchema } = call.tool;
