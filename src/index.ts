@@ -142,6 +142,7 @@ export type {
 export { mcpCallableTool } from './runtime/callable-tool.js';
 export type { ServerRequestContext } from './runtime/capabilities.js';
 export type { ClientCapabilityOptions, ServerOptions } from './runtime/capabilities-config.js';
+export { parseServersConfig, readServersConfig } from './runtime/config.js';
 export type {
   ConfigFormat,
   ConfigReadOptions,
@@ -156,8 +157,7 @@ export type {
   StdioServerConfig,
   StdioServerEntry,
   VsCodeServersConfig,
-} from './runtime/config.js';
-export { parseServersConfig, readServersConfig } from './runtime/config.js';
+} from './runtime/config-types.js';
 export type {
   ConnectOptions,
   ServerConnections,

@@ -9,12 +9,8 @@ import { fileURLToPath } from 'node:url';
 import type { BuildToolSetOptions, ToolSetWarning } from '../adapter/toolset-types.js';
 import { GeminiMcpError } from '../errors.js';
 import { appendPointer } from '../json/pointer.js';
-import {
-  parseServersConfig,
-  readServersConfig,
-  type ServerConfig,
-  type ServerEntry,
-} from '../runtime/config.js';
+import { parseServersConfig, readServersConfig } from '../runtime/config.js';
+import type { ServerConfig, ServerEntry } from '../runtime/config-types.js';
 import { connectServers, type ServerConnections } from '../runtime/connect.js';
 import type { SamplingOptions } from '../runtime/sampling.js';
 import { cliAuth } from './auth.js';

@@ -12,22 +12,6 @@ import { readEnvFile } from './config-env-file.js';
 import { locateServers, readEntry } from './config-formats.js';
 import type { ConfigReadOptions, ConfigWarning, ServerEntry } from './config-types.js';
 
-export type {
-  ConfigFormat,
-  ConfigReadOptions,
-  ConfigWarning,
-  GeminiCliHttpServerConfig,
-  HttpServerConfig,
-  HttpServerEntry,
-  McpServersConfig,
-  ServerConfig,
-  ServerEntry,
-  ServersConfig,
-  StdioServerConfig,
-  StdioServerEntry,
-  VsCodeServersConfig,
-} from './config-types.js';
-
 /** The folder `${workspaceFolder}` means for a file: its folder, or the parent of `.vscode/` & co. */
 function workspaceOf(path: string): string {
   const folder = dirname(path);

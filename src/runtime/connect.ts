@@ -22,13 +22,13 @@ import {
   serverFeatures,
 } from './capabilities-config.js';
 import { closeClient, watchClient } from './client-state.js';
-import {
-  type ConfigReadOptions,
-  type ConfigWarning,
-  loadServers,
-  type ServerEntry,
-  type ServersConfig,
-} from './config.js';
+import { loadServers } from './config.js';
+import type {
+  ConfigReadOptions,
+  ConfigWarning,
+  ServerEntry,
+  ServersConfig,
+} from './config-types.js';
 import { listAllTools } from './list-tools.js';
 import {
   LiveToolSet,

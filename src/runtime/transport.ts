@@ -7,7 +7,7 @@ import type { IOType } from 'node:child_process';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { authProviderFor, type ServerAuth } from './auth/resolve.js';
-import type { ServerEntry } from './config.js';
+import type { ServerEntry } from './config-types.js';
 import { BoundedHttpTransport } from './http-transport.js';
 import { guardStdioResults } from './result-guard.js';
 import { BoundedSseTransport, HttpWithSseFallback } from './sse-transport.js';

@@ -13,7 +13,7 @@ import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
 import { equipClient } from '../../src/runtime/capabilities.js';
-import type { StdioServerConfig } from '../../src/runtime/config.js';
+import type { StdioServerConfig } from '../../src/runtime/config-types.js';
 import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
 import {
   type ElicitationAnswer,

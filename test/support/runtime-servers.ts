@@ -17,7 +17,7 @@ import type { ResponseInput, SchemaMode } from '../../src/adapter/shapes.js';
 import { buildToolSet } from '../../src/adapter/toolset.js';
 import type { ToolSet } from '../../src/adapter/toolset-types.js';
 import type { GenerateContentResponse } from '../../src/generated/types.js';
-import type { McpServersConfig, StdioServerConfig } from '../../src/runtime/config.js';
+import type { McpServersConfig, StdioServerConfig } from '../../src/runtime/config-types.js';
 import {
   type ConnectOptions,
   connectServers,
