@@ -15,19 +15,19 @@ import {
   canonicalJson,
   classifyKeyword,
   describeType,
-  GEMINI_PROPERTY_NAME,
   geminiTypes,
+  isGeminiPropertyName,
   jsonEqual,
   KIND,
   KW,
   keywordMask,
-  keywordsOf,
   kindOf,
   kindsOfTarget,
   kindsOfType,
   conjunct as makeConjunct,
   mayLose,
   only,
+  pending,
   read,
   targetKinds,
   Unsatisfiable,
@@ -61,7 +61,10 @@ export interface Context {
   readonly describeLosses: boolean;
 }
 
-/** The losses of the output node being built, and the conversion it belongs to. */
+/**
+ * The losses of the output node being built, and the conversion it belongs to. Without
+ * `describeLosses` no node keeps notes of its own, so one scope serves the whole conversion.
+ */
 class NodeScope extends Scope {
   declare readonly ctx: Context;
 
@@ -73,6 +76,18 @@ class NodeScope extends Scope {
 
 /** Converts the conjunction `input`, `depth` levels below the root. */
 export function convertNode(ctx: Context, input: readonly Conjunct[], depth: number): Schema {
+  return convert(new NodeScope(ctx), input, depth);
+}
+
+/** Converts the conjunction `input` one level below the node of `parent`. */
+function convertChild(parent: NodeScope, input: readonly Conjunct[], depth: number): Schema {
+  const { ctx } = parent;
+  return convert(ctx.describeLosses ? new NodeScope(ctx) : parent, input, depth);
+}
+
+/** Converts the conjunction `input`, `depth` levels below the root, its losses in `scope`. */
+function convert(scope: NodeScope, input: readonly Conjunct[], depth: number): Schema {
+  const { ctx } = scope;
   const at = input[0]?.pointer ?? '';
   if (depth > ctx.limits.maxDepth) {
     throw new GeminiMcpError(
@@ -81,7 +96,6 @@ export function convertNode(ctx: Context, input: readonly Conjunct[], depth: num
       { path: at, data: { maxDepth: ctx.limits.maxDepth } },
     );
   }
-  const scope = new NodeScope(ctx);
   const expanded = flat(input) ? input : expand(scope, input, depth);
   // A conjunction of `true`s constrains nothing; it still has a place in the source.
   const conjuncts = expanded.length > 0 ? expanded : [makeConjunct({}, at, [])];
@@ -120,33 +134,48 @@ function flat(input: readonly Conjunct[]): boolean {
 
 /** The object conjuncts of the conjunction `input`, `$ref`s and `allOf`s expanded, in source order. */
 function expand(scope: NodeScope, input: readonly Conjunct[], depth: number): Conjunct[] {
-  const out: Conjunct[] = [];
-  const visit = (conjunct: Conjunct): void => {
-    if (conjunct.node === true) return;
-    if (conjunct.node === false) throw new Unsatisfiable(conjunct.pointer, 'the schema is false');
-    if (!expandable(conjunct)) {
-      out.push(conjunct);
-      return;
-    }
-    const refs = REF_KEYWORDS.map((keyword) => read(conjunct, keyword));
-    const allOf = read(conjunct, 'allOf');
-    const expands = allOf !== undefined || refs.some((ref) => ref !== undefined);
-    out.push(expands ? without(conjunct, EXPANDED) : conjunct);
-    refs.forEach((ref, i) => {
-      if (ref !== undefined)
-        followRef(scope, conjunct, REF_KEYWORDS[i] as RefKeyword, ref, depth, visit);
-    });
-    if (allOf === undefined) return;
-    if (!Array.isArray(allOf) || allOf.length === 0) {
-      scope.lose(conjunct, 'allOf', 'dropped', 'not a non-empty array of schemas');
-      return;
-    }
-    allOf.forEach((branch, i) => {
-      visit(makeConjunct(branch, childPointer(conjunct.pointer, 'allOf', i), conjunct.refs));
-    });
-  };
-  for (const conjunct of input) visit(conjunct);
-  return out;
+  let out: Conjunct[] | undefined;
+  for (const conjunct of input) out = visit(scope, conjunct, depth, out);
+  return out ?? [];
+}
+
+/** `out` with the object conjuncts `conjunct` expands to added. */
+function visit(
+  scope: NodeScope,
+  conjunct: Conjunct,
+  depth: number,
+  out: Conjunct[] | undefined,
+): Conjunct[] | undefined {
+  if (conjunct.node === true) return out;
+  if (conjunct.node === false) throw new Unsatisfiable(conjunct.pointer, 'the schema is false');
+  if (!expandable(conjunct)) return append(out, conjunct);
+  let list: Conjunct[] | undefined = append(out, without(conjunct, EXPANDED));
+  for (const keyword of REF_KEYWORDS) {
+    const ref = read(conjunct, keyword);
+    if (ref !== undefined) list = followRef(scope, conjunct, keyword, ref, depth, list);
+  }
+  const allOf = read(conjunct, 'allOf');
+  if (allOf === undefined) return list;
+  if (!Array.isArray(allOf) || allOf.length === 0) {
+    scope.lose(conjunct, 'allOf', 'dropped', 'not a non-empty array of schemas');
+    return list;
+  }
+  for (let i = 0; i < allOf.length; i++) {
+    const branch = makeConjunct(
+      allOf[i],
+      childPointer(conjunct.pointer, 'allOf', i),
+      conjunct.refs,
+    );
+    list = visit(scope, branch, depth, list);
+  }
+  return list;
+}
+
+/** `list` with `item` added: a list of one made to size (most lists here hold one). */
+function append<T>(list: T[] | undefined, item: T): T[] {
+  if (list === undefined) return [item];
+  list.push(item);
+  return list;
 }
 
 /** Whether `conjunct` holds a `$ref` or an `allOf` to expand (most do not). */
@@ -160,11 +189,11 @@ function followRef(
   keyword: RefKeyword,
   ref: unknown,
   depth: number,
-  visit: (conjunct: Conjunct) => void,
-): void {
+  out: Conjunct[] | undefined,
+): Conjunct[] | undefined {
   const { ctx } = scope;
   ctx.budget.spend(conjunct.pointer);
-  const target = ctx.refs.resolve(ref, childPointer(conjunct.pointer, keyword));
+  const target = ctx.refs.resolve(ref, conjunct.pointer, keyword);
   if (keyword !== '$ref') {
     scope.lose(
       conjunct,
@@ -190,13 +219,18 @@ function followRef(
         `(${plan.budget}) nodes, so $refs are expanded breadth-first and cut below level ` +
         `${plan.cutDepth}; this one keeps only the type and description`,
     );
-    visit(only(makeConjunct(target.node, target.pointer, conjunct.refs), CUT_KEEPS));
-    return;
+    return visit(
+      scope,
+      only(makeConjunct(target.node, target.pointer, conjunct.refs), CUT_KEEPS),
+      depth,
+      out,
+    );
   }
-  const seen = conjunct.refs.filter((pointer) => pointer === target.pointer).length;
+  let seen = 0;
+  for (const pointer of conjunct.refs) if (pointer === target.pointer) seen++;
   if (seen < plan.refDepth) {
-    visit(makeConjunct(target.node, target.pointer, [...conjunct.refs, target.pointer]));
-    return;
+    const refs = conjunct.refs.concat(target.pointer);
+    return visit(scope, makeConjunct(target.node, target.pointer, refs), depth, out);
   }
   const cycle = [...conjunct.refs.slice(conjunct.refs.lastIndexOf(target.pointer)), target.pointer];
   const path = cycle.map((pointer) => `#${pointer}`).join(' -> ');
@@ -209,7 +243,12 @@ function followRef(
       : `recursive $ref cycle ${path} cut at its first re-entry, as the schema expands past ` +
           `maxOutputNodes (${plan.budget}) nodes otherwise: deeper levels keep only the type and description`,
   );
-  visit(only(makeConjunct(target.node, target.pointer, conjunct.refs), CUT_KEEPS));
+  return visit(
+    scope,
+    only(makeConjunct(target.node, target.pointer, conjunct.refs), CUT_KEEPS),
+    depth,
+    out,
+  );
 }
 
 // Annotations (title, description, default, example) of a conjunction, and writing them onto
@@ -367,9 +406,12 @@ function convertTyped(scope: NodeScope, conjuncts: readonly Conjunct[], depth: n
     kinds = kinds === undefined ? valueKinds : kinds & valueKinds;
     const within = kinds;
     allowed = {
-      values: enumeration.values.filter((value) => (within & kindOf(value)) !== 0),
-      weakened: [],
-      rewritten: [],
+      values:
+        (valueKinds & ~within) === 0
+          ? enumeration.values
+          : enumeration.values.filter((value) => (within & kindOf(value)) !== 0),
+      weakened: undefined,
+      rewritten: undefined,
     };
   }
   kinds ??= inferKinds(conjuncts) ?? ALL_KINDS;
@@ -380,29 +422,42 @@ function convertTyped(scope: NodeScope, conjuncts: readonly Conjunct[], depth: n
 
   const types = geminiTypes(kinds);
   const format = readFormat(scope, conjuncts, types);
-  const alternatives: Schema[] = [];
+  // The node of the one type (most nodes), else the nodes of every type in order.
+  let alternatives: Schema | Schema[] | undefined;
   let unsatisfiable: Unsatisfiable | undefined;
-  for (const type of types) {
+  // By index: an iterator over the shared (frozen) list would be allocated per node.
+  for (let i = 0; i < types.length; i++) {
+    const type = types[i] as GeminiType;
+    let built: Schema | Schema[];
     try {
-      buildType(scope, conjuncts, depth, type, allowed, format, alternatives);
+      built = buildType(scope, conjuncts, depth, type, allowed, format);
     } catch (error) {
       if (!(error instanceof Unsatisfiable)) throw error;
       unsatisfiable ??= error;
+      continue;
     }
+    alternatives =
+      alternatives === undefined
+        ? built
+        : (Array.isArray(alternatives) ? alternatives : [alternatives]).concat(built);
   }
   if (enumeration !== undefined && allowed !== undefined)
     reportEnum(scope, enumeration.conjunct, enumeration.keyword, allowed);
-  if (alternatives.length === 0) {
+  if (alternatives === undefined) {
     if ((kinds & KIND.null) === 0)
       throw unsatisfiable ?? new Unsatisfiable(at, 'no value satisfies every constraint');
     return { type: 'NULL' };
   }
-  const schema = alternatives.length === 1 ? (alternatives[0] as Schema) : { anyOf: alternatives };
+  const schema = !Array.isArray(alternatives)
+    ? alternatives
+    : alternatives.length === 1
+      ? (alternatives[0] as Schema)
+      : { anyOf: alternatives };
   if ((kinds & KIND.null) !== 0) markNullable(schema);
   return schema;
 }
 
-/** Builds the nodes of `type` for `conjuncts` onto `out`. */
+/** The node of `type` for `conjuncts`, or several (the ranges of a numeric enum). */
 function buildType(
   scope: NodeScope,
   conjuncts: readonly Conjunct[],
@@ -410,25 +465,19 @@ function buildType(
   type: GeminiType,
   allowed: EnumValues | undefined,
   format: string | undefined,
-  out: Schema[],
-): void {
+): Schema | Schema[] {
   switch (type) {
     case 'STRING':
-      out.push(buildString(scope, conjuncts, allowed, format));
-      return;
+      return buildString(scope, conjuncts, allowed, format);
     case 'NUMBER':
     case 'INTEGER':
-      for (const schema of buildNumber(scope, conjuncts, type, allowed, format)) out.push(schema);
-      return;
+      return buildNumber(scope, conjuncts, type, allowed, format);
     case 'BOOLEAN':
-      out.push(buildBoolean(allowed));
-      return;
+      return buildBoolean(allowed);
     case 'ARRAY':
-      out.push(buildArray(scope, conjuncts, depth, allowed));
-      return;
+      return buildArray(scope, conjuncts, depth, allowed);
     case 'OBJECT':
-      out.push(buildObject(scope, conjuncts, depth, allowed));
-      return;
+      return buildObject(scope, conjuncts, depth, allowed);
   }
 }
 
@@ -448,7 +497,7 @@ function readType(scope: NodeScope, conjunct: Conjunct): Kinds | undefined {
 }
 
 interface Enumeration {
-  readonly values: unknown[];
+  readonly values: readonly unknown[];
   readonly conjunct: Conjunct;
   readonly keyword: 'enum' | 'const';
 }
@@ -468,7 +517,7 @@ function readEnum(scope: NodeScope, conjuncts: readonly Conjunct[]): Enumeration
         scope.lose(conjunct, keyword, 'dropped', 'not an array');
         continue;
       }
-      const list: unknown[] = keyword === 'enum' ? (value as unknown[]) : [value];
+      const list: readonly unknown[] = keyword === 'enum' ? (value as unknown[]) : [value];
       if (out === undefined) {
         out = { values: distinct(list), conjunct, keyword };
       } else {
@@ -480,12 +529,23 @@ function readEnum(scope: NodeScope, conjuncts: readonly Conjunct[]): Enumeration
   return out;
 }
 
-/** The distinct values of a list, in first-seen order (JSON equality). */
-function distinct(list: readonly unknown[]): unknown[] {
+/** The distinct values of a list, in first-seen order (JSON equality): the list itself if they are. */
+function distinct(list: readonly unknown[]): readonly unknown[] {
   // Plain values compare as themselves (a JSON number has one value, -0 written as 0).
-  if (list.every((entry) => entry === null || typeof entry !== 'object')) return [...new Set(list)];
+  if (list.every((entry) => entry === null || typeof entry !== 'object')) {
+    return repeats(list) ? [...new Set(list)] : list;
+  }
   const unique = new Map(list.map((entry) => [canonicalJson(entry), entry]));
   return [...unique.values()];
+}
+
+/** Whether a list of plain values holds one twice (short lists, most enums, without a `Set`). */
+function repeats(list: readonly unknown[]): boolean {
+  if (list.length > 16) return new Set(list).size !== list.length;
+  for (let i = 1; i < list.length; i++) {
+    for (let j = 0; j < i; j++) if (list[i] === list[j]) return true;
+  }
+  return false;
 }
 
 /** The kinds the type-specific keywords of an untyped conjunction point at, if any. */
@@ -530,7 +590,9 @@ function checkKeywords(
     const conjunct = conjuncts[i] as Conjunct;
     const own = declared === undefined ? firstType : declared[i];
     if (!mayLose(conjunct, own)) continue;
-    for (const keyword of keywordsOf(conjunct)) {
+    const node = conjunct.node as Record<string, unknown>;
+    for (const keyword in node) {
+      if (!Object.hasOwn(node, keyword) || !pending(conjunct, keyword)) continue;
       const entry = classifyKeyword(keyword);
       if (entry.kind === 'unknown') {
         scope.lose(conjunct, keyword, 'dropped', "not a keyword Gemini's Schema has");
@@ -548,7 +610,7 @@ function checkKeywords(
       }
       if (entry.kind !== 'unsupported') continue;
       if (targets !== undefined && (targets & kinds) === 0) continue;
-      const value = (conjunct.node as Record<string, unknown>)[keyword];
+      const value = node[keyword];
       if (isVacuous(keyword, value)) continue;
       const detail =
         keyword === 'additionalProperties' && value === false
@@ -565,9 +627,14 @@ function reportEnum(
   keyword: 'enum' | 'const',
   issues: EnumValues,
 ): void {
-  if (issues.weakened.length > 0) {
-    scope.lose(conjunct, keyword, 'weakened', [...issues.weakened, ...issues.rewritten].join('; '));
-  } else if (issues.rewritten.length > 0) {
+  if (issues.weakened !== undefined) {
+    scope.lose(
+      conjunct,
+      keyword,
+      'weakened',
+      [...issues.weakened, ...(issues.rewritten ?? [])].join('; '),
+    );
+  } else if (issues.rewritten !== undefined) {
     scope.lose(conjunct, keyword, 'rewritten', issues.rewritten.join('; '));
   }
 }
@@ -628,7 +695,7 @@ function convertUnion(
     const branch = makeConjunct(node, pointer, owner.refs);
     let schema: Schema;
     try {
-      schema = convertNode(scope.ctx, [...rest, branch], depth + 1);
+      schema = convertChild(scope, [...rest, branch], depth + 1);
     } catch (error) {
       if (error instanceof Unsatisfiable) return;
       throw error;
@@ -778,18 +845,20 @@ function buildArray(
   allowed: EnumValues | undefined,
 ): Schema {
   if (allowed?.values.some(Array.isArray)) {
-    allowed.weakened.push(
+    (allowed.weakened ??= []).push(
       'arrays cannot be listed in a Gemini enum: any array of the type is accepted',
     );
   }
-  const itemConjuncts: Conjunct[] = [];
+  let itemConjuncts: Conjunct[] | undefined;
   let tupleMax: number | undefined;
   for (const conjunct of conjuncts) {
     const positional = readPositional(scope, conjunct);
     if (positional === undefined) {
       const items = read(conjunct, 'items');
-      if (items !== undefined)
-        itemConjuncts.push(makeConjunct(items, `${conjunct.pointer}/items`, conjunct.refs));
+      if (items !== undefined) {
+        const item = makeConjunct(items, `${conjunct.pointer}/items`, conjunct.refs);
+        itemConjuncts = append(itemConjuncts, item);
+      }
       continue;
     }
     const { tuple, keyword, rest, restKeyword } = positional;
@@ -811,7 +880,8 @@ function buildArray(
     );
     const branches = rest === false ? [...tuple] : [...tuple, rest];
     if (branches.length === 0) continue;
-    itemConjuncts.push(
+    itemConjuncts = append(
+      itemConjuncts,
       makeConjunct({ anyOf: branches }, childPointer(conjunct.pointer, keyword), conjunct.refs, [
         ...tuple.map((_, i) => childPointer(conjunct.pointer, keyword, i)),
         ...(rest === false ? [] : [childPointer(conjunct.pointer, restKeyword)]),
@@ -821,9 +891,9 @@ function buildArray(
   const counts = countBounds(scope, conjuncts, ITEM_COUNT);
   let max = tupleMax === undefined ? counts.max : Math.min(counts.max ?? tupleMax, tupleMax);
   const schema: Schema = { type: 'ARRAY' };
-  if (itemConjuncts.length > 0) {
+  if (itemConjuncts !== undefined) {
     try {
-      schema.items = convertNode(scope.ctx, itemConjuncts, depth + 1);
+      schema.items = convertChild(scope, itemConjuncts, depth + 1);
     } catch (error) {
       if (!(error instanceof Unsatisfiable)) throw error;
       // No item can be valid: only the empty array is.
@@ -906,7 +976,7 @@ function buildObject(
   allowed: EnumValues | undefined,
 ): Schema {
   if (allowed?.values.some(isJsonObject)) {
-    allowed.weakened.push(
+    (allowed.weakened ??= []).push(
       'objects cannot be listed in a Gemini enum: any object of the type is accepted',
     );
   }
@@ -933,19 +1003,25 @@ function buildObject(
   let properties: Record<string, Schema>;
   if (sole !== undefined) {
     const source = propertiesOf(sole);
-    // A copy of the source's keys, in its order, made at once (not key by key); each value then
-    // replaced by its conversion, or deleted (a key holding `undefined`, a property left out).
-    properties = { ...source } as Record<string, Schema>;
+    const base = `${sole.pointer}/properties/`;
+    properties = {};
     for (const name in source) {
       if (!Object.hasOwn(source, name)) continue;
       const node = source[name];
-      const list =
-        node === undefined
-          ? undefined
-          : [makeConjunct(node, propertyPointer(sole.pointer, name), sole.refs)];
-      const schema =
-        list === undefined ? undefined : convertProperty(scope, name, list, depth, required);
-      if (schema === undefined) delete properties[name];
+      if (node === undefined) continue;
+      const pointer =
+        name.includes('~') || name.includes('/')
+          ? propertyPointer(sole.pointer, name)
+          : base + name;
+      const schema = convertProperty(
+        scope,
+        name,
+        [makeConjunct(node, pointer, sole.refs)],
+        depth,
+        required,
+      );
+      if (schema === undefined) continue;
+      if (name === '__proto__') setOwn(properties, name, schema);
       else properties[name] = schema;
     }
   } else {
@@ -1028,7 +1104,7 @@ function convertProperty(
   const at = list[0] as Conjunct;
   let schema: Schema;
   try {
-    schema = convertNode(scope.ctx, list, depth + 1);
+    schema = convertChild(scope, list, depth + 1);
   } catch (error) {
     if (!(error instanceof Unsatisfiable)) throw error;
     if (required?.has(name) === true) throw error;
@@ -1040,7 +1116,7 @@ function convertProperty(
     );
     return undefined;
   }
-  if (!GEMINI_PROPERTY_NAME.test(name)) {
+  if (!isGeminiPropertyName(name)) {
     scope.lose(
       at,
       'properties',

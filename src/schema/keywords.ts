@@ -134,6 +134,25 @@ export const ACCEPTED_FORMATS: Readonly<Record<string, readonly string[]>> = {
 /** Property names Gemini accepts, per its reference: letters, digits and `_`, at most 64. */
 export const GEMINI_PROPERTY_NAME = /^[A-Za-z0-9_]{1,64}$/;
 
+/** Whether {@link GEMINI_PROPERTY_NAME} matches `name` (tested by character: run per property). */
+export function isGeminiPropertyName(name: string): boolean {
+  if (name.length === 0 || name.length > 64) return false;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    // 0-9, A-Z, _, a-z
+    if (
+      !(
+        (code >= 48 && code <= 57) ||
+        (code >= 65 && code <= 90) ||
+        code === 95 ||
+        (code >= 97 && code <= 122)
+      )
+    )
+      return false;
+  }
+  return true;
+}
+
 // JSON Schema types as sets of value kinds (bit masks), so `type` keywords intersect exactly
 // (`number` holds `integer`), and their mapping onto Gemini's `Type` enum.
 
@@ -210,16 +229,24 @@ export function kindOf(value: unknown): Kinds {
   }
 }
 
+/** {@link geminiTypes} of every set of kinds, worked out once (the lists are shared). */
+const GEMINI_TYPES: readonly (readonly GeminiType[])[] = Array.from(
+  { length: ALL_KINDS + 1 },
+  (_, kinds) => {
+    const out: GeminiType[] = [];
+    if (kinds & KIND.string) out.push('STRING');
+    if (kinds & KIND.fraction) out.push('NUMBER');
+    else if (kinds & KIND.integer) out.push('INTEGER');
+    if (kinds & KIND.boolean) out.push('BOOLEAN');
+    if (kinds & KIND.array) out.push('ARRAY');
+    if (kinds & KIND.object) out.push('OBJECT');
+    return Object.freeze(out);
+  },
+);
+
 /** The Gemini types that together accept exactly the non-null `kinds`, in a fixed order. */
-export function geminiTypes(kinds: Kinds): GeminiType[] {
-  const out: GeminiType[] = [];
-  if (kinds & KIND.string) out.push('STRING');
-  if (kinds & KIND.fraction) out.push('NUMBER');
-  else if (kinds & KIND.integer) out.push('INTEGER');
-  if (kinds & KIND.boolean) out.push('BOOLEAN');
-  if (kinds & KIND.array) out.push('ARRAY');
-  if (kinds & KIND.object) out.push('OBJECT');
-  return out;
+export function geminiTypes(kinds: Kinds): readonly GeminiType[] {
+  return GEMINI_TYPES[kinds & ALL_KINDS] as readonly GeminiType[];
 }
 
 /** The kinds a valid `type` keyword (and `nullable`) names, for messages (`integer`, `number`, ...). */
@@ -440,17 +467,15 @@ export function read(conjunct: Conjunct, keyword: Keyword): unknown {
     : (conjunct.node as Record<string, unknown>)[keyword];
 }
 
-/** The keywords of `conjunct` still to read, in source order. */
-export function keywordsOf(conjunct: Conjunct): string[] {
-  const out: string[] = [];
-  if (conjunct.keys === 0 && conjunct.extra === 0) return out;
-  const record = conjunct.node as Record<string, unknown>;
-  for (const keyword of Object.keys(record)) {
-    if (record[keyword] === undefined) continue;
-    const bit = KEYWORD_BITS.get(keyword);
-    if (bit === undefined ? conjunct.extra !== 0 : (conjunct.keys & bit) !== 0) out.push(keyword);
-  }
-  return out;
+/**
+ * Whether `keyword`, an own key of the object `conjunct`, is still to read: present (not
+ * `undefined`) and not ignored. (The keywords of a conjunct, in source order, are its own keys
+ * that are.)
+ */
+export function pending(conjunct: Conjunct, keyword: string): boolean {
+  if ((conjunct.node as Record<string, unknown>)[keyword] === undefined) return false;
+  const bit = KEYWORD_BITS.get(keyword);
+  return bit === undefined ? conjunct.extra !== 0 : (conjunct.keys & bit) !== 0;
 }
 
 /** The kinds the type-specific keywords of `conjunct` constrain (`0`: none). */

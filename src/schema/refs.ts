@@ -80,18 +80,24 @@ export class RefResolver {
   }
 
   /**
-   * Resolves `ref`, found at `at` (the pointer of the `$ref` keyword).
+   * Resolves `ref`, found at `at` (the pointer of the `$ref` keyword; with `keyword`, the pointer
+   * of the schema that holds it, the keyword's pointer made only if an error names it).
    *
    * @throws GeminiMcpError `SCHEMA_UNSUPPORTED` for a remote `$ref`, a `$ref` to nowhere or to a
    * place that holds no schema.
    */
-  resolve(ref: unknown, at: string): RefTarget {
+  resolve(ref: unknown, at: string, keyword?: string): RefTarget {
     if (typeof ref === 'string') {
       const known = this.#resolved?.get(ref);
       if (known !== undefined) return known;
     }
     this.#index ??= this.#buildIndex();
-    const target = resolveRef(this.#index, this.#rootId, ref, at);
+    const target = resolveRef(
+      this.#index,
+      this.#rootId,
+      ref,
+      keyword === undefined ? at : childPointer(at, keyword),
+    );
     this.#resolved ??= new Map();
     this.#resolved.set(ref as string, target);
     return target;

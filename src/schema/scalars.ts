@@ -108,19 +108,27 @@ function numericBounds(scope: Scope, conjuncts: readonly Conjunct[]): NumericBou
     for (const { side, inclusive, exclusive } of SIDES) {
       const plain = read(conjunct, inclusive);
       const strict = read(conjunct, exclusive);
-      const candidates: NumericBound[] = [];
       if (plain !== undefined) {
         if (typeof plain !== 'number') scope.lose(conjunct, inclusive, 'dropped', 'not a number');
-        else if (strict === true)
-          candidates.push({ value: plain, exclusive: true, conjunct, keyword: exclusive });
-        else candidates.push({ value: plain, exclusive: false, conjunct, keyword: inclusive });
+        else
+          out[side] = tighter(
+            side,
+            out[side],
+            strict === true
+              ? { value: plain, exclusive: true, conjunct, keyword: exclusive }
+              : { value: plain, exclusive: false, conjunct, keyword: inclusive },
+          );
       }
       if (typeof strict === 'number') {
-        candidates.push({ value: strict, exclusive: true, conjunct, keyword: exclusive });
+        out[side] = tighter(side, out[side], {
+          value: strict,
+          exclusive: true,
+          conjunct,
+          keyword: exclusive,
+        });
       } else if (strict !== undefined && typeof strict !== 'boolean') {
         scope.lose(conjunct, exclusive, 'dropped', 'not a number');
       }
-      for (const candidate of candidates) out[side] = tighter(side, out[side], candidate);
     }
   }
   return out;
@@ -154,8 +162,10 @@ function withinBounds(value: number, bounds: NumericBounds): boolean {
  */
 export interface EnumValues {
   readonly values: readonly unknown[];
-  readonly weakened: string[];
-  readonly rewritten: string[];
+  /** What the nodes weakened, in the order met; made on the first (most enums lose nothing). */
+  weakened: string[] | undefined;
+  /** What the nodes rewrote, likewise. */
+  rewritten: string[] | undefined;
 }
 
 /** The `format` of a conjunction, reported as dropped when none of `types` accepts it. */
@@ -225,14 +235,14 @@ export function buildString(
   return schema;
 }
 
-/** NUMBER or INTEGER nodes: one, or one per range of the enum's numbers. */
+/** A NUMBER or INTEGER node, or with an enum one per range of its numbers. */
 export function buildNumber(
   scope: Scope,
   conjuncts: readonly Conjunct[],
   type: 'NUMBER' | 'INTEGER',
   allowed: EnumValues | undefined,
   format: string | undefined,
-): Schema[] {
+): Schema | Schema[] {
   const bounds = numericBounds(scope, conjuncts);
   if (allowed !== undefined) {
     const numbers = allowed.values.filter(
@@ -247,7 +257,7 @@ export function buildNumber(
         'no number of the enum lies within the bounds',
       );
     }
-    allowed.rewritten.push(
+    (allowed.rewritten ??= []).push(
       'numbers written as minimum/maximum ranges, Gemini enums hold strings only',
     );
     return numberRanges(numbers).map(([low, high]) =>
@@ -264,7 +274,7 @@ export function buildNumber(
   }
   if (minimum !== undefined) schema.minimum = minimum;
   if (maximum !== undefined) schema.maximum = maximum;
-  return [schema];
+  return schema;
 }
 
 /** Integer bounds, exclusive ones moved to the next integer: exact. */
@@ -331,7 +341,7 @@ export function buildBoolean(allowed: EnumValues | undefined): Schema {
     allowed !== undefined &&
     new Set(allowed.values.filter((value) => typeof value === 'boolean')).size === 1
   ) {
-    allowed.weakened.push('a single boolean cannot be pinned: both are accepted');
+    (allowed.weakened ??= []).push('a single boolean cannot be pinned: both are accepted');
   }
   return { type: 'BOOLEAN' };
 }
