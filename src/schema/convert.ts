@@ -48,6 +48,7 @@ import {
   int64,
   PROPERTY_COUNT,
   readFormat,
+  weakenEnum,
 } from './scalars.js';
 
 /** One conversion's shared state. */
@@ -845,7 +846,8 @@ function buildArray(
   allowed: EnumValues | undefined,
 ): Schema {
   if (allowed?.values.some(Array.isArray)) {
-    (allowed.weakened ??= []).push(
+    weakenEnum(
+      allowed,
       'arrays cannot be listed in a Gemini enum: any array of the type is accepted',
     );
   }
@@ -976,7 +978,8 @@ function buildObject(
   allowed: EnumValues | undefined,
 ): Schema {
   if (allowed?.values.some(isJsonObject)) {
-    (allowed.weakened ??= []).push(
+    weakenEnum(
+      allowed,
       'objects cannot be listed in a Gemini enum: any object of the type is accepted',
     );
   }

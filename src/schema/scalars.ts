@@ -168,6 +168,12 @@ export interface EnumValues {
   rewritten: string[] | undefined;
 }
 
+/** Notes that a node built for the enum `allowed` accepts more than it lists. */
+export function weakenEnum(allowed: EnumValues, detail: string): void {
+  if (allowed.weakened === undefined) allowed.weakened = [detail];
+  else allowed.weakened.push(detail);
+}
+
 /** The `format` of a conjunction, reported as dropped when none of `types` accepts it. */
 export function readFormat(
   scope: Scope,
@@ -257,9 +263,10 @@ export function buildNumber(
         'no number of the enum lies within the bounds',
       );
     }
-    (allowed.rewritten ??= []).push(
+    // Only the one NUMBER or INTEGER node of a conjunction writes this.
+    allowed.rewritten = [
       'numbers written as minimum/maximum ranges, Gemini enums hold strings only',
-    );
+    ];
     return numberRanges(numbers).map(([low, high]) =>
       Number.isInteger(low)
         ? withFormat({ type: 'INTEGER', minimum: low, maximum: high }, 'INTEGER', format)
@@ -341,7 +348,7 @@ export function buildBoolean(allowed: EnumValues | undefined): Schema {
     allowed !== undefined &&
     new Set(allowed.values.filter((value) => typeof value === 'boolean')).size === 1
   ) {
-    (allowed.weakened ??= []).push('a single boolean cannot be pinned: both are accepted');
+    weakenEnum(allowed, 'a single boolean cannot be pinned: both are accepted');
   }
   return { type: 'BOOLEAN' };
 }
