@@ -686,19 +686,21 @@ function convertUnion(
   annotations: Annotations,
 ): Schema {
   const { conjunct: owner, keyword, branches } = union;
-  const rest = conjuncts.map((conjunct) =>
-    without(conjunct, conjunct === owner ? WITHOUT_UNION[keyword] : ANNOTATION_KEYS),
-  );
+  const rest: Conjunct[] = [];
+  for (const conjunct of conjuncts) {
+    rest.push(without(conjunct, conjunct === owner ? WITHOUT_UNION[keyword] : ANNOTATION_KEYS));
+  }
   let nullable = false;
-  const alternatives: Schema[] = [];
-  branches.forEach((node, i) => {
+  // The branches' nodes, a bare union's branches each one: one (no list), or a list.
+  let alternatives: Schema | Schema[] | undefined;
+  for (let i = 0; i < branches.length; i++) {
     const pointer = owner.branchPointers?.[i] ?? childPointer(owner.pointer, keyword, i);
-    const branch = makeConjunct(node, pointer, owner.refs);
+    const branch = makeConjunct(branches[i], pointer, owner.refs);
     let schema: Schema;
     try {
-      schema = convertChild(scope, [...rest, branch], depth + 1);
+      schema = convertChild(scope, rest.concat(branch), depth + 1);
     } catch (error) {
-      if (error instanceof Unsatisfiable) return;
+      if (error instanceof Unsatisfiable) continue;
       throw error;
     }
     if (schema.type === 'NULL') {
@@ -711,21 +713,37 @@ function convertUnion(
           'the null branch became nullable; its description is not sent',
         );
       }
-      return;
+      continue;
     }
-    for (const branch of isBareUnion(schema) ? (schema.anyOf ?? []) : [schema]) {
-      alternatives.push(branch);
-    }
-  });
-  if (keyword === 'oneOf' && !pairwiseDisjoint(alternatives, nullable)) {
-    scope.lose(owner, keyword, 'weakened', 'written as anyOf: a value may match several branches');
+    const parts = isBareUnion(schema) ? (schema.anyOf as Schema[]) : schema;
+    alternatives =
+      alternatives === undefined && !Array.isArray(parts)
+        ? parts
+        : (alternatives === undefined
+            ? []
+            : Array.isArray(alternatives)
+              ? alternatives
+              : [alternatives]
+          ).concat(parts);
   }
-  if (alternatives.length === 0) {
+  if (keyword === 'oneOf') {
+    const list =
+      alternatives === undefined ? [] : Array.isArray(alternatives) ? alternatives : [alternatives];
+    if (!pairwiseDisjoint(list, nullable)) {
+      scope.lose(
+        owner,
+        keyword,
+        'weakened',
+        'written as anyOf: a value may match several branches',
+      );
+    }
+  }
+  if (alternatives === undefined || (Array.isArray(alternatives) && alternatives.length === 0)) {
     if (!nullable)
       throw new Unsatisfiable(owner.pointer, `no branch of ${keyword} accepts a value`);
     return { type: 'NULL' };
   }
-  const merged = mergeAlternatives(alternatives);
+  const merged = Array.isArray(alternatives) ? mergeAlternatives(alternatives) : [alternatives];
   const schema = merged.length === 1 ? (merged[0] as Schema) : { anyOf: merged };
   if (nullable) markNullable(schema);
   return schema;
@@ -741,7 +759,15 @@ function markNullable(schema: Schema): void {
 }
 
 function isBareUnion(schema: Schema): boolean {
-  return schema.anyOf !== undefined && Object.keys(schema).length === 1;
+  return schema.anyOf !== undefined && onlyKeys(schema, 'anyOf', 'anyOf');
+}
+
+/** Whether every own key of `schema` is `a` or `b` (counted without listing them). */
+function onlyKeys(schema: Schema, a: keyof Schema, b: keyof Schema): boolean {
+  for (const key in schema) {
+    if (key !== a && key !== b && Object.hasOwn(schema, key)) return false;
+  }
+  return true;
 }
 
 /** Drops duplicate alternatives and merges bare string enums into the first one. */
@@ -783,25 +809,26 @@ function mergeAlternatives(alternatives: readonly Schema[]): Schema[] {
 
 /** A STRING node with an enum and nothing else. */
 function isBareStringEnum(schema: Schema): boolean {
-  return (
-    schema.type === 'STRING' &&
-    schema.enum !== undefined &&
-    Object.keys(schema).every((key) => key === 'type' || key === 'enum')
-  );
+  return schema.type === 'STRING' && schema.enum !== undefined && onlyKeys(schema, 'type', 'enum');
 }
 
 /** True when no value can match two of `alternatives` (a null branch counts as one more). */
 function pairwiseDisjoint(alternatives: readonly Schema[], nullBranch: boolean): boolean {
   if (nullBranch && alternatives.some((schema) => schema.nullable === true)) return false;
-  return alternatives.every((a, i) => alternatives.slice(i + 1).every((b) => disjoint(a, b)));
+  for (let i = 0; i < alternatives.length; i++) {
+    for (let j = i + 1; j < alternatives.length; j++) {
+      if (!disjoint(alternatives[i] as Schema, alternatives[j] as Schema)) return false;
+    }
+  }
+  return true;
 }
 
 function disjoint(a: Schema, b: Schema): boolean {
   if (a.type === undefined || b.type === undefined) return false;
   if (a.nullable === true && b.nullable === true) return false;
   if (a.type !== b.type) {
-    const numeric = new Set(['NUMBER', 'INTEGER']);
-    return !(numeric.has(a.type) && numeric.has(b.type));
+    const numeric = (type: string): boolean => type === 'NUMBER' || type === 'INTEGER';
+    return !(numeric(a.type) && numeric(b.type));
   }
   switch (a.type) {
     case 'STRING':

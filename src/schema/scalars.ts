@@ -180,29 +180,33 @@ export function readFormat(
   conjuncts: readonly Conjunct[],
   types: readonly GeminiType[],
 ): string | undefined {
-  let chosen: { value: string; conjunct: Conjunct } | undefined;
-  for (const conjunct of conjuncts) {
+  let chosen: string | undefined;
+  let owner: Conjunct | undefined;
+  for (let i = 0; i < conjuncts.length; i++) {
+    const conjunct = conjuncts[i] as Conjunct;
     if ((conjunct.keys & KW.format) === 0) continue;
     const value = read(conjunct, 'format');
     if (value === undefined) continue;
     if (typeof value !== 'string') scope.lose(conjunct, 'format', 'dropped', 'not a string');
-    else if (chosen === undefined) chosen = { value, conjunct };
-    else if (value !== chosen.value) {
-      scope.lose(conjunct, 'format', 'dropped', `another format ("${chosen.value}") applies here`);
+    else if (chosen === undefined) {
+      chosen = value;
+      owner = conjunct;
+    } else if (value !== chosen) {
+      scope.lose(conjunct, 'format', 'dropped', `another format ("${chosen}") applies here`);
     }
   }
-  if (chosen === undefined) return undefined;
-  const { value, conjunct } = chosen;
-  if (!types.some((type) => acceptsFormat(type, value))) {
-    const accepted = types.flatMap((type) => ACCEPTED_FORMATS[type] ?? []);
-    scope.lose(
-      conjunct,
-      'format',
-      'dropped',
-      `Gemini takes ${accepted.length === 0 ? 'no format' : accepted.map((f) => `"${f}"`).join(', ')} here, not "${value}"`,
-    );
+  if (chosen === undefined || owner === undefined) return undefined;
+  for (let i = 0; i < types.length; i++) {
+    if (acceptsFormat(types[i] as GeminiType, chosen)) return chosen;
   }
-  return value;
+  const accepted = types.flatMap((type) => ACCEPTED_FORMATS[type] ?? []);
+  scope.lose(
+    owner,
+    'format',
+    'dropped',
+    `Gemini takes ${accepted.length === 0 ? 'no format' : accepted.map((f) => `"${f}"`).join(', ')} here, not "${chosen}"`,
+  );
+  return chosen;
 }
 
 function acceptsFormat(type: GeminiType, format: string): boolean {
