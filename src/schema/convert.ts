@@ -48,6 +48,7 @@ import {
   int64,
   PROPERTY_COUNT,
   readFormat,
+  typedNode,
   weakenEnum,
 } from './scalars.js';
 
@@ -179,6 +180,14 @@ function append<T>(list: T[] | undefined, item: T): T[] {
   return list;
 }
 
+/** A new list: `list`, then `item` (made to size). */
+function plus<T>(list: readonly T[], item: T): T[] {
+  const out = new Array<T>(list.length + 1);
+  for (let i = 0; i < list.length; i++) out[i] = list[i] as T;
+  out[list.length] = item;
+  return out;
+}
+
 /** Whether `conjunct` holds a `$ref` or an `allOf` to expand (most do not). */
 function expandable(conjunct: Conjunct): boolean {
   return (conjunct.keys & EXPANDED) !== 0;
@@ -230,7 +239,7 @@ function followRef(
   let seen = 0;
   for (const pointer of conjunct.refs) if (pointer === target.pointer) seen++;
   if (seen < plan.refDepth) {
-    const refs = conjunct.refs.concat(target.pointer);
+    const refs = plus(conjunct.refs, target.pointer);
     return visit(scope, makeConjunct(target.node, target.pointer, refs), depth, out);
   }
   const cycle = [...conjunct.refs.slice(conjunct.refs.lastIndexOf(target.pointer)), target.pointer];
@@ -269,25 +278,34 @@ const ANNOTATION_KEYS = keywordMask(ANNOTATIONS);
 /** `example` and `examples`. */
 const EXAMPLE_KEYS = KW.example | KW.examples;
 
-/** The annotations of a node that has none (never written to). */
-const NO_ANNOTATIONS: Annotations = Object.freeze({});
+/**
+ * The annotations of a node as {@link collectAnnotations} finds them: none, a description alone
+ * (most nodes: no record then), or {@link Annotations}.
+ */
+type Found = Annotations | string | undefined;
+
+/** The description of `found`. */
+function descriptionOf(found: Found): string | undefined {
+  return typeof found === 'object' ? found.description : found;
+}
 
 /**
  * Reads the annotations of `conjuncts`: distinct descriptions are joined (a `$ref`'s target and the
  * place that uses it often both describe), the first title, default and example win, and
  * `examples` gives its first entry.
  */
-function collectAnnotations(scope: NodeScope, conjuncts: readonly Conjunct[]): Annotations {
-  let out = NO_ANNOTATIONS;
+function collectAnnotations(scope: NodeScope, conjuncts: readonly Conjunct[]): Found {
+  // Made for a title, default or example.
+  let out: Annotations | undefined;
   // The first description, then all of them once there are two.
   let description: string | undefined;
   let descriptions: string[] | undefined;
   for (const conjunct of conjuncts) {
     if ((conjunct.keys & ANNOTATION_KEYS) === 0) continue;
-    if (out === NO_ANNOTATIONS) out = {};
     const node = conjunct.node as Record<string, unknown>;
     const title = (conjunct.keys & KW.title) === 0 ? undefined : node.title;
     if (title !== undefined) {
+      out ??= {};
       if (typeof title !== 'string') {
         scope.lose(conjunct, 'title', 'dropped', 'not a string');
       } else if (out.title === undefined) {
@@ -310,6 +328,7 @@ function collectAnnotations(scope: NodeScope, conjuncts: readonly Conjunct[]): A
     }
     const fallback = (conjunct.keys & KW.default) === 0 ? undefined : node.default;
     if (fallback !== undefined) {
+      out ??= {};
       if (!Object.hasOwn(out, 'default')) out.default = copyValue(fallback);
       else
         scope.lose(
@@ -319,9 +338,14 @@ function collectAnnotations(scope: NodeScope, conjuncts: readonly Conjunct[]): A
           'another default applies here; the first is kept',
         );
     }
-    if ((conjunct.keys & EXAMPLE_KEYS) !== 0) readExample(scope, conjunct, out);
+    if ((conjunct.keys & EXAMPLE_KEYS) !== 0) {
+      out ??= {};
+      readExample(scope, conjunct, out);
+    }
   }
-  if (description !== undefined) out.description = descriptions?.join('\n\n') ?? description;
+  const text = description === undefined ? undefined : (descriptions?.join('\n\n') ?? description);
+  if (out === undefined) return text;
+  if (text !== undefined) out.description = text;
   return out;
 }
 
@@ -360,17 +384,21 @@ function copyValue(value: unknown): unknown {
  * Writes `annotations` onto `schema` (they win over a single union branch's own, descriptions
  * are joined), then the loss note when `describeLosses` is on.
  */
-function applyAnnotations(schema: Schema, annotations: Annotations, scope: NodeScope): Schema {
-  if (annotations === NO_ANNOTATIONS && !scope.ctx.describeLosses) return schema;
-  if (annotations.title !== undefined) schema.title = annotations.title;
-  if (annotations.description !== undefined) {
+function applyAnnotations(schema: Schema, found: Found, scope: NodeScope): Schema {
+  if (found === undefined && !scope.ctx.describeLosses) return schema;
+  const annotations = typeof found === 'object' ? found : undefined;
+  if (annotations?.title !== undefined) schema.title = annotations.title;
+  const description = descriptionOf(found);
+  if (description !== undefined) {
     schema.description =
-      schema.description === undefined || schema.description === annotations.description
-        ? annotations.description
-        : `${annotations.description}\n\n${schema.description}`;
+      schema.description === undefined || schema.description === description
+        ? description
+        : `${description}\n\n${schema.description}`;
   }
-  if (Object.hasOwn(annotations, 'default')) schema.default = annotations.default;
-  if (Object.hasOwn(annotations, 'example')) schema.example = annotations.example;
+  if (annotations !== undefined) {
+    if (Object.hasOwn(annotations, 'default')) schema.default = annotations.default;
+    if (Object.hasOwn(annotations, 'example')) schema.example = annotations.example;
+  }
   if (scope.ctx.describeLosses) {
     const description = describeLosses(schema.description, scope.notes);
     if (description !== undefined) schema.description = description;
@@ -683,12 +711,13 @@ function convertUnion(
   conjuncts: readonly Conjunct[],
   union: Union,
   depth: number,
-  annotations: Annotations,
+  annotations: Found,
 ): Schema {
   const { conjunct: owner, keyword, branches } = union;
-  const rest: Conjunct[] = [];
-  for (const conjunct of conjuncts) {
-    rest.push(without(conjunct, conjunct === owner ? WITHOUT_UNION[keyword] : ANNOTATION_KEYS));
+  const rest = new Array<Conjunct>(conjuncts.length);
+  for (let i = 0; i < conjuncts.length; i++) {
+    const conjunct = conjuncts[i] as Conjunct;
+    rest[i] = without(conjunct, conjunct === owner ? WITHOUT_UNION[keyword] : ANNOTATION_KEYS);
   }
   let nullable = false;
   // The branches' nodes, a bare union's branches each one: one (no list), or a list.
@@ -698,14 +727,14 @@ function convertUnion(
     const branch = makeConjunct(branches[i], pointer, owner.refs);
     let schema: Schema;
     try {
-      schema = convertChild(scope, rest.concat(branch), depth + 1);
+      schema = convertChild(scope, plus(rest, branch), depth + 1);
     } catch (error) {
       if (error instanceof Unsatisfiable) continue;
       throw error;
     }
     if (schema.type === 'NULL') {
       nullable = true;
-      if (schema.description !== undefined && schema.description !== annotations.description) {
+      if (schema.description !== undefined && schema.description !== descriptionOf(annotations)) {
         scope.lose(
           branch,
           'description',
@@ -919,7 +948,7 @@ function buildArray(
   }
   const counts = countBounds(scope, conjuncts, ITEM_COUNT);
   let max = tupleMax === undefined ? counts.max : Math.min(counts.max ?? tupleMax, tupleMax);
-  const schema: Schema = { type: 'ARRAY' };
+  const schema = typedNode('ARRAY');
   if (itemConjuncts !== undefined) {
     try {
       schema.items = convertChild(scope, itemConjuncts, depth + 1);
@@ -1061,35 +1090,32 @@ function buildObject(
       if (schema !== undefined) setOwn(properties, name, schema);
     }
   }
-  let kept: string[] | undefined;
   if (required !== undefined) {
     // A required name in the source properties is converted, or its conversion threw.
-    kept = [];
-    let missing: string[] | undefined;
-    for (const name of required.keys()) {
-      kept.push(name);
-      if (Object.hasOwn(properties, name)) continue;
+    let missing: number[] | undefined;
+    for (let i = 0; i < required.names.length; i++) {
+      if (Object.hasOwn(properties, required.names[i] as string)) continue;
       missing ??= [];
-      missing.push(name);
+      missing.push(i);
     }
     if (missing !== undefined) {
-      for (const name of missing) {
-        scope.ctx.budget.spend(required.get(name)?.pointer ?? '', ANY_VALUE_NODES);
-        setOwn(properties, name, anyValue());
+      for (const i of missing) {
+        scope.ctx.budget.spend(required.owner(i).pointer, ANY_VALUE_NODES);
+        setOwn(properties, required.names[i] as string, anyValue());
       }
       scope.lose(
-        required.get(missing[0] as string) as Conjunct,
+        required.owner(missing[0] as number),
         'required',
         'rewritten',
-        `required without a schema (${missing.map((name) => `"${name}"`).join(', ')}): declared as any value`,
+        `required without a schema (${missing.map((i) => `"${required.names[i]}"`).join(', ')}): declared as any value`,
       );
     }
   }
-  const schema: Schema = { type: 'OBJECT' };
+  const schema = typedNode('OBJECT');
   const names = Object.keys(properties);
   if (names.length > 0) schema.properties = properties;
   if (names.length > 1) schema.propertyOrdering = names;
-  if (kept !== undefined && kept.length > 0) schema.required = kept;
+  if (required !== undefined && required.names.length > 0) schema.required = required.names;
   const { min, max } = countBounds(scope, conjuncts, PROPERTY_COUNT);
   if (min !== undefined) schema.minProperties = int64(min);
   if (max !== undefined) schema.maxProperties = int64(max);
@@ -1129,7 +1155,7 @@ function convertProperty(
   name: string,
   list: readonly Conjunct[],
   depth: number,
-  required: ReadonlyMap<string, Conjunct> | undefined,
+  required: Required | undefined,
 ): Schema | undefined {
   const at = list[0] as Conjunct;
   let schema: Schema;
@@ -1164,12 +1190,54 @@ function isNameList(value: unknown): value is string[] {
   return true;
 }
 
+/**
+ * The names a conjunction requires, distinct, in the order first met, each with the conjunct
+ * that requires it first (most objects: one conjunct requires them all).
+ */
+class Required {
+  /** The names: a new list, the output's `required`. */
+  readonly names: string[];
+  readonly #first: Conjunct;
+  /** The conjunct of each name, once a second conjunct adds names. */
+  #owners: Conjunct[] | undefined;
+  /** The names as a set, made when first asked (or a second conjunct adds names). */
+  #set: Set<string> | undefined;
+
+  constructor(names: readonly string[], conjunct: Conjunct) {
+    this.names = repeats(names) ? [...new Set(names)] : names.slice();
+    this.#first = conjunct;
+    this.#owners = undefined;
+    this.#set = undefined;
+  }
+
+  /** Whether `name` is required. */
+  has(name: string): boolean {
+    this.#set ??= new Set(this.names);
+    return this.#set.has(name);
+  }
+
+  /** The conjunct that requires the name at `index` of {@link names}. */
+  owner(index: number): Conjunct {
+    return this.#owners?.[index] ?? this.#first;
+  }
+
+  /** Adds the names `conjunct` requires that are not yet. */
+  add(names: readonly string[], conjunct: Conjunct): void {
+    this.#set ??= new Set(this.names);
+    const set = this.#set;
+    for (const name of names) {
+      if (set.has(name)) continue;
+      set.add(name);
+      this.#owners ??= this.names.map(() => this.#first);
+      this.names.push(name);
+      this.#owners.push(conjunct);
+    }
+  }
+}
+
 /** The required names of the conjunction, each with the conjunct that requires it. */
-function readRequired(
-  scope: NodeScope,
-  conjuncts: readonly Conjunct[],
-): Map<string, Conjunct> | undefined {
-  let required: Map<string, Conjunct> | undefined;
+function readRequired(scope: NodeScope, conjuncts: readonly Conjunct[]): Required | undefined {
+  let required: Required | undefined;
   for (const conjunct of conjuncts) {
     if ((conjunct.keys & KW.required) === 0) continue;
     const names = (conjunct.node as Record<string, unknown>).required;
@@ -1177,8 +1245,8 @@ function readRequired(
       scope.lose(conjunct, 'required', 'dropped', 'not an array of property names');
       continue;
     }
-    required ??= new Map();
-    for (const name of names) if (!required.has(name)) required.set(name, conjunct);
+    if (required === undefined) required = new Required(names, conjunct);
+    else required.add(names, conjunct);
   }
   return required;
 }

@@ -11,6 +11,17 @@ import type { Conjunct, GeminiType, Keyword } from './keywords.js';
 import { ACCEPTED_FORMATS, KW, read, Unsatisfiable } from './keywords.js';
 import type { Scope } from './losses.js';
 
+/**
+ * A new node of `type`, made empty and then typed: an empty object holds four properties in
+ * itself, where a `{ type }` literal holds one and puts the next in a separate store (most nodes
+ * end with two to four: `type`, `description`, `format`, `nullable`, `enum`...).
+ */
+export function typedNode(type: NonNullable<Schema['type']>): Schema {
+  const schema: Schema = {};
+  schema.type = type;
+  return schema;
+}
+
 /** The tightest `min`/`max` count of a conjunction. */
 interface CountBounds {
   min?: number;
@@ -225,7 +236,7 @@ export function buildString(
   allowed: EnumValues | undefined,
   format: string | undefined,
 ): Schema {
-  const schema = withFormat({ type: 'STRING' }, 'STRING', format);
+  const schema = withFormat(typedNode('STRING'), 'STRING', format);
   const { min, max } = countBounds(scope, conjuncts, LENGTH);
   if (min !== undefined) schema.minLength = int64(min);
   if (max !== undefined) schema.maxLength = int64(max);
@@ -277,7 +288,7 @@ export function buildNumber(
         : withFormat({ type: 'NUMBER', minimum: low, maximum: high }, 'NUMBER', format),
     );
   }
-  const schema = withFormat({ type }, type, format);
+  const schema = withFormat(typedNode(type), type, format);
   const { minimum, maximum } =
     type === 'INTEGER' ? integerRange(bounds) : numberRange(scope, bounds);
   if (minimum !== undefined && maximum !== undefined && minimum > maximum) {
@@ -354,5 +365,5 @@ export function buildBoolean(allowed: EnumValues | undefined): Schema {
   ) {
     weakenEnum(allowed, 'a single boolean cannot be pinned: both are accepted');
   }
-  return { type: 'BOOLEAN' };
+  return typedNode('BOOLEAN');
 }
