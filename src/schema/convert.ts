@@ -180,7 +180,11 @@ function append<T>(list: T[] | undefined, item: T): T[] {
   return list;
 }
 
-/** A new list: `list`, then `item` (made to size). */
+/**
+ * A new list: `list`, then `item` (made to size). Lists are copied by hand or spread here, not
+ * with `slice` and the like: a source list may be frozen (a tool set's snapshot), which sends
+ * the array builtins down their slow path.
+ */
 function plus<T>(list: readonly T[], item: T): T[] {
   const out = new Array<T>(list.length + 1);
   for (let i = 0; i < list.length; i++) out[i] = list[i] as T;
@@ -431,7 +435,9 @@ function convertTyped(scope: NodeScope, conjuncts: readonly Conjunct[], depth: n
   let allowed: EnumValues | undefined;
   if (enumeration !== undefined) {
     let valueKinds = 0;
-    for (const value of enumeration.values) valueKinds |= kindOf(value);
+    // By index, as every source list here (see {@link plus}).
+    const { values } = enumeration;
+    for (let i = 0; i < values.length; i++) valueKinds |= kindOf(values[i]);
     kinds = kinds === undefined ? valueKinds : kinds & valueKinds;
     const within = kinds;
     allowed = {
@@ -561,11 +567,20 @@ function readEnum(scope: NodeScope, conjuncts: readonly Conjunct[]): Enumeration
 /** The distinct values of a list, in first-seen order (JSON equality): the list itself if they are. */
 function distinct(list: readonly unknown[]): readonly unknown[] {
   // Plain values compare as themselves (a JSON number has one value, -0 written as 0).
-  if (list.every((entry) => entry === null || typeof entry !== 'object')) {
+  if (plainValues(list)) {
     return repeats(list) ? [...new Set(list)] : list;
   }
   const unique = new Map(list.map((entry) => [canonicalJson(entry), entry]));
   return [...unique.values()];
+}
+
+/** Whether `list` holds no object or array (by hand: it may be frozen, see {@link plus}). */
+function plainValues(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i];
+    if (entry !== null && typeof entry === 'object') return false;
+  }
+  return true;
 }
 
 /** Whether a list of plain values holds one twice (short lists, most enums, without a `Set`). */
@@ -1186,7 +1201,7 @@ function convertProperty(
 /** Whether `value` is an array of strings. */
 function isNameList(value: unknown): value is string[] {
   if (!Array.isArray(value)) return false;
-  for (const entry of value) if (typeof entry !== 'string') return false;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false;
   return true;
 }
 
@@ -1204,7 +1219,7 @@ class Required {
   #set: Set<string> | undefined;
 
   constructor(names: readonly string[], conjunct: Conjunct) {
-    this.names = repeats(names) ? [...new Set(names)] : names.slice();
+    this.names = repeats(names) ? [...new Set(names)] : [...names];
     this.#first = conjunct;
     this.#owners = undefined;
     this.#set = undefined;
@@ -1225,7 +1240,8 @@ class Required {
   add(names: readonly string[], conjunct: Conjunct): void {
     this.#set ??= new Set(this.names);
     const set = this.#set;
-    for (const name of names) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
       if (set.has(name)) continue;
       set.add(name);
       this.#owners ??= this.names.map(() => this.#first);

@@ -200,7 +200,9 @@ export function kindsOfType(type: unknown): Kinds | undefined {
   if (typeof type === 'string') return TYPE_NAME_KINDS.get(type);
   if (!Array.isArray(type) || type.length === 0) return undefined;
   let kinds = 0;
-  for (const name of type) {
+  // By index: the list may be frozen (a tool set's snapshot), where iterating allocates.
+  for (let i = 0; i < type.length; i++) {
+    const name: unknown = type[i];
     const named = typeof name === 'string' ? TYPE_NAME_KINDS.get(name) : undefined;
     if (named === undefined) return undefined;
     kinds |= named;

@@ -250,10 +250,24 @@ export function buildString(
       scope.lose(conjunct, 'pattern', 'dropped', 'Gemini takes one pattern; another applies here');
     }
   }
-  if (allowed !== undefined) {
-    schema.enum = allowed.values.filter((value): value is string => typeof value === 'string');
-  }
+  if (allowed !== undefined) schema.enum = strings(allowed.values);
   return schema;
+}
+
+/**
+ * The strings of `values`, in order, as a new list. By hand: the values may be the source's
+ * own list, frozen, where the array builtins take their slow path.
+ */
+function strings(values: readonly unknown[]): string[] {
+  let all = true;
+  for (let i = 0; i < values.length && all; i++) all = typeof values[i] === 'string';
+  if (all) return [...(values as readonly string[])];
+  const out: string[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (typeof value === 'string') out.push(value);
+  }
+  return out;
 }
 
 /** A NUMBER or INTEGER node, or with an enum one per range of its numbers. */
@@ -322,19 +336,21 @@ function numberRange(scope: Scope, bounds: NumericBounds): { minimum?: number; m
   ) {
     throw new Unsatisfiable(lower.conjunct.pointer, 'the exclusive bounds leave no number');
   }
-  for (const bound of [lower, upper]) {
-    if (bound?.exclusive) {
-      scope.lose(
-        bound.conjunct,
-        bound.keyword,
-        'weakened',
-        `sent as the inclusive ${bound === lower ? 'minimum' : 'maximum'} ${bound.value}`,
-      );
-    }
-  }
+  if (lower?.exclusive) weakenBound(scope, lower, 'minimum');
+  if (upper?.exclusive) weakenBound(scope, upper, 'maximum');
   if (lower !== undefined) out.minimum = lower.value;
   if (upper !== undefined) out.maximum = upper.value;
   return out;
+}
+
+/** Reports the exclusive `bound` sent as the inclusive `side`. */
+function weakenBound(scope: Scope, bound: NumericBound, side: 'minimum' | 'maximum'): void {
+  scope.lose(
+    bound.conjunct,
+    bound.keyword,
+    'weakened',
+    `sent as the inclusive ${side} ${bound.value}`,
+  );
 }
 
 /** Sorted, distinct numbers as `[low, high]` ranges: runs of consecutive integers merged. */
