@@ -2,7 +2,7 @@
 
 import { GeminiMcpError } from '../errors.js';
 import { checkFunctionDeclaration, checkTool } from '../generated/guards.js';
-import type { FunctionDeclaration } from '../generated/types.js';
+import type { FunctionDeclaration, Schema } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
 import { deepFreeze } from '../json/copy.js';
 import { sanitizeJsonStrings } from '../json/sanitize.js';
@@ -11,6 +11,7 @@ import { toDeclaredParameters, toDeclaredSchema } from '../schema/to-gemini-sche
 import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './description.js';
 import type { DeclaredFunction, FunctionTool, SchemaMode } from './shapes.js';
 import { type UncheckedKeyword, uncheckedKeywords } from './tool-schemas.js';
+import { hasNoHiddenText } from './toolset.js';
 import type { ToolSet, ToolSetEntry } from './toolset-types.js';
 
 /** Something {@link functionDeclarations} changed on the way, reported through `onWarning`. */
@@ -235,13 +236,43 @@ function uncheckedWarnings(entry: ToolSetEntry): DeclarationWarning[] {
   return out;
 }
 
+/**
+ * The tool's own schema: the tool set's frozen copy, shared unless hidden text was removed (not
+ * looked for again in a snapshot the tool set found free of it).
+ */
+function ownSchema(
+  entry: ToolSetEntry,
+  schema: SchemaName,
+  value: object,
+  options: FunctionDeclarationsOptions,
+): object {
+  return hasNoHiddenText(value) ? value : sanitized(entry, schema, value, options);
+}
+
+/**
+ * The conversion of the tool's schema `source`, which the declarations own and share: frozen,
+ * and sanitized unless `source` is a snapshot the tool set found free of hidden text (the
+ * conversion's strings are then free of it too: see `hasNoHiddenText`).
+ */
+function convertedSchema(
+  entry: ToolSetEntry,
+  schema: SchemaName,
+  source: object,
+  converted: Schema,
+  options: FunctionDeclarationsOptions,
+): Schema {
+  return hasNoHiddenText(source)
+    ? deepFreeze(converted)
+    : sanitized(entry, schema, converted, options, true);
+}
+
 /** The tool's own schemas: the tool set's frozen copies, shared unless hidden text was removed. */
 function jsonSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOptions) {
   const { inputSchema, outputSchema } = entry.tool;
   return {
-    parametersJsonSchema: sanitized(entry, 'inputSchema', inputSchema, options),
+    parametersJsonSchema: ownSchema(entry, 'inputSchema', inputSchema, options),
     ...(options.responseSchema === true && outputSchema !== undefined
-      ? { responseJsonSchema: sanitized(entry, 'outputSchema', outputSchema, options) }
+      ? { responseJsonSchema: ownSchema(entry, 'outputSchema', outputSchema, options) }
       : {}),
   };
 }
@@ -258,14 +289,22 @@ function openApiSchemas(
   const declaredParameters =
     parameters.schema === undefined
       ? {}
-      : { parameters: sanitized(entry, 'inputSchema', parameters.schema, options, true) };
+      : {
+          parameters: convertedSchema(
+            entry,
+            'inputSchema',
+            entry.tool.inputSchema,
+            parameters.schema,
+            options,
+          ),
+        };
   const { outputSchema } = entry.tool;
   if (options.responseSchema !== true || outputSchema === undefined) return declaredParameters;
   const response = convertFor(entry, 'outputSchema', () => toDeclaredSchema(outputSchema));
   warnings.losses(entry, 'outputSchema', response.warnings);
   return {
     ...declaredParameters,
-    response: sanitized(entry, 'outputSchema', response.schema, options, true),
+    response: convertedSchema(entry, 'outputSchema', outputSchema, response.schema, options),
   };
 }
 

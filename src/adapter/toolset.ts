@@ -3,7 +3,7 @@
 import { GeminiMcpError } from '../errors.js';
 import { readMcpTool } from '../generated/guards.js';
 import type { McpTool } from '../generated/types.js';
-import { frozenCopy } from '../json/copy.js';
+import { frozenSnapshot } from '../json/copy.js';
 import { isJsonObject } from '../json/object.js';
 import { nameSkeleton } from './name-skeleton.js';
 import { assignExposedNames, claimedServer } from './names.js';
@@ -76,10 +76,25 @@ function checkServers(servers: unknown): asserts servers is readonly ServerTools
   });
 }
 
+/** The schemas of tool set snapshots in which no string or property name hides text. */
+const schemasWithoutHiddenText = new WeakSet<object>();
+
+/**
+ * Whether `schema` is the inputSchema or outputSchema of a tool as a tool set snapshotted it
+ * (frozen: it cannot change) and no string or property name in it holds an invisible
+ * character, as the snapshot's walk found: there is nothing to remove from it, nor from its
+ * openapi conversion, whose strings are the schema's own (whole, or descriptions joined by blank
+ * lines), numbers written out and the converter's words.
+ */
+export function hasNoHiddenText(schema: object): boolean {
+  return schemasWithoutHiddenText.has(schema);
+}
+
 /**
  * The server's tools that pass the MCP Tool schema's read contract, each as a frozen deep copy
- * the tool set owns (so declarations can share it and nobody can change it under them); the
- * others become warnings, and so does each novelty the read contract tolerated.
+ * the tool set owns (so declarations can share it and nobody can change it under them), its
+ * schemas free of hidden text recorded as such; the others become warnings, and so does each
+ * novelty the read contract tolerated.
  */
 function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] {
   const valid: McpTool[] = [];
@@ -95,8 +110,9 @@ function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] 
       });
     };
     let snapshot: unknown;
+    let fieldsWithHiddenText: readonly string[];
     try {
-      snapshot = frozenCopy(tool);
+      ({ value: snapshot, fieldsWithHiddenText } = frozenSnapshot(tool));
     } catch (error) {
       if (!(error instanceof GeminiMcpError)) throw error;
       leftOut(`cannot be read (${error.message})`, {});
@@ -105,7 +121,14 @@ function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] 
     const { violations, notices } = readMcpTool(snapshot);
     const first = violations[0];
     if (first === undefined) {
-      valid.push(snapshot as McpTool);
+      const read = snapshot as McpTool;
+      valid.push(read);
+      if (!fieldsWithHiddenText.includes('inputSchema')) {
+        schemasWithoutHiddenText.add(read.inputSchema);
+      }
+      if (read.outputSchema !== undefined && !fieldsWithHiddenText.includes('outputSchema')) {
+        schemasWithoutHiddenText.add(read.outputSchema);
+      }
       if (notices.length > 0) {
         warnings.push({
           code: 'TOOL_NOVELTY',
