@@ -5,8 +5,12 @@ import { checkFunctionDeclaration, checkTool } from '../generated/guards.js';
 import type { FunctionDeclaration, Schema } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
 import { deepFreeze } from '../json/copy.js';
-import { sanitizeJsonStrings } from '../json/sanitize.js';
-import type { SchemaWarning } from '../schema/to-gemini-schema.js';
+import { type SanitizedJson, sanitizeJsonStrings } from '../json/sanitize.js';
+import type {
+  GeminiParametersResult,
+  GeminiSchemaResult,
+  SchemaWarning,
+} from '../schema/to-gemini-schema.js';
 import { toDeclaredParameters, toDeclaredSchema } from '../schema/to-gemini-schema.js';
 import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './description.js';
 import type { DeclaredFunction, FunctionTool, SchemaMode } from './shapes.js';
@@ -108,23 +112,19 @@ export interface FunctionDeclarationsOptions<M extends SchemaMode = SchemaMode> 
 
 type SchemaName = 'inputSchema' | 'outputSchema';
 
-/** The converter's errors, re-thrown naming the tool they concern. */
-function convertFor<T>(entry: ToolSetEntry, schema: string, convert: () => T): T {
-  try {
-    return convert();
-  } catch (error) {
-    if (!(error instanceof GeminiMcpError)) throw error;
-    throw new GeminiMcpError(
-      error.code,
-      `Tool "${entry.exposedName}" (${schema}): ${error.message}`,
-      {
-        ...(error.path === undefined ? {} : { path: error.path }),
-        details: error.details,
-        data: { ...error.data, tool: entry.exposedName, serverId: entry.serverId, schema },
-        cause: error,
-      },
-    );
-  }
+/** A converter's (or sanitizer's) error, naming the tool it concerns; any other error as it is. */
+function namedError(entry: ToolSetEntry, schema: SchemaName, error: unknown): unknown {
+  if (!(error instanceof GeminiMcpError)) return error;
+  return new GeminiMcpError(
+    error.code,
+    `Tool "${entry.exposedName}" (${schema}): ${error.message}`,
+    {
+      ...(error.path === undefined ? {} : { path: error.path }),
+      details: error.details,
+      data: { ...error.data, tool: entry.exposedName, serverId: entry.serverId, schema },
+      cause: error,
+    },
+  );
 }
 
 /** The `schema` warnings of one converted schema of `entry`: its converter's losses. */
@@ -178,7 +178,12 @@ function sanitized<T>(
   options: FunctionDeclarationsOptions,
   freeze = false,
 ): T {
-  const clean = convertFor(entry, schema, () => sanitizeJsonStrings(value, { freeze }));
+  let clean: SanitizedJson<T>;
+  try {
+    clean = sanitizeJsonStrings(value, { freeze });
+  } catch (error) {
+    throw namedError(entry, schema, error);
+  }
   if (clean.changedStrings > 0 || clean.hiddenKeys > 0) {
     const listed = (pointers: readonly string[], count: number): string =>
       `${pointers.map((p) => `"${p}"`).join(', ')}${count > pointers.length ? ', ...' : ''}`;
@@ -266,46 +271,58 @@ function convertedSchema(
     : sanitized(entry, schema, converted, options, true);
 }
 
-/** The tool's own schemas: the tool set's frozen copies, shared unless hidden text was removed. */
-function jsonSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOptions) {
+/** Sets the tool's own schemas: the tool set's frozen copies, shared unless hidden text was removed. */
+function setJsonSchemas(
+  declared: FunctionDeclaration,
+  entry: ToolSetEntry,
+  options: FunctionDeclarationsOptions,
+): void {
   const { inputSchema, outputSchema } = entry.tool;
-  return {
-    parametersJsonSchema: ownSchema(entry, 'inputSchema', inputSchema, options),
-    ...(options.responseSchema === true && outputSchema !== undefined
-      ? { responseJsonSchema: ownSchema(entry, 'outputSchema', outputSchema, options) }
-      : {}),
-  };
+  declared.parametersJsonSchema = ownSchema(entry, 'inputSchema', inputSchema, options);
+  if (options.responseSchema === true && outputSchema !== undefined) {
+    declared.responseJsonSchema = ownSchema(entry, 'outputSchema', outputSchema, options);
+  }
 }
 
-function openApiSchemas(
+/** Sets the conversions of the tool's schemas (no `parameters` for a tool without arguments). */
+function setOpenApiSchemas(
+  declared: FunctionDeclaration,
   entry: ToolSetEntry,
   options: FunctionDeclarationsOptions,
   warnings: BuildWarnings,
-) {
-  const parameters = convertFor(entry, 'inputSchema', () =>
-    toDeclaredParameters(entry.tool.inputSchema),
-  );
+): void {
+  const { inputSchema, outputSchema } = entry.tool;
+  let parameters: GeminiParametersResult;
+  try {
+    parameters = toDeclaredParameters(inputSchema);
+  } catch (error) {
+    throw namedError(entry, 'inputSchema', error);
+  }
   warnings.losses(entry, 'inputSchema', parameters.warnings);
-  const declaredParameters =
-    parameters.schema === undefined
-      ? {}
-      : {
-          parameters: convertedSchema(
-            entry,
-            'inputSchema',
-            entry.tool.inputSchema,
-            parameters.schema,
-            options,
-          ),
-        };
-  const { outputSchema } = entry.tool;
-  if (options.responseSchema !== true || outputSchema === undefined) return declaredParameters;
-  const response = convertFor(entry, 'outputSchema', () => toDeclaredSchema(outputSchema));
+  if (parameters.schema !== undefined) {
+    declared.parameters = convertedSchema(
+      entry,
+      'inputSchema',
+      inputSchema,
+      parameters.schema,
+      options,
+    );
+  }
+  if (options.responseSchema !== true || outputSchema === undefined) return;
+  let response: GeminiSchemaResult;
+  try {
+    response = toDeclaredSchema(outputSchema);
+  } catch (error) {
+    throw namedError(entry, 'outputSchema', error);
+  }
   warnings.losses(entry, 'outputSchema', response.warnings);
-  return {
-    ...declaredParameters,
-    response: convertedSchema(entry, 'outputSchema', outputSchema, response.schema, options),
-  };
+  declared.response = convertedSchema(
+    entry,
+    'outputSchema',
+    outputSchema,
+    response.schema,
+    options,
+  );
 }
 
 function declaration(
@@ -313,16 +330,12 @@ function declaration(
   options: FunctionDeclarationsOptions,
   warnings: BuildWarnings,
 ): FunctionDeclaration {
-  const schemas =
-    options.schemaMode === 'openapi'
-      ? openApiSchemas(entry, options, warnings)
-      : jsonSchemas(entry, options);
+  const declared: FunctionDeclaration = { name: entry.exposedName, description: '' };
+  if (options.schemaMode === 'openapi') setOpenApiSchemas(declared, entry, options, warnings);
+  else setJsonSchemas(declared, entry, options);
   warnings.unchecked(entry);
-  const declared: FunctionDeclaration = {
-    name: entry.exposedName,
-    description: describe(entry, options),
-    ...schemas,
-  };
+  // Written after the schemas, whose warnings come first; the key keeps its place.
+  declared.description = describe(entry, options);
   // The mode decided which schema fields were set: the declaration has the type M names.
   return proveContract(declared, checkFunctionDeclaration, {
     schema: 'FunctionDeclaration',

@@ -145,10 +145,11 @@ export function deepFreeze<T>(value: T): T {
   const pending: unknown[] = [value];
   for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
     if (typeof current !== 'object' || current === null || Object.isFrozen(current)) continue;
-    Object.freeze(current);
     for (const child of Object.values(current)) {
       if (typeof child === 'object' && child !== null) pending.push(child);
     }
+    // Frozen once read: reading a frozen object's values is slower.
+    Object.freeze(current);
   }
   return value;
 }
