@@ -145,10 +145,20 @@ export function deepFreeze<T>(value: T): T {
   const pending: unknown[] = [value];
   for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
     if (typeof current !== 'object' || current === null || Object.isFrozen(current)) continue;
-    for (const child of Object.values(current)) {
-      if (typeof child === 'object' && child !== null) pending.push(child);
+    // Read by index or key (no array of values per object), frozen once read (reading a frozen
+    // object is slower).
+    if (Array.isArray(current)) {
+      for (let i = 0; i < current.length; i++) {
+        const child: unknown = current[i];
+        if (typeof child === 'object' && child !== null) pending.push(child);
+      }
+    } else {
+      for (const key in current) {
+        if (!Object.hasOwn(current, key)) continue;
+        const child: unknown = (current as Record<string, unknown>)[key];
+        if (typeof child === 'object' && child !== null) pending.push(child);
+      }
     }
-    // Frozen once read: reading a frozen object's values is slower.
     Object.freeze(current);
   }
   return value;
