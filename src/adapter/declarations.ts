@@ -15,7 +15,7 @@ import { toDeclaredParameters, toDeclaredSchema } from '../schema/to-gemini-sche
 import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './description.js';
 import type { DeclaredFunction, FunctionTool, SchemaMode } from './shapes.js';
 import { type UncheckedKeyword, uncheckedKeywords } from './tool-schemas.js';
-import { hasNoHiddenText } from './toolset.js';
+import { freeOfHiddenText } from './toolset.js';
 import type { ToolSet, ToolSetEntry } from './toolset-types.js';
 
 /** Something {@link functionDeclarations} changed on the way, reported through `onWarning`. */
@@ -145,7 +145,10 @@ function schemaWarnings(
 }
 
 function describe(entry: ToolSetEntry, options: FunctionDeclarationsOptions): string {
-  const description = sanitizeDescription(entry.tool.description);
+  const description = sanitizeDescription(
+    entry.tool.description,
+    freeOfHiddenText(entry.tool, 'description'),
+  );
   if (description.removedCharacters > 0 || description.truncated) {
     const changes = [
       ...(description.removedCharacters > 0
@@ -248,25 +251,25 @@ function uncheckedWarnings(entry: ToolSetEntry): DeclarationWarning[] {
 function ownSchema(
   entry: ToolSetEntry,
   schema: SchemaName,
-  value: object,
   options: FunctionDeclarationsOptions,
-): object {
-  return hasNoHiddenText(value) ? value : sanitized(entry, schema, value, options);
+): object | undefined {
+  const value = entry.tool[schema];
+  if (value === undefined || freeOfHiddenText(entry.tool, schema)) return value;
+  return sanitized(entry, schema, value, options);
 }
 
 /**
- * The conversion of the tool's schema `source`, which the declarations own and share: frozen,
- * and sanitized unless `source` is a snapshot the tool set found free of hidden text (the
- * conversion's strings are then free of it too: see `hasNoHiddenText`).
+ * The conversion of the tool's `schema`, which the declarations own and share: frozen, and
+ * sanitized unless that schema is one the tool set found free of hidden text (the conversion's
+ * strings are then free of it too: see `freeOfHiddenText`).
  */
 function convertedSchema(
   entry: ToolSetEntry,
   schema: SchemaName,
-  source: object,
   converted: Schema,
   options: FunctionDeclarationsOptions,
 ): Schema {
-  return hasNoHiddenText(source)
+  return freeOfHiddenText(entry.tool, schema)
     ? deepFreeze(converted)
     : sanitized(entry, schema, converted, options, true);
 }
@@ -277,10 +280,9 @@ function setJsonSchemas(
   entry: ToolSetEntry,
   options: FunctionDeclarationsOptions,
 ): void {
-  const { inputSchema, outputSchema } = entry.tool;
-  declared.parametersJsonSchema = ownSchema(entry, 'inputSchema', inputSchema, options);
-  if (options.responseSchema === true && outputSchema !== undefined) {
-    declared.responseJsonSchema = ownSchema(entry, 'outputSchema', outputSchema, options);
+  declared.parametersJsonSchema = ownSchema(entry, 'inputSchema', options);
+  if (options.responseSchema === true && entry.tool.outputSchema !== undefined) {
+    declared.responseJsonSchema = ownSchema(entry, 'outputSchema', options);
   }
 }
 
@@ -300,13 +302,7 @@ function setOpenApiSchemas(
   }
   warnings.losses(entry, 'inputSchema', parameters.warnings);
   if (parameters.schema !== undefined) {
-    declared.parameters = convertedSchema(
-      entry,
-      'inputSchema',
-      inputSchema,
-      parameters.schema,
-      options,
-    );
+    declared.parameters = convertedSchema(entry, 'inputSchema', parameters.schema, options);
   }
   if (options.responseSchema !== true || outputSchema === undefined) return;
   let response: GeminiSchemaResult;
@@ -316,13 +312,7 @@ function setOpenApiSchemas(
     throw namedError(entry, 'outputSchema', error);
   }
   warnings.losses(entry, 'outputSchema', response.warnings);
-  declared.response = convertedSchema(
-    entry,
-    'outputSchema',
-    outputSchema,
-    response.schema,
-    options,
-  );
+  declared.response = convertedSchema(entry, 'outputSchema', response.schema, options);
 }
 
 function declaration(

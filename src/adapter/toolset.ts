@@ -76,24 +76,28 @@ function checkServers(servers: unknown): asserts servers is readonly ServerTools
   });
 }
 
-/** The schemas of tool set snapshots in which no string or property name hides text. */
-const schemasWithoutHiddenText = new WeakSet<object>();
+/** Per tool as a tool set snapshotted it (frozen), the fields that hide text, as its walk found. */
+const hiddenTextFields = new WeakMap<McpTool, readonly string[]>();
 
 /**
- * Whether `schema` is the inputSchema or outputSchema of a tool as a tool set snapshotted it
- * (frozen: it cannot change) and no string or property name in it holds an invisible
- * character, as the snapshot's walk found: there is nothing to remove from it, nor from its
- * openapi conversion, whose strings are the schema's own (whole, or descriptions joined by blank
- * lines), numbers written out and the converter's words.
+ * Whether `field` of `tool` is known free of hidden text: `tool` is a tool as a tool set
+ * snapshotted it (frozen: it cannot change) and no string or property name in that field holds
+ * an invisible character, as the snapshot's walk found. There is then nothing to remove from
+ * it, nor from a schema's openapi conversion, whose strings are the schema's own (whole, or
+ * descriptions joined by blank lines), numbers written out and the converter's words.
  */
-export function hasNoHiddenText(schema: object): boolean {
-  return schemasWithoutHiddenText.has(schema);
+export function freeOfHiddenText(
+  tool: McpTool,
+  field: 'description' | 'inputSchema' | 'outputSchema',
+): boolean {
+  const fields = hiddenTextFields.get(tool);
+  return fields !== undefined && !fields.includes(field);
 }
 
 /**
  * The server's tools that pass the MCP Tool schema's read contract, each as a frozen deep copy
- * the tool set owns (so declarations can share it and nobody can change it under them), its
- * schemas free of hidden text recorded as such; the others become warnings, and so does each
+ * the tool set owns (so declarations can share it and nobody can change it under them), with the
+ * fields its walk found hiding text; the others become warnings, and so does each
  * novelty the read contract tolerated.
  */
 function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] {
@@ -123,12 +127,7 @@ function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] 
     if (first === undefined) {
       const read = snapshot as McpTool;
       valid.push(read);
-      if (!fieldsWithHiddenText.includes('inputSchema')) {
-        schemasWithoutHiddenText.add(read.inputSchema);
-      }
-      if (read.outputSchema !== undefined && !fieldsWithHiddenText.includes('outputSchema')) {
-        schemasWithoutHiddenText.add(read.outputSchema);
-      }
+      hiddenTextFields.set(read, fieldsWithHiddenText);
       if (notices.length > 0) {
         warnings.push({
           code: 'TOOL_NOVELTY',

@@ -512,6 +512,18 @@ describe('FD-1: declarations reused (issue 14, item 3)', () => {
     }
   });
 
+  it('FD-2, issue 14: a description the tool set found free of hidden text is still capped, and told', () => {
+    const long = `Visible ✓ ${'é'.repeat(3000)}`;
+    const toolset = toolsetOf(tool('long', { description: long }));
+    const warnings: DeclarationWarning[] = [];
+    const [declared] = functionDeclarations(toolset, { onWarning: (w) => warnings.push(w) });
+    expect(declared?.description).toBe(sanitizeDescription(long).text);
+    expect(utf8ByteLength(declared?.description ?? '')).toBeLessThanOrEqual(4096);
+    expect(warnings).toMatchObject([
+      { kind: 'description', exposedName: 'long', removedCharacters: 0, truncated: true },
+    ]);
+  });
+
   it("FD-2, issue 14: the openapi conversion of a schema free of hidden text is free of it too (why the tool set's finding is not checked again): real tools and generated schemas", () => {
     const corpus = JSON.parse(
       readFileSync(join(import.meta.dirname, '../../bench/corpus/tools.json'), 'utf8'),
