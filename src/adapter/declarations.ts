@@ -2,15 +2,20 @@
 
 import { GeminiMcpError } from '../errors.js';
 import { checkFunctionDeclaration, checkTool } from '../generated/guards.js';
-import type { FunctionDeclaration } from '../generated/types.js';
+import type { FunctionDeclaration, Schema } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
 import { deepFreeze } from '../json/copy.js';
-import { sanitizeJsonStrings } from '../json/sanitize.js';
-import type { SchemaWarning } from '../schema/to-gemini-schema.js';
+import { type SanitizedJson, sanitizeJsonStrings } from '../json/sanitize.js';
+import type {
+  GeminiParametersResult,
+  GeminiSchemaResult,
+  SchemaWarning,
+} from '../schema/to-gemini-schema.js';
 import { toDeclaredParameters, toDeclaredSchema } from '../schema/to-gemini-schema.js';
 import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './description.js';
 import type { DeclaredFunction, FunctionTool, SchemaMode } from './shapes.js';
 import { type UncheckedKeyword, uncheckedKeywords } from './tool-schemas.js';
+import { freeOfHiddenText } from './toolset.js';
 import type { ToolSet, ToolSetEntry } from './toolset-types.js';
 
 /** Something {@link functionDeclarations} changed on the way, reported through `onWarning`. */
@@ -107,23 +112,19 @@ export interface FunctionDeclarationsOptions<M extends SchemaMode = SchemaMode> 
 
 type SchemaName = 'inputSchema' | 'outputSchema';
 
-/** The converter's errors, re-thrown naming the tool they concern. */
-function convertFor<T>(entry: ToolSetEntry, schema: string, convert: () => T): T {
-  try {
-    return convert();
-  } catch (error) {
-    if (!(error instanceof GeminiMcpError)) throw error;
-    throw new GeminiMcpError(
-      error.code,
-      `Tool "${entry.exposedName}" (${schema}): ${error.message}`,
-      {
-        ...(error.path === undefined ? {} : { path: error.path }),
-        details: error.details,
-        data: { ...error.data, tool: entry.exposedName, serverId: entry.serverId, schema },
-        cause: error,
-      },
-    );
-  }
+/** A converter's (or sanitizer's) error, naming the tool it concerns; any other error as it is. */
+function namedError(entry: ToolSetEntry, schema: SchemaName, error: unknown): unknown {
+  if (!(error instanceof GeminiMcpError)) return error;
+  return new GeminiMcpError(
+    error.code,
+    `Tool "${entry.exposedName}" (${schema}): ${error.message}`,
+    {
+      ...(error.path === undefined ? {} : { path: error.path }),
+      details: error.details,
+      data: { ...error.data, tool: entry.exposedName, serverId: entry.serverId, schema },
+      cause: error,
+    },
+  );
 }
 
 /** The `schema` warnings of one converted schema of `entry`: its converter's losses. */
@@ -144,7 +145,10 @@ function schemaWarnings(
 }
 
 function describe(entry: ToolSetEntry, options: FunctionDeclarationsOptions): string {
-  const description = sanitizeDescription(entry.tool.description);
+  const description = sanitizeDescription(
+    entry.tool.description,
+    freeOfHiddenText(entry.tool, 'description'),
+  );
   if (description.removedCharacters > 0 || description.truncated) {
     const changes = [
       ...(description.removedCharacters > 0
@@ -177,7 +181,12 @@ function sanitized<T>(
   options: FunctionDeclarationsOptions,
   freeze = false,
 ): T {
-  const clean = convertFor(entry, schema, () => sanitizeJsonStrings(value, { freeze }));
+  let clean: SanitizedJson<T>;
+  try {
+    clean = sanitizeJsonStrings(value, { freeze });
+  } catch (error) {
+    throw namedError(entry, schema, error);
+  }
   if (clean.changedStrings > 0 || clean.hiddenKeys > 0) {
     const listed = (pointers: readonly string[], count: number): string =>
       `${pointers.map((p) => `"${p}"`).join(', ')}${count > pointers.length ? ', ...' : ''}`;
@@ -235,38 +244,75 @@ function uncheckedWarnings(entry: ToolSetEntry): DeclarationWarning[] {
   return out;
 }
 
-/** The tool's own schemas: the tool set's frozen copies, shared unless hidden text was removed. */
-function jsonSchemas(entry: ToolSetEntry, options: FunctionDeclarationsOptions) {
-  const { inputSchema, outputSchema } = entry.tool;
-  return {
-    parametersJsonSchema: sanitized(entry, 'inputSchema', inputSchema, options),
-    ...(options.responseSchema === true && outputSchema !== undefined
-      ? { responseJsonSchema: sanitized(entry, 'outputSchema', outputSchema, options) }
-      : {}),
-  };
+/**
+ * The tool's own schema: the tool set's frozen copy, shared unless hidden text was removed (not
+ * looked for again in a snapshot the tool set found free of it).
+ */
+function ownSchema(
+  entry: ToolSetEntry,
+  schema: SchemaName,
+  options: FunctionDeclarationsOptions,
+): object | undefined {
+  const value = entry.tool[schema];
+  if (value === undefined || freeOfHiddenText(entry.tool, schema)) return value;
+  return sanitized(entry, schema, value, options);
 }
 
-function openApiSchemas(
+/**
+ * The conversion of the tool's `schema`, which the declarations own and share: frozen, and
+ * sanitized unless that schema is one the tool set found free of hidden text (the conversion's
+ * strings are then free of it too: see `freeOfHiddenText`).
+ */
+function convertedSchema(
+  entry: ToolSetEntry,
+  schema: SchemaName,
+  converted: Schema,
+  options: FunctionDeclarationsOptions,
+): Schema {
+  return freeOfHiddenText(entry.tool, schema)
+    ? deepFreeze(converted)
+    : sanitized(entry, schema, converted, options, true);
+}
+
+/** Sets the tool's own schemas: the tool set's frozen copies, shared unless hidden text was removed. */
+function setJsonSchemas(
+  declared: FunctionDeclaration,
+  entry: ToolSetEntry,
+  options: FunctionDeclarationsOptions,
+): void {
+  declared.parametersJsonSchema = ownSchema(entry, 'inputSchema', options);
+  if (options.responseSchema === true && entry.tool.outputSchema !== undefined) {
+    declared.responseJsonSchema = ownSchema(entry, 'outputSchema', options);
+  }
+}
+
+/** Sets the conversions of the tool's schemas (no `parameters` for a tool without arguments). */
+function setOpenApiSchemas(
+  declared: FunctionDeclaration,
   entry: ToolSetEntry,
   options: FunctionDeclarationsOptions,
   warnings: BuildWarnings,
-) {
-  const parameters = convertFor(entry, 'inputSchema', () =>
-    toDeclaredParameters(entry.tool.inputSchema),
-  );
+): void {
+  const { inputSchema, outputSchema } = entry.tool;
+  let parameters: GeminiParametersResult;
+  try {
+    parameters = toDeclaredParameters(inputSchema);
+  } catch (error) {
+    throw namedError(entry, 'inputSchema', error);
+  }
   warnings.losses(entry, 'inputSchema', parameters.warnings);
-  const declaredParameters =
-    parameters.schema === undefined
-      ? {}
-      : { parameters: sanitized(entry, 'inputSchema', parameters.schema, options, true) };
-  const { outputSchema } = entry.tool;
-  if (options.responseSchema !== true || outputSchema === undefined) return declaredParameters;
-  const response = convertFor(entry, 'outputSchema', () => toDeclaredSchema(outputSchema));
+  if (parameters.schema !== undefined) {
+    declared.parameters = convertedSchema(entry, 'inputSchema', parameters.schema, options);
+  }
+  if (options.responseSchema !== true || outputSchema === undefined) return;
+  let response: GeminiSchemaResult;
+  try {
+    response = toDeclaredSchema(outputSchema);
+  } catch (error) {
+    throw namedError(entry, 'outputSchema', error);
+  }
   warnings.losses(entry, 'outputSchema', response.warnings);
-  return {
-    ...declaredParameters,
-    response: sanitized(entry, 'outputSchema', response.schema, options, true),
-  };
+  declared.response = convertedSchema(entry, 'outputSchema', response.schema, options);
 }
 
 function declaration(
@@ -274,16 +320,12 @@ function declaration(
   options: FunctionDeclarationsOptions,
   warnings: BuildWarnings,
 ): FunctionDeclaration {
-  const schemas =
-    options.schemaMode === 'openapi'
-      ? openApiSchemas(entry, options, warnings)
-      : jsonSchemas(entry, options);
+  const declared: FunctionDeclaration = { name: entry.exposedName, description: '' };
+  if (options.schemaMode === 'openapi') setOpenApiSchemas(declared, entry, options, warnings);
+  else setJsonSchemas(declared, entry, options);
   warnings.unchecked(entry);
-  const declared: FunctionDeclaration = {
-    name: entry.exposedName,
-    description: describe(entry, options),
-    ...schemas,
-  };
+  // Written after the schemas, whose warnings come first; the key keeps its place.
+  declared.description = describe(entry, options);
   // The mode decided which schema fields were set: the declaration has the type M names.
   return proveContract(declared, checkFunctionDeclaration, {
     schema: 'FunctionDeclaration',

@@ -21,7 +21,8 @@ export interface SanitizedDescription {
 /**
  * Makes a tool description safe to emit: `""` when missing, invisible characters removed (see
  * `stripInvisible`), and capped at 4096 bytes of UTF-8 on a code point boundary, a cut one
- * ending in `…` (the marker counts toward the cap).
+ * ending in `…` (the marker counts toward the cap). `visible`: the description is known to hold
+ * no invisible character (a tool set's snapshot found none), so it is not looked for again.
  *
  * @example
  * ```ts
@@ -29,8 +30,13 @@ export interface SanitizedDescription {
  * sanitizeDescription(undefined).text; // ''
  * ```
  */
-export function sanitizeDescription(description: string | undefined): SanitizedDescription {
-  const { text, removed } = stripInvisible(description ?? '');
+export function sanitizeDescription(
+  description: string | undefined,
+  visible = false,
+): SanitizedDescription {
+  const { text, removed } = visible
+    ? { text: description ?? '', removed: 0 }
+    : stripInvisible(description ?? '');
   if (utf8ByteLength(text) <= MAX_DESCRIPTION_BYTES) {
     return { text, removedCharacters: removed, truncated: false };
   }

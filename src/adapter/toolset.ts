@@ -3,7 +3,7 @@
 import { GeminiMcpError } from '../errors.js';
 import { readMcpTool } from '../generated/guards.js';
 import type { McpTool } from '../generated/types.js';
-import { frozenCopy } from '../json/copy.js';
+import { frozenSnapshot } from '../json/copy.js';
 import { isJsonObject } from '../json/object.js';
 import { nameSkeleton } from './name-skeleton.js';
 import { assignExposedNames, claimedServer } from './names.js';
@@ -76,10 +76,29 @@ function checkServers(servers: unknown): asserts servers is readonly ServerTools
   });
 }
 
+/** Per tool as a tool set snapshotted it (frozen), the fields that hide text, as its walk found. */
+const hiddenTextFields = new WeakMap<McpTool, readonly string[]>();
+
+/**
+ * Whether `field` of `tool` is known free of hidden text: `tool` is a tool as a tool set
+ * snapshotted it (frozen: it cannot change) and no string or property name in that field holds
+ * an invisible character, as the snapshot's walk found. There is then nothing to remove from
+ * it, nor from a schema's openapi conversion, whose strings are the schema's own (whole, or
+ * descriptions joined by blank lines), numbers written out and the converter's words.
+ */
+export function freeOfHiddenText(
+  tool: McpTool,
+  field: 'description' | 'inputSchema' | 'outputSchema',
+): boolean {
+  const fields = hiddenTextFields.get(tool);
+  return fields !== undefined && !fields.includes(field);
+}
+
 /**
  * The server's tools that pass the MCP Tool schema's read contract, each as a frozen deep copy
- * the tool set owns (so declarations can share it and nobody can change it under them); the
- * others become warnings, and so does each novelty the read contract tolerated.
+ * the tool set owns (so declarations can share it and nobody can change it under them), with the
+ * fields its walk found hiding text; the others become warnings, and so does each
+ * novelty the read contract tolerated.
  */
 function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] {
   const valid: McpTool[] = [];
@@ -95,8 +114,9 @@ function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] 
       });
     };
     let snapshot: unknown;
+    let fieldsWithHiddenText: readonly string[];
     try {
-      snapshot = frozenCopy(tool);
+      ({ value: snapshot, fieldsWithHiddenText } = frozenSnapshot(tool));
     } catch (error) {
       if (!(error instanceof GeminiMcpError)) throw error;
       leftOut(`cannot be read (${error.message})`, {});
@@ -105,7 +125,9 @@ function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] 
     const { violations, notices } = readMcpTool(snapshot);
     const first = violations[0];
     if (first === undefined) {
-      valid.push(snapshot as McpTool);
+      const read = snapshot as McpTool;
+      valid.push(read);
+      hiddenTextFields.set(read, fieldsWithHiddenText);
       if (notices.length > 0) {
         warnings.push({
           code: 'TOOL_NOVELTY',

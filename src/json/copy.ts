@@ -7,6 +7,7 @@
  */
 
 import { GeminiMcpError } from '../errors.js';
+import { hasInvisible } from './invisible.js';
 import { setOwn } from './object.js';
 
 /** Deepest nesting copied: deeper data is refused by `cloneJson` and cut by `toPlainJson`. */
@@ -89,24 +90,45 @@ export function toPlainJson(value: unknown): unknown {
  * ```
  */
 export function cloneJson<T>(value: T): T {
-  return copy(value, 0) as T;
+  return new JsonCopy(false).copy(value, 0) as T;
 }
 
-function copy(value: unknown, depth: number): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (depth >= MAX_JSON_DEPTH) {
-    throw new GeminiMcpError(
-      'INVALID_INPUT',
-      `JSON data nests deeper than ${MAX_JSON_DEPTH} levels`,
-    );
+/** One deep copy: plain, or frozen and read for hidden text as it is made (a snapshot). */
+class JsonCopy {
+  /** Whether a string or key copied since this was last reset holds an invisible character. */
+  hidden = false;
+
+  constructor(private readonly snapshot: boolean) {}
+
+  copy(value: unknown, depth: number): unknown {
+    if (typeof value !== 'object' || value === null) {
+      if (this.snapshot && !this.hidden && typeof value === 'string' && hasInvisible(value)) {
+        this.hidden = true;
+      }
+      return value;
+    }
+    if (depth >= MAX_JSON_DEPTH) {
+      throw new GeminiMcpError(
+        'INVALID_INPUT',
+        `JSON data nests deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+    }
+    const result = Array.isArray(value) ? this.array(value, depth) : this.object(value, depth);
+    return this.snapshot ? Object.freeze(result) : result;
   }
-  if (Array.isArray(value)) return value.map((item) => copy(item, depth + 1));
-  const result: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const item = copy((value as Record<string, unknown>)[key], depth + 1);
-    setOwn(result, key, item);
+
+  private array(value: readonly unknown[], depth: number): unknown[] {
+    return value.map((item) => this.copy(item, depth + 1));
   }
-  return result;
+
+  private object(value: object, depth: number): Record<string, unknown> {
+    const result: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      if (this.snapshot && !this.hidden && hasInvisible(key)) this.hidden = true;
+      setOwn(result, key, this.copy((value as Record<string, unknown>)[key], depth + 1));
+    }
+    return result;
+  }
 }
 
 /**
@@ -123,25 +145,64 @@ export function deepFreeze<T>(value: T): T {
   const pending: unknown[] = [value];
   for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
     if (typeof current !== 'object' || current === null || Object.isFrozen(current)) continue;
-    Object.freeze(current);
-    for (const child of Object.values(current)) {
-      if (typeof child === 'object' && child !== null) pending.push(child);
+    // Read by index or key (no array of values per object), frozen once read (reading a frozen
+    // object is slower).
+    if (Array.isArray(current)) {
+      for (let i = 0; i < current.length; i++) {
+        const child: unknown = current[i];
+        if (typeof child === 'object' && child !== null) pending.push(child);
+      }
+    } else {
+      for (const key in current) {
+        if (!Object.hasOwn(current, key)) continue;
+        const child: unknown = (current as Record<string, unknown>)[key];
+        if (typeof child === 'object' && child !== null) pending.push(child);
+      }
     }
+    Object.freeze(current);
   }
   return value;
 }
 
+/** The result of {@link frozenSnapshot}. */
+export interface FrozenSnapshot<T> {
+  /** A deep copy of the value, frozen (as {@link deepFreeze} leaves it). */
+  readonly value: T;
+  /**
+   * The fields of the value (an object) holding hidden text: a string or key with an
+   * invisible character (see `hasInvisible`) somewhere inside, in field order. Empty for a
+   * value that is not an object.
+   */
+  readonly fieldsWithHiddenText: readonly string[];
+}
+
+const NO_FIELDS: readonly string[] = Object.freeze([]);
+
 /**
- * A deep copy of a JSON value that nobody can change: {@link cloneJson}, then
- * {@link deepFreeze}. For data shared by every later reader, such as the tool schemas a tool
- * set owns. Throws as {@link cloneJson} does.
+ * A deep copy of a JSON value that nobody can change, made, frozen and read for hidden text in
+ * one walk: for data shared by every later reader, such as the tools a tool set owns, whose
+ * readers need not look for hidden text again in a field found free of it. Throws as
+ * {@link cloneJson} does.
  *
  * @example
  * ```ts
- * const schema = frozenCopy(tool.inputSchema);
- * Object.isFrozen(schema); // true, and so is every object inside
+ * const { value, fieldsWithHiddenText } = frozenSnapshot(tool);
+ * Object.isFrozen(value.inputSchema); // true, and so is every object inside
+ * fieldsWithHiddenText.includes('inputSchema'); // whether any string or key in it is hiding text
  * ```
  */
-export function frozenCopy<T>(value: T): T {
-  return deepFreeze(cloneJson(value));
+export function frozenSnapshot<T>(value: T): FrozenSnapshot<T> {
+  const walk = new JsonCopy(true);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { value: walk.copy(value, 0) as T, fieldsWithHiddenText: NO_FIELDS };
+  }
+  // The object's own level, field by field, to tell which fields hide text.
+  const result: Record<string, unknown> = {};
+  let fieldsWithHiddenText = NO_FIELDS;
+  for (const key of Object.keys(value)) {
+    walk.hidden = hasInvisible(key);
+    setOwn(result, key, walk.copy((value as Record<string, unknown>)[key], 1));
+    if (walk.hidden) fieldsWithHiddenText = [...fieldsWithHiddenText, key];
+  }
+  return { value: Object.freeze(result) as T, fieldsWithHiddenText };
 }

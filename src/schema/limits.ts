@@ -234,7 +234,9 @@ function walk(root: unknown, limits: Limits, anchors: Map<string, RefTarget> | u
           value.$dynamicRef !== undefined ||
           value.$recursiveRef !== undefined;
       }
-      for (const key of Object.keys(value)) {
+      // Own keys read in place (`for...in` with `hasOwn`: no array of keys per node).
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
         const child = value[key];
         // A key holding `undefined` is absent, as in JSON.stringify (JS-built schemas have them).
         if (child !== undefined) pushChildren(stack, key, child, item);
@@ -288,13 +290,15 @@ function pushChildren(stack: Pending[], key: string, child: unknown, item: Pendi
       stack.push({ value: child[i], up: item, via: key, key: i, depth, isSchema: true });
     }
   } else if (holds === Holds.Map && isPlainObject(child)) {
-    for (const name of Object.keys(child)) {
+    for (const name in child) {
+      if (!Object.hasOwn(child, name)) continue;
       const entry = child[name];
       if (entry !== undefined)
         stack.push({ value: entry, up: item, via: key, key: name, depth, isSchema: true });
     }
   } else if (holds === Holds.Dependencies && isPlainObject(child)) {
-    for (const name of Object.keys(child)) {
+    for (const name in child) {
+      if (!Object.hasOwn(child, name)) continue;
       const entry = child[name];
       // A property's list of required names is a plain value, at the schema's own depth.
       const isSchema = !Array.isArray(entry);
@@ -347,7 +351,8 @@ function pushJson(stack: Pending[], item: Pending, maxDepth: number): void {
   if (!isPlainObject(value)) {
     throw unsupported('a schema must hold JSON values only', pointerOf(item));
   }
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     const entry = value[key];
     if (entry !== undefined && (deep || !isPlainJsonLeaf(entry))) {
       stack.push({ value: entry, up: item, via: undefined, key, depth, isSchema: false });
@@ -441,7 +446,8 @@ function unitOf(node: unknown, refs: RefResolver): Unit {
     follow(schema.$recursiveRef, depth);
     const { properties, items, additionalItems } = schema;
     if (isPlainObject(properties)) {
-      for (const name of Object.keys(properties)) {
+      for (const name in properties) {
+        if (!Object.hasOwn(properties, name)) continue;
         nodes.push(properties[name]);
         depths.push(depth + 1);
       }

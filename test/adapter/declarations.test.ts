@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DeclarationWarning } from '../../src/adapter/declarations.js';
@@ -9,7 +11,11 @@ import { GeminiMcpError } from '../../src/errors.js';
 import { checkFunctionDeclaration, checkTool } from '../../src/generated/guards.js';
 import type { McpTool } from '../../src/generated/types.js';
 import { proveContract } from '../../src/json/contract.js';
+import { frozenSnapshot } from '../../src/json/copy.js';
+import { sanitizeJsonStrings } from '../../src/json/sanitize.js';
 import { truncateUtf8, utf8ByteLength } from '../../src/json/utf8.js';
+import { toDeclaredParameters, toDeclaredSchema } from '../../src/schema/to-gemini-schema.js';
+import { anySchemaDocument, typedSchemaDocument } from '../schema/arbitraries.js';
 import { PROPERTY_RUNS, server, tool } from './helpers.js';
 
 const weatherInput = {
@@ -452,6 +458,103 @@ describe('FD-1: declarations reused (issue 14, item 3)', () => {
       'b:description',
     ]);
     expect(listenedLater).toEqual(listenedFrom(toolsetOf(...structuredClone(tools)), true));
+  });
+
+  it('FD-2, issue 14: hidden text is looked for once, per schema, as the tool set snapshots it; a schema free of it is shared, the other cleaned and told, in both modes', () => {
+    const hiding = tool('hiding', {
+      description: 'Reads\u200b things',
+      inputSchema: { type: 'object', properties: { q: { type: 'string', title: 'Query ✓' } } },
+      outputSchema: {
+        type: 'object',
+        properties: { r: { type: 'string', title: 'Result\u200b', enum: ['ok\u2060'] } },
+      },
+    });
+    const toolset = toolsetOf(structuredClone(hiding));
+    const { inputSchema, outputSchema } = toolset.entries[0]!.tool;
+    for (const schemaMode of ['json', 'openapi'] as const) {
+      const warnings: DeclarationWarning[] = [];
+      const [declared] = functionDeclarations(toolset, {
+        schemaMode,
+        responseSchema: true,
+        onWarning: (warning) => warnings.push(warning),
+      });
+      expect(
+        warnings.map((w) => `${w.kind}${w.kind === 'hidden-text' ? `:${w.schema}` : ''}`),
+      ).toEqual(['hidden-text:outputSchema', 'description']);
+      const [hidden] = warnings;
+      expect(hidden?.kind === 'hidden-text' && [...hidden.pointers].sort()).toEqual([
+        '/properties/r/enum/0',
+        '/properties/r/title',
+      ]);
+      const text = JSON.stringify(declared);
+      expect(text).not.toMatch(/[\u200b\u2060]/);
+      expect(text).toContain('Query ✓');
+      const { parametersJsonSchema, responseJsonSchema, parameters, response } = declared as {
+        parametersJsonSchema?: unknown;
+        responseJsonSchema?: unknown;
+        parameters?: unknown;
+        response?: unknown;
+      };
+      if (schemaMode === 'json') {
+        expect(parametersJsonSchema).toBe(inputSchema);
+        expect(responseJsonSchema).not.toBe(outputSchema);
+        expect(responseJsonSchema).toEqual({
+          type: 'object',
+          properties: { r: { type: 'string', title: 'Result', enum: ['ok'] } },
+        });
+      } else {
+        expect(response).toEqual({
+          type: 'OBJECT',
+          properties: { r: { type: 'STRING', title: 'Result', enum: ['ok'] } },
+        });
+        expect(Object.isFrozen(parameters) && Object.isFrozen(response)).toBe(true);
+      }
+    }
+  });
+
+  it('FD-2, issue 14: a description the tool set found free of hidden text is still capped, and told', () => {
+    const long = `Visible ✓ ${'é'.repeat(3000)}`;
+    const toolset = toolsetOf(tool('long', { description: long }));
+    const warnings: DeclarationWarning[] = [];
+    const [declared] = functionDeclarations(toolset, { onWarning: (w) => warnings.push(w) });
+    expect(declared?.description).toBe(sanitizeDescription(long).text);
+    expect(utf8ByteLength(declared?.description ?? '')).toBeLessThanOrEqual(4096);
+    expect(warnings).toMatchObject([
+      { kind: 'description', exposedName: 'long', removedCharacters: 0, truncated: true },
+    ]);
+  });
+
+  it("FD-2, issue 14: the openapi conversion of a schema free of hidden text is free of it too (why the tool set's finding is not checked again): real tools and generated schemas", () => {
+    const corpus = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../../bench/corpus/tools.json'), 'utf8'),
+    ) as { servers: { tools: { inputSchema: unknown; outputSchema?: unknown }[] }[] };
+    // Parameters and schemas: the real tools' inputSchemas, and generated schemas.
+    const schemas: unknown[] = [
+      ...corpus.servers.flatMap((listed) => listed.tools.map((t) => t.inputSchema)),
+      ...fc.sample(anySchemaDocument, { seed: 14, numRuns: 500 }),
+      ...fc.sample(typedSchemaDocument, { seed: 14, numRuns: 500 }),
+    ];
+    let converted = 0;
+    for (const schema of schemas) {
+      if (frozenSnapshot({ schema }).fieldsWithHiddenText.length > 0) continue;
+      let output: unknown;
+      try {
+        output = (
+          typeof schema === 'object' &&
+          schema !== null &&
+          'type' in schema &&
+          schema.type === 'object'
+            ? toDeclaredParameters(schema)
+            : toDeclaredSchema(schema)
+        ).schema;
+      } catch {
+        continue;
+      }
+      const scan = sanitizeJsonStrings(output);
+      expect(scan.changedStrings + scan.hiddenKeys).toBe(0);
+      converted++;
+    }
+    expect(converted).toBeGreaterThan(2500);
   });
 
   it('FD-6: openapi declarations are frozen too, and each mode has its own declarations', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
 import { checkPart } from '../../src/generated/guards.js';
 import { proveContract } from '../../src/json/contract.js';
-import { cloneJson, MAX_JSON_DEPTH, toPlainJson } from '../../src/json/copy.js';
+import { cloneJson, frozenSnapshot, MAX_JSON_DEPTH, toPlainJson } from '../../src/json/copy.js';
 import { hasInvisible, stripInvisible } from '../../src/json/invisible.js';
 import { isJsonObject, isPlainObject, ownValue } from '../../src/json/object.js';
 import { appendPointer, decodePointer } from '../../src/json/pointer.js';
@@ -72,6 +72,29 @@ describe('json: one depth policy for copies', () => {
     const plain = JSON.stringify(toPlainJson(deep));
     expect(plain).toContain(`[cut: nested deeper than ${MAX_JSON_DEPTH} levels]`);
     expect(plain.split('{"a":').length - 1).toBe(MAX_JSON_DEPTH);
+  });
+
+  it('issue 14: frozenSnapshot copies as cloneJson does, deep-frozen, and names the fields hiding text', () => {
+    const source = JSON.parse(
+      '{"__proto__": {"x": 1}, "plain": [{"y": "é ✓"}], "value": ["a", {"b": "c\u200b"}], "key": {"k\u00ad": 1}, "top": "t\u2060"}',
+    ) as Record<string, unknown>;
+    const { value, fieldsWithHiddenText } = frozenSnapshot(source);
+    expect(value).toEqual(cloneJson(source));
+    expect(Object.hasOwn(value, '__proto__')).toBe(true);
+    expect(value.plain).not.toBe(source.plain);
+    const frozen: unknown[] = [value];
+    for (let at = frozen.pop(); at !== undefined; at = frozen.pop()) {
+      expect(Object.isFrozen(at)).toBe(true);
+      for (const inner of Object.values(at as object)) {
+        if (typeof inner === 'object' && inner !== null) frozen.push(inner);
+      }
+    }
+    // A string value or an object key with an invisible character, at any depth of the field.
+    expect(fieldsWithHiddenText).toEqual(['value', 'key', 'top']);
+    expect(frozenSnapshot('x\u200b')).toEqual({ value: 'x\u200b', fieldsWithHiddenText: [] });
+    expect(() => frozenSnapshot(nested(MAX_JSON_DEPTH))).not.toThrow();
+    expect(() => frozenSnapshot(nested(MAX_JSON_DEPTH + 1))).toThrow(GeminiMcpError);
+    expect(() => cloneJson(nested(MAX_JSON_DEPTH + 1))).toThrow(GeminiMcpError);
   });
 
   it('toPlainJson: non-finite numbers named, lone surrogates replaced, undefined left out', () => {
