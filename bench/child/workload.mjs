@@ -82,6 +82,7 @@ if (which === 'P1') {
     exposedName: 'echo',
     callId: null,
     arguments: { text: 'hello' },
+    tool: { name: 'echo', inputSchema: { type: 'object' } },
   };
   while (performance.now() < until) {
     await executeToolCalls([call], clients);

@@ -1,4 +1,6 @@
 /** P5: executeToolCalls' own cost per call, and what its concurrency buys. */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ResolvedCall } from '../../src/adapter/types.js';
@@ -16,6 +18,8 @@ import {
 import { everythingOverStdio, linkedServer } from '../lib/mcp-servers.js';
 import { type Check, cpuRowOf, type Figure, ratioCheck, rowOf } from '../lib/report.js';
 import { formatMs, formatRatio, summarize } from '../lib/stats.js';
+
+type StdioTransportModule = typeof import('../../src/runtime/stdio-transport.js');
 
 const TOOLS: McpTool[] = [
   {
@@ -165,7 +169,11 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
     );
 
     ctx.log('P5: the same over stdio, server-everything echo');
-    const stdio = await everythingOverStdio();
+    // The stdio transport connectServers gives on POSIX (the build's own), as users run it.
+    const { ProcessGroupStdioTransport } = (await import(
+      pathToFileURL(join(ctx.lib.dist, 'runtime/stdio-transport.js')).href
+    )) as StdioTransportModule;
+    const stdio = await everythingOverStdio((server) => new ProcessGroupStdioTransport(server));
     const stdioNames = {
       one: 'executeToolCalls, 1 call, server-everything echo over stdio',
       bare: 'bare MCP round trip, 1 call, server-everything echo over stdio',
@@ -278,7 +286,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
       ],
       load: { start: loadStart, end: loadNow() },
       method: [
-        "One SDK `Client` linked by `InMemoryTransport` to an SDK `Server` whose `echo` tool answers at once: the round trip is all JSON-RPC plumbing, no I/O, so the adapter's share is as large as it can be. The anchor is the request executeToolCalls itself makes, `client.request({method: \"tools/call\", ...}, ResultSchema)`, awaited alone, on the same client (whose transport carries the result guard executeToolCalls installs, about 10 ns per message, so both sides pay it); executeToolCalls adds the pool (not for a single call), a per-call AbortController when the caller passes a signal, the CallToolResult validator, two `performance.now()` reads and the outcome record. The stdio rows repeat the single call against one server-everything process spawned over stdio (its `echo` tool), the same client and server process for both sides; only the client process's CPU time is counted (the server's own is not), which makes the adapter's share larger, not smaller.",
+        "One SDK `Client` linked by `InMemoryTransport` to an SDK `Server` whose `echo` tool answers at once: the round trip is all JSON-RPC plumbing, no I/O, so the adapter's share is as large as it can be. The anchor is the request executeToolCalls itself makes, `client.request({method: \"tools/call\", ...}, ResultSchema)`, awaited alone, on the same client (whose transport carries the result guard executeToolCalls installs, about 10 ns per message, so both sides pay it); executeToolCalls adds the pool (not for a single call), a per-call AbortController when the caller passes a signal, the CallToolResult validator, two `performance.now()` reads and the outcome record. The stdio rows repeat the single call against one server-everything process spawned over stdio (its `echo` tool) with the stdio transport `connectServers` uses on POSIX (the build's `ProcessGroupStdioTransport`, whose line buffer turns a non-object result into an error), the same client, transport and server process for both sides; only the client process's CPU time is counted (the server's own is not), which makes the adapter's share larger, not smaller.",
         `What executeToolCalls adds is about a µs, near the per-batch noise of this machine, so each comparison is two tasks only, in CPU time (\`process.cpuUsage\`) of many short batches: ${oneCpu.rounds} rounds of ${oneCpu.minBatchMs} ms batches for the single in-memory call, ${manyCpu.rounds} of ${manyCpu.minBatchMs} ms for ${batch} calls, ${stdioCpu.rounds} of ${stdioCpu.minBatchMs} ms over stdio (a minor GC, untimed, before each batch), both tasks of a pair running the same number of iterations per batch. Why: the machine's drift (load, clock, caches shared with other processes) moves a 40 ms batch by several µs per call, while two adjacent 1 ms batches see the same machine; with two tasks in A B, B A order each follows the other as often as itself, whereas in a round of five tasks a batch pays for refilling the caches after a different task (the middle tasks measured 0.3-0.7 µs per call more in a test of the same code at two positions); and that fixed cost of a batch (the GC before it, the caches) weighs per call as one over its iterations, so batches of 10 and 28 iterations, as calibrating each task alone gave, put about 5 µs per call on the shorter one. The overhead is the median of the per-round ratios minus one and the CPU time added the median of the per-round differences, each with its 95% interval (distribution-free, order statistics n/2 ± 0.98√n; a check whose interval holds its target is reported as noise, since over hundreds of rounds a few batches always disagree 5x): at ${oneCpu.rounds} rounds it is a few tenths of a µs wide, finer than the 1 µs target; the same request from two closures measured this way differs by 0.05 µs (about ±0.16 µs, 3001 rounds).`,
         `Concurrency: a \`sleep\` tool that answers after ${sleepMs} ms (a timer in the server), ${calls} calls, \`concurrency: ${calls}\` vs \`concurrency: 1\`, interleaved; the ideal speed-up is ${calls}x.`,
       ],

@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -47,17 +48,27 @@ export async function linkedServer(
   };
 }
 
+/** What a stdio client transport is started with. */
+export interface StdioServer {
+  command: string;
+  args: string[];
+  stderr: 'ignore';
+}
+
 /**
- * server-everything (a devDependency) spawned over stdio with the SDK's own transport, as a
- * real deployment runs it; its `echo` tool answers `{message}` at once.
+ * server-everything (a devDependency) spawned over stdio, by default with the SDK's own
+ * transport (`transportOf` gives another, e.g. the library's); its `echo` tool answers
+ * `{message}` at once.
  */
-export async function everythingOverStdio(): Promise<LinkedClient> {
+export async function everythingOverStdio(
+  transportOf: (server: StdioServer) => Transport = (server) => new StdioClientTransport(server),
+): Promise<LinkedClient> {
   const require = createRequire(import.meta.url);
   const manifestPath = require.resolve('@modelcontextprotocol/server-everything/package.json');
   const manifest = require(manifestPath) as { bin: string | Record<string, string> };
   const bin = typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin)[0];
   if (bin === undefined) throw new Error('server-everything declares no bin');
-  const transport = new StdioClientTransport({
+  const transport = transportOf({
     command: process.execPath,
     args: [join(dirname(manifestPath), bin), 'stdio'],
     stderr: 'ignore',

@@ -129,34 +129,73 @@ function toRun(item: CallItem | ResolvedCall): ResolvedCall | undefined {
   return !('kind' in item) ? item : item.kind === 'call' ? item.call : undefined;
 }
 
+/** What a run call's promise carries: the outcome as it is (the pool), or as a list (one call). */
+type Deliver<T> = (executed: ExecutedCall) => T;
+const itself: Deliver<ExecutedCall> = (executed) => executed;
+const inList: Deliver<Outcome[]> = (executed) => [executed];
+
+/** What a running call undoes when it settles: its listener on the caller's signal, its progress. */
+function release(
+  signal: AbortSignal | undefined,
+  forward: (() => void) | undefined,
+  progress: { stop: () => void } | undefined,
+): void {
+  if (forward !== undefined) signal?.removeEventListener('abort', forward);
+  progress?.stop();
+}
+
+/** The ToolError standing in for the result of `call` on `client`, which failed with `error`. */
+function failure(
+  error: unknown,
+  call: ResolvedCall,
+  client: Client,
+  started: number,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): ToolError {
+  return toolErrorFrom(error, {
+    call,
+    cancelled: signal?.aborted === true,
+    clientClosed: wasClosed(client),
+    transportError: transportErrorSince(client, started),
+    timeoutMs,
+  });
+}
+
 /**
- * Runs `call`: the request and one reaction to it (no async frame of its own), so a call costs
- * the adapter a single promise hop over the bare request.
+ * Runs `call`: the request and one reaction to it, which hands the outcome to `deliver` (no
+ * async frame of its own, no hop after it), so a call costs the adapter a single promise hop
+ * over the bare request.
  */
-function executed(
+function executed<T>(
   call: ResolvedCall,
   clients: ClientMap,
   options: ExecuteOptions,
-  index = 0,
-): Promise<ExecutedCall> {
+  index: number,
+  deliver: Deliver<T>,
+): Promise<T> {
   const started = performance.now();
   const { signal } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (signal?.aborted) {
     return Promise.resolve(
-      outcome(call, started, {
-        code: 'CANCELLED',
-        message: `${describeCall(call)} was cancelled before it started`,
-      }),
+      deliver(
+        outcome(call, started, {
+          code: 'CANCELLED',
+          message: `${describeCall(call)} was cancelled before it started`,
+        }),
+      ),
     );
   }
   const client = clientOf(clients, call.serverId);
   if (client === undefined) {
     return Promise.resolve(
-      outcome(call, started, {
-        code: 'UNKNOWN_SERVER',
-        message: `no server "${call.serverId}" is connected; ${describeCall(call)} was not run`,
-      }),
+      deliver(
+        outcome(call, started, {
+          code: 'UNKNOWN_SERVER',
+          message: `no server "${call.serverId}" is connected; ${describeCall(call)} was not run`,
+        }),
+      ),
     );
   }
   // A signal of our own per call, only when the caller gave one: the SDK never removes its
@@ -171,10 +210,6 @@ function executed(
     onProgress === undefined
       ? undefined
       : followProgress(client, progressHandler(call, index, onProgress));
-  const settle = (): void => {
-    if (forward !== undefined) signal?.removeEventListener('abort', forward);
-    progress?.stop();
-  };
   const { name, arguments: args } = call;
   let request: Promise<unknown>;
   try {
@@ -194,30 +229,22 @@ function executed(
   } catch (error) {
     request = Promise.reject(error);
   }
-  const failed = (error: unknown): ExecutedCall =>
-    outcome(
-      call,
-      started,
-      toolErrorFrom(error, {
-        call,
-        cancelled: signal?.aborted === true,
-        clientClosed: wasClosed(client),
-        transportError: transportErrorSince(client, started),
-        timeoutMs,
-      }),
-    );
   return request.then(
     (raw) => {
-      settle();
+      release(signal, forward, progress);
+      let result: ToolResult | ToolError;
       try {
-        return outcome(call, started, checkResult(call, raw, options.onNotice));
+        result = checkResult(call, raw, options.onNotice);
       } catch (error) {
-        return failed(error);
+        result = failure(error, call, client, started, signal, timeoutMs);
       }
+      return deliver(outcome(call, started, result));
     },
     (error: unknown) => {
-      settle();
-      return failed(error);
+      release(signal, forward, progress);
+      return deliver(
+        outcome(call, started, failure(error, call, client, started, signal, timeoutMs)),
+      );
     },
   );
 }
@@ -243,30 +270,44 @@ function executed(
  * }
  * ```
  */
-export async function executeToolCalls(
+export function executeToolCalls(
   calls: readonly ResolvedCall[],
   clients: ClientMap,
   options?: ExecuteOptions,
 ): Promise<ExecutedCall[]>;
-export async function executeToolCalls(
+export function executeToolCalls(
   items: readonly CallItem[],
   clients: ClientMap,
   options?: ExecuteOptions,
 ): Promise<Outcome[]>;
-export async function executeToolCalls(
+export function executeToolCalls(
   items: readonly (CallItem | ResolvedCall)[],
   clients: ClientMap,
   options: ExecuteOptions = {},
 ): Promise<Outcome[]> {
-  checkCount('concurrency', options.concurrency, true);
-  checkTimeout('timeoutMs', options.timeoutMs);
-  if (items.length === 1) {
-    const only = items[0]!;
-    const call = toRun(only);
-    return [call === undefined ? (only as RejectedItem) : await executed(call, clients, options)];
+  // Not an async function (a single call would pay its frame and a hop): every throw is
+  // turned into the rejection an async function would give.
+  try {
+    checkCount('concurrency', options.concurrency, true);
+    checkTimeout('timeoutMs', options.timeoutMs);
+    if (items.length === 1) {
+      const only = items[0]!;
+      const call = toRun(only);
+      return call === undefined
+        ? Promise.resolve([only as RejectedItem])
+        : executed(call, clients, options, 0, inList);
+    }
+    return mapConcurrent(items, options.concurrency ?? DEFAULT_CONCURRENCY, (item, index) => {
+      try {
+        const call = toRun(item);
+        return call === undefined
+          ? Promise.resolve(item as RejectedItem)
+          : executed(call, clients, options, index, itself);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    });
+  } catch (error) {
+    return Promise.reject(error);
   }
-  return mapConcurrent(items, options.concurrency ?? DEFAULT_CONCURRENCY, async (item, index) => {
-    const call = toRun(item);
-    return call === undefined ? (item as RejectedItem) : executed(call, clients, options, index);
-  });
 }

@@ -107,12 +107,14 @@ function parsed(line: string): unknown {
 export function guardLineBuffer(buffer: LineBuffer): void {
   const read = buffer.readMessage.bind(buffer);
   buffer.readMessage = () => {
+    // The bytes before the read: reading only moves `_buffer` past the line, so the refused
+    // line is still there to decode, and a line read without a throw is never decoded twice.
     const pending = buffer._buffer;
-    const end = pending === undefined ? -1 : pending.indexOf(10);
-    const line = end === -1 ? undefined : pending?.toString('utf8', 0, end);
     try {
       return read();
     } catch (error) {
+      const end = pending === undefined ? -1 : pending.indexOf(10);
+      const line = end === -1 ? undefined : pending?.toString('utf8', 0, end);
       const message = line === undefined ? undefined : parsed(line);
       const replaced = message === undefined ? message : standIn(message);
       if (replaced === message) throw error;

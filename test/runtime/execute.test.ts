@@ -3,6 +3,7 @@ import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RejectedItem } from '../../src/adapter/calls.js';
 import { buildToolSet } from '../../src/adapter/toolset.js';
 import type { ToolSet } from '../../src/adapter/toolset-types.js';
 import type { ResolvedCall, ToolError, ToolResult } from '../../src/adapter/types.js';
@@ -117,6 +118,44 @@ describe('EX-1: executeToolCalls in memory', () => {
     expect(codeOf(outcomes[0]?.result)).toBe('UNKNOWN_SERVER');
     expect(textOf(outcomes[1]?.result)).toBe('Hello, Bo!');
     expect(codeOf(outcomes[2]?.result)).toBe('UNKNOWN_SERVER');
+  });
+
+  it('EX-1: a bad option or a bad item is a rejected promise, never a throw, for one call and for several', async () => {
+    for (const calls of [
+      [call('bitcoin', 'hello')],
+      [call('bitcoin', 'hello'), call('bitcoin', 'hello')],
+    ]) {
+      let running: Promise<unknown> | undefined;
+      expect(() => {
+        running = executeToolCalls(calls, { bitcoin }, { concurrency: 0 });
+      }).not.toThrow();
+      await expect(running).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        data: { option: 'concurrency' },
+      });
+      expect(() => {
+        running = executeToolCalls([...calls, null as unknown as ResolvedCall], { bitcoin });
+      }).not.toThrow();
+      await expect(running).rejects.toBeInstanceOf(TypeError);
+    }
+    let single: Promise<unknown> | undefined;
+    expect(() => {
+      single = executeToolCalls([null as unknown as ResolvedCall], { bitcoin });
+    }).not.toThrow();
+    await expect(single).rejects.toBeInstanceOf(TypeError);
+  });
+
+  it('EX-1: one call comes back as a list of its outcome; a rejected item as it was', async () => {
+    const [executed] = await executeToolCalls([call('bitcoin', 'hello', { name: 'Al' })], {
+      bitcoin,
+    });
+    expect(executed).toMatchObject({ kind: 'call', call: { name: 'hello' } });
+    expect(textOf(executed?.result)).toBe('Hello, Al!');
+    expect(executed?.durationMs).toBeGreaterThanOrEqual(0);
+    const rejected = { kind: 'rejected', rejected: { name: 'x' } } as unknown as RejectedItem;
+    const outcomes = await executeToolCalls([rejected], { bitcoin });
+    expect(outcomes).toEqual([rejected]);
+    expect(outcomes[0]).toBe(rejected);
   });
 
   it('EX-1: a timeout cancels the MCP request itself: the server gets notifications/cancelled', async () => {

@@ -1,0 +1,65 @@
+/**
+ * Issue 11 over stdio, at the line buffer: a response whose result is not an object becomes
+ * the stand-in error however the lines arrive, and every other line reads as the SDK reads it.
+ */
+import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { guardLineBuffer, nonObjectResult } from '../../src/runtime/result-guard.js';
+
+function guarded(): ReadBuffer {
+  const buffer = new ReadBuffer();
+  guardLineBuffer(buffer as unknown as Parameters<typeof guardLineBuffer>[0]);
+  return buffer;
+}
+
+const line = (message: object): string => `${JSON.stringify(message)}\n`;
+
+describe('issue 11: guardLineBuffer', () => {
+  it('issue 11: in one chunk, a good line, a non-object result and a good line read in order', () => {
+    const buffer = guarded();
+    const first = { jsonrpc: '2.0', id: 1, result: { content: [] } };
+    const last = { jsonrpc: '2.0', id: 3, result: { content: [] } };
+    buffer.append(
+      Buffer.from(
+        line(first) + line({ jsonrpc: '2.0', id: 2, result: ['listy'] }) + line(last),
+        'utf8',
+      ),
+    );
+    expect(buffer.readMessage()).toEqual(first);
+    const standIn = buffer.readMessage() as {
+      id: number;
+      error: { message: string; data: unknown };
+    };
+    expect(standIn.id).toBe(2);
+    expect(standIn.error.message).toBe("the server's result is an array, not an object");
+    expect(buffer.readMessage()).toEqual(last);
+    expect(buffer.readMessage()).toBeNull();
+  });
+
+  it('issue 11: a non-object result split over two chunks is still the stand-in error', () => {
+    const buffer = guarded();
+    const text = line({ jsonrpc: '2.0', id: 7, result: 'text' });
+    buffer.append(Buffer.from(text.slice(0, 10), 'utf8'));
+    expect(buffer.readMessage()).toBeNull();
+    buffer.append(Buffer.from(text.slice(10), 'utf8'));
+    const standIn = buffer.readMessage() as { id: number; error: { message: string } };
+    expect(standIn).toMatchObject({ id: 7, error: { code: -32603 } });
+    expect(standIn.error.message).toBe("the server's result is a string, not an object");
+  });
+
+  it('issue 11: a line the SDK refuses for another reason still throws, and the next line reads', () => {
+    const buffer = guarded();
+    const next = { jsonrpc: '2.0', id: 2, result: {} };
+    buffer.append(Buffer.from(`{not json\n${line(next)}`, 'utf8'));
+    expect(() => buffer.readMessage()).toThrow();
+    expect(buffer.readMessage()).toEqual(next);
+  });
+
+  it('issue 11: the stand-in error is recognised as a non-object result', () => {
+    const buffer = guarded();
+    buffer.append(Buffer.from(line({ jsonrpc: '2.0', id: 1, result: null }), 'utf8'));
+    const standIn = buffer.readMessage() as { error: { data: unknown } };
+    expect(nonObjectResult(new McpError(-32603, 'x', standIn.error.data))).toBe('null');
+  });
+});
