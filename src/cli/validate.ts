@@ -15,12 +15,12 @@ import { isJsonObject } from '../json/object.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
 import { terminalSafe } from './io.js';
 import {
-  checkSchema,
   findKind,
   findNamed,
+  guessableSchemas,
   guessKind,
   type Kind,
-  readSchema,
+  SchemaChecks,
   schemaOf,
   similarKinds,
 } from './kinds.js';
@@ -154,6 +154,7 @@ class Checker {
   constructor(
     readonly options: ValidateOptions,
     readonly fixed: Fixed | undefined,
+    readonly checks: SchemaChecks,
     readonly run: Run,
     readonly report: Reporter,
   ) {}
@@ -197,8 +198,8 @@ class Checker {
       return;
     }
     if (guessed !== undefined) run.kinds.set(kind.name, (run.kinds.get(kind.name) ?? 0) + 1);
-    const read = readSchema(schema, value);
-    let violations = read === undefined ? checkSchema(schema, value) : read.violations;
+    const read = this.checks.read(schema, value);
+    let violations = read === undefined ? this.checks.check(schema, value) : read.violations;
     let findings: Finding[] = (read?.notices ?? []).map((notice) => ({
       severity: this.options.strict ? 'error' : 'warning',
       file,
@@ -554,11 +555,17 @@ export async function runValidate(
   }
   const fixed = resolveKind(options);
   const started = process.hrtime.bigint();
+  // Only the validators of the kind asked for (with auto, of every kind a guess may pick).
+  const checks = await SchemaChecks.load(
+    fixed === undefined
+      ? guessableSchemas(options.dialect)
+      : [schemaOf(fixed.kind, fixed.dialect)!],
+  );
   const inputs = await expandInputs(files);
   const run = new Run(io.stderr);
   run.total = inputs.paths.length;
   const report = createReporter(options.format, io.stdout, options.maxErrors);
-  const checker = new Checker(options, fixed, run, report);
+  const checker = new Checker(options, fixed, checks, run, report);
   for (const pattern of inputs.unmatched) {
     checker.inputError(
       pattern,
