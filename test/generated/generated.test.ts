@@ -78,6 +78,16 @@ describe('the generated validators modules', () => {
     ).toThrow(/unevaluatedProperties\/unevaluatedItems \(in mcp\/Open\.schema\.json\)/);
   });
 
+  it('issue 14: a validator passes its context positionally (no object built per referenced schema), and errors keep their paths', () => {
+    expect(source).not.toMatch(/\b(parentData|parentDataProperty|dynamicAnchors)\b/);
+    expect(source).toMatch(/function validate\d+\(data, instancePath="", rootData=data\)/);
+    const nested = { type: 'OBJECT', properties: { a: { items: { type: 7 } } } };
+    expect(checkSchema(nested).map((v) => `${v.path} ${v.keyword}`)).toEqual([
+      '/properties/a/items/type type',
+      '/properties/a/items/type enum',
+    ]);
+  });
+
   it('issue 14: property names are escaped for error paths only when they hold ~ or /, and then as RFC 6901 says', () => {
     // The escaping itself lives once per module, in the helper every key goes through.
     for (const text of sources) expect(text.split('.replace(/~/g, "~0")').length - 1).toBe(1);
