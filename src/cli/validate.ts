@@ -112,13 +112,15 @@ function resolveKind(options: ValidateOptions): Fixed | undefined {
 }
 
 /**
- * Whether `text` holds too few opening brackets (`{` and `[`, those in strings counted too) to
- * nest deeper than MAX_JSON_DEPTH levels: a value whose array or object sits at level
- * MAX_JSON_DEPTH + 1 (the root is level 0) opens MAX_JSON_DEPTH + 2 of them on the way. A few
- * `indexOf` calls per line spare nearly every payload the walk over its whole value (as costly
- * as parsing it); a text with more brackets is walked as before.
+ * Whether the JSON `text` holds too few opening brackets (`{` and `[`, those in strings counted
+ * too) to nest deeper than MAX_JSON_DEPTH levels: a value whose array or object sits at level
+ * MAX_JSON_DEPTH + 1 (the root is level 0) opens MAX_JSON_DEPTH + 2 of them on the way, and
+ * closes them, so a shorter text needs no count at all. A few `indexOf` calls per line spare
+ * nearly every payload the walk over its whole value (as costly as parsing it); a text with more
+ * brackets is walked as before.
  */
 function fewBrackets(text: string): boolean {
+  if (text.length < 2 * (MAX_JSON_DEPTH + 2)) return true;
   let count = 0;
   for (const bracket of ['{', '[']) {
     for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
