@@ -64,14 +64,34 @@ function entryGuards(g: Guarded, typeName: string, prefix = ''): string {
   return `check: ${prefix}check${typeName}${read}`;
 }
 
-/** `src/generated/guards-common.ts` (without banner): the helpers every family's guards use. */
-function generateGuardsCommon(): string {
+/**
+ * `src/generated/guards-common.ts` (without banner): the helpers every family's guards use, and
+ * the types they share.
+ */
+function generateGuardsCommon(g: Guarded): string {
   const file = newFile('guards-common.ts');
   file.addImportDeclaration({
     moduleSpecifier: '../errors.js',
     namedImports: ['GeminiMcpError', { name: 'ViolationDetail', isTypeOnly: true }],
   });
   file.addStatements(GUARDS_PRELUDE);
+  file.addTypeAlias({
+    isExported: true,
+    name: 'SchemaName',
+    docs: ['The name of every vendored schema.'],
+    type: g.schemas.map((s) => `'${s.typeName}'`).join(' | '),
+  });
+  file.addInterface({
+    isExported: true,
+    name: 'SchemaGuards',
+    docs: [
+      "A schema's checker (the write contract) and, for a shape we only receive (nothing we send holds it), its reader (the read contract).",
+    ],
+    properties: [
+      { name: 'check', type: '(value: unknown) => ViolationDetail[]' },
+      { name: 'read', hasQuestionToken: true, type: '(value: unknown) => ReadCheck' },
+    ],
+  });
   return finished(file);
 }
 
@@ -95,13 +115,15 @@ function generateFamilyGuards(
       namedImports: ['ViolationDetail'],
     },
     {
-      moduleSpecifier: './catalog.js',
-      isTypeOnly: true,
-      namedImports: ['SchemaGuards', 'SchemaName'],
-    },
-    {
       moduleSpecifier: './guards-common.js',
-      namedImports: ['fail', { name: 'ReadCheck', isTypeOnly: true }, 'readWith', 'violations'],
+      namedImports: [
+        'fail',
+        { name: 'ReadCheck', isTypeOnly: true },
+        'readWith',
+        { name: 'SchemaGuards', isTypeOnly: true },
+        { name: 'SchemaName', isTypeOnly: true },
+        'violations',
+      ],
     },
     {
       moduleSpecifier: './types.js',
@@ -180,15 +202,10 @@ function generateFamilyGuards(
  */
 function generateCatalog(g: Guarded): string {
   const file = newFile('catalog.ts');
-  file.addImportDeclarations([
-    { moduleSpecifier: '../errors.js', isTypeOnly: true, namedImports: ['ViolationDetail'] },
-    { moduleSpecifier: './guards-common.js', isTypeOnly: true, namedImports: ['ReadCheck'] },
-  ]);
-  file.addTypeAlias({
-    isExported: true,
-    name: 'SchemaName',
-    docs: ['The name of every vendored schema.'],
-    type: g.schemas.map((s) => `'${s.typeName}'`).join(' | '),
+  file.addImportDeclaration({
+    moduleSpecifier: './guards-common.js',
+    isTypeOnly: true,
+    namedImports: ['SchemaGuards', 'SchemaName'],
   });
   file.addTypeAlias({
     isExported: true,
@@ -197,17 +214,6 @@ function generateCatalog(g: Guarded): string {
       'A folder of schemas/ whose schemas refer only to each other: each family has its own validators and guards module.',
     ],
     type: FAMILIES.map((f) => `'${f}'`).join(' | '),
-  });
-  file.addInterface({
-    isExported: true,
-    name: 'SchemaGuards',
-    docs: [
-      "A schema's checker (the write contract) and, for a shape we only receive (nothing we send holds it), its reader (the read contract).",
-    ],
-    properties: [
-      { name: 'check', type: '(value: unknown) => ViolationDetail[]' },
-      { name: 'read', hasQuestionToken: true, type: '(value: unknown) => ReadCheck' },
-    ],
   });
   file.addVariableStatement({
     isExported: true,
@@ -252,8 +258,11 @@ function generateAllGuards(g: Guarded): string {
   for (const s of g.schemas) families.get(familyOf(s.file))!.push(s.typeName);
   file.addImportDeclarations([
     { moduleSpecifier: '../errors.js', isTypeOnly: true, namedImports: ['ViolationDetail'] },
-    { moduleSpecifier: './catalog.js', isTypeOnly: true, namedImports: ['SchemaName'] },
-    { moduleSpecifier: './guards-common.js', isTypeOnly: true, namedImports: ['ReadCheck'] },
+    {
+      moduleSpecifier: './guards-common.js',
+      isTypeOnly: true,
+      namedImports: ['ReadCheck', 'SchemaName'],
+    },
     ...FAMILIES.map((f) => ({
       moduleSpecifier: guardsModule(f),
       namedImports: sorted(
@@ -264,11 +273,10 @@ function generateAllGuards(g: Guarded): string {
     })),
   ]);
   file.addExportDeclarations([
-    { moduleSpecifier: './catalog.js', isTypeOnly: true, namedExports: ['SchemaName'] },
     {
       moduleSpecifier: './guards-common.js',
       isTypeOnly: true,
-      namedExports: ['ReadCheck', 'ReadNotice'],
+      namedExports: ['ReadCheck', 'ReadNotice', 'SchemaName'],
     },
     ...FAMILIES.map((f) => ({
       moduleSpecifier: guardsModule(f),
@@ -304,7 +312,7 @@ export function generateGuards(
   const g = guarded(schemas, twins);
   const files = new Map<string, string>([
     ['catalog.ts', generateCatalog(g)],
-    ['guards-common.ts', generateGuardsCommon()],
+    ['guards-common.ts', generateGuardsCommon(g)],
   ]);
   for (const [family, members] of byFamily([...schemas, ...twins])) {
     const known = family === 'mcp' ? knownTo.mcp : knownTo.gemini;

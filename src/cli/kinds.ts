@@ -6,14 +6,8 @@
 
 import { type ApiDialect, apiDialect, type Dialect } from '../adapter/dialect.js';
 import type { ViolationDetail } from '../errors.js';
-import {
-  CATALOG,
-  loadFamily,
-  type SchemaFamily,
-  type SchemaGuards,
-  type SchemaName,
-} from '../generated/catalog.js';
-import type { ReadCheck } from '../generated/guards-common.js';
+import { CATALOG, loadFamily, type SchemaFamily } from '../generated/catalog.js';
+import type { ReadCheck, SchemaGuards, SchemaName } from '../generated/guards-common.js';
 import { isJsonObject } from '../json/object.js';
 
 /** A Vertex AI API version, as a dialect. */
