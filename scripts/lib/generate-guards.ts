@@ -325,11 +325,18 @@ export function generateGuards(
 /** Declarations for a family's validators module (its schemas and their read twins). */
 export function generateValidatorTypes(schemas: readonly LoadedSchema[]): string {
   const lines = [
-    `import type { ValidateFunction } from 'ajv';`,
+    `import type { ErrorObject } from 'ajv';`,
     `import type { ${schemas.map((s) => s.typeName).join(', ')} } from './types.js';`,
     '',
+    '/**',
+    ' * A standalone validator as the post-processing leaves it: called with the value alone (the',
+    " * positional context after it is the validators' own, for the schemas they refer to); its",
+    ' * errors on the function after a refusal.',
+    ' */',
+    'type GeneratedValidator<T> = ((data: unknown) => data is T) & { errors?: ErrorObject[] | null };',
+    '',
     ...schemas.map(
-      (s) => `export declare const ${validatorName(s.typeName)}: ValidateFunction<${s.typeName}>;`,
+      (s) => `export declare const ${validatorName(s.typeName)}: GeneratedValidator<${s.typeName}>;`,
     ),
     '',
   ];
