@@ -109,7 +109,11 @@ export async function builtCli(root: string, tmp: string, rev?: string): Promise
     await writeFile(target, output.outputText);
   }
   await mkdir(join(out, 'generated'), { recursive: true });
-  await copyFile(join(src, 'generated', 'validators.js'), join(out, 'generated', 'validators.js'));
+  for (const file of await readdir(join(src, 'generated'))) {
+    if (/^validators-[\w-]+\.js$/.test(file)) {
+      await copyFile(join(src, 'generated', file), join(out, 'generated', file));
+    }
+  }
   await copyFile(join(base, 'package.json'), join(pkg, 'package.json'));
   await symlink(join(root, 'node_modules'), join(pkg, 'node_modules'), 'dir');
   const unchecked = join(pkg, 'dist-unchecked');

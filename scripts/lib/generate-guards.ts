@@ -1,31 +1,129 @@
-/** `src/generated/guards.ts`: typed isX / assertX / checkX for every schema, built with ts-morph. */
-import { Project, VariableDeclarationKind } from 'ts-morph';
-import { validatorName } from './generate-validators.js';
+/**
+ * The generated guards, built with ts-morph: typed isX / assertX / checkX (and readX) for every
+ * schema, one module per family (`guards-gemini.ts`, ...) over that family's validators; the
+ * helpers they share (`guards-common.ts`); the catalogue of every schema, which loads no
+ * validator and imports a family's guards on demand (`catalog.ts`); and `guards.ts`, every guard
+ * and the `SCHEMAS` table (what the public index exports).
+ */
+import { Project, type SourceFile, VariableDeclarationKind } from 'ts-morph';
+import {
+  byFamily,
+  FAMILIES,
+  familyModule,
+  familyOf,
+  validatorName,
+} from './generate-validators.js';
 import { GUARDS_PRELUDE } from './guards-template.js';
 import { readTypeName, receivedOnly } from './read-rule.js';
+import type { Family } from './schema-set.js';
 import type { LoadedSchema, SchemaTree } from './schema-tree.js';
 
 /** The name of the function that reads a received shape with its read twin. */
 const readerName = (typeName: string): string => `read${typeName}`;
 
+/** The guards module of a family, as imported from its siblings. */
+const guardsModule = (family: Family): string => `./guards-${familyModule(family)}.js`;
+
+const sorted = (names: readonly string[]): string[] => [...names].sort((a, b) => (a < b ? -1 : 1));
+
+function newFile(name: string): SourceFile {
+  return new Project({ useInMemoryFileSystem: true }).createSourceFile(name);
+}
+
+function finished(file: SourceFile): string {
+  file.formatText({ indentSize: 2, convertTabsToSpaces: true });
+  return file.getFullText();
+}
+
+/** What the guard modules share, from the vendored schemas and their read twins. */
+interface Guarded {
+  schemas: readonly LoadedSchema[];
+  twinned: ReadonlySet<string>;
+  received: ReadonlySet<string>;
+}
+
+function guarded(schemas: readonly LoadedSchema[], twins: readonly LoadedSchema[]): Guarded {
+  return {
+    schemas,
+    twinned: new Set(twins.map((t) => t.typeName)),
+    received: receivedOnly(schemas),
+  };
+}
+
+const hasTwin = (g: Guarded, typeName: string): boolean => g.twinned.has(readTypeName(typeName));
+
+/** The guard functions a schema has: isX, assertX, checkX and, with a read twin, readX. */
+function guardNames(g: Guarded, typeName: string): string[] {
+  const names = [`is${typeName}`, `assert${typeName}`, `check${typeName}`];
+  return hasTwin(g, typeName) ? [...names, readerName(typeName)] : names;
+}
+
+/** `SCHEMAS`-style entry fields: the checker and, for a received-only shape, the reader. */
+function entryGuards(g: Guarded, typeName: string, prefix = ''): string {
+  const read = g.received.has(typeName) ? `, read: ${prefix}${readerName(typeName)}` : '';
+  return `check: ${prefix}check${typeName}${read}`;
+}
+
 /**
- * Builds the guards module source (without banner): isX / assertX / checkX for every vendored
- * schema, and readX for every one that has a read twin (`twins`, from read-rule.ts).
+ * `src/generated/guards-common.ts` (without banner): the helpers every family's guards use, and
+ * the types they share.
  */
-export function generateGuards(
-  schemas: readonly LoadedSchema[],
-  twins: readonly LoadedSchema[],
-  knownTo: SchemaTree['knownTo'],
+function generateGuardsCommon(g: Guarded): string {
+  const file = newFile('guards-common.ts');
+  file.addImportDeclaration({
+    moduleSpecifier: '../errors.js',
+    namedImports: ['GeminiMcpError', { name: 'ViolationDetail', isTypeOnly: true }],
+  });
+  file.addStatements(GUARDS_PRELUDE);
+  file.addTypeAlias({
+    isExported: true,
+    name: 'SchemaName',
+    docs: ['The name of every vendored schema.'],
+    type: g.schemas.map((s) => `'${s.typeName}'`).join(' | '),
+  });
+  file.addInterface({
+    isExported: true,
+    name: 'SchemaGuards',
+    docs: [
+      "A schema's checker (the write contract) and, for a shape we only receive (nothing we send holds it), its reader (the read contract).",
+    ],
+    properties: [
+      { name: 'check', type: '(value: unknown) => ViolationDetail[]' },
+      { name: 'read', hasQuestionToken: true, type: '(value: unknown) => ReadCheck' },
+    ],
+  });
+  return finished(file);
+}
+
+/**
+ * `src/generated/guards-<family>.ts` (without banner): isX / assertX / checkX for every schema
+ * of the family, readX for every one that has a read twin, and `GUARDS`, the family's part of
+ * the `SCHEMAS` table without the files.
+ */
+function generateFamilyGuards(
+  g: Guarded,
+  family: Family,
+  members: readonly LoadedSchema[],
+  knownTo: string,
 ): string {
-  const twinned = new Set(twins.map((t) => t.typeName));
-  const received = receivedOnly(schemas);
-  const hasTwin = (typeName: string): boolean => twinned.has(readTypeName(typeName));
-  const project = new Project({ useInMemoryFileSystem: true });
-  const file = project.createSourceFile('guards.ts');
+  const schemas = members.filter((s) => !s.file.startsWith('read/'));
+  const file = newFile(`guards-${familyModule(family)}.ts`);
   file.addImportDeclarations([
     {
       moduleSpecifier: '../errors.js',
-      namedImports: ['GeminiMcpError', { name: 'ViolationDetail', isTypeOnly: true }],
+      isTypeOnly: true,
+      namedImports: ['ViolationDetail'],
+    },
+    {
+      moduleSpecifier: './guards-common.js',
+      namedImports: [
+        'fail',
+        { name: 'ReadCheck', isTypeOnly: true },
+        'readWith',
+        { name: 'SchemaGuards', isTypeOnly: true },
+        { name: 'SchemaName', isTypeOnly: true },
+        'violations',
+      ],
     },
     {
       moduleSpecifier: './types.js',
@@ -33,27 +131,14 @@ export function generateGuards(
       namedImports: schemas.map((s) => s.typeName),
     },
     {
-      moduleSpecifier: './validators.js',
-      namedImports: [...schemas, ...twins]
-        .map((s) => validatorName(s.typeName))
-        .sort((a, b) => (a < b ? -1 : 1)),
+      moduleSpecifier: `./validators-${familyModule(family)}.js`,
+      namedImports: sorted(members.map((s) => validatorName(s.typeName))),
     },
   ]);
-  file.addStatements(GUARDS_PRELUDE);
-  file.addVariableStatements([
-    {
-      declarationKind: VariableDeclarationKind.Const,
-      declarations: [
-        { name: 'KNOWN_TO_GEMINI', initializer: JSON.stringify(knownTo.gemini).replace(/"/g, "'") },
-      ],
-    },
-    {
-      declarationKind: VariableDeclarationKind.Const,
-      declarations: [
-        { name: 'KNOWN_TO_MCP', initializer: JSON.stringify(knownTo.mcp).replace(/"/g, "'") },
-      ],
-    },
-  ]);
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [{ name: 'KNOWN_TO', initializer: `'${knownTo.replace(/'/g, "\\'")}'` }],
+  });
   for (const { typeName, file: source } of schemas) {
     const validate = validatorName(typeName);
     file.addFunctions([
@@ -82,9 +167,8 @@ export function generateGuards(
         statements: `return ${validate}(value) ? [] : violations(${validate});`,
       },
     ]);
-    if (!hasTwin(typeName)) continue;
+    if (!hasTwin(g, typeName)) continue;
     const twin = validatorName(readTypeName(typeName));
-    const known = source.startsWith('mcp/') ? 'KNOWN_TO_MCP' : 'KNOWN_TO_GEMINI';
     file.addFunction({
       isExported: true,
       name: readerName(typeName),
@@ -93,15 +177,112 @@ export function generateGuards(
       ],
       parameters: [{ name: 'value', type: 'unknown' }],
       returnType: 'ReadCheck',
-      statements: `return readWith(value, ${validate}, ${twin}, '${typeName}', ${known});`,
+      statements: `return readWith(value, ${validate}, ${twin}, '${typeName}', KNOWN_TO);`,
     });
   }
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: [`The guards of every ${family} schema, by name (the \`SCHEMAS\` table's part).`],
+    declarations: [
+      {
+        name: 'GUARDS',
+        type: 'Readonly<Partial<Record<SchemaName, SchemaGuards>>>',
+        initializer: `{\n${schemas.map((s) => `  ${s.typeName}: { ${entryGuards(g, s.typeName)} },`).join('\n')}\n}`,
+      },
+    ],
+  });
+  return finished(file);
+}
+
+/**
+ * `src/generated/catalog.ts` (without banner): every schema's name, file, family and whether it
+ * is read with its read contract, and the loader of a family's guards: a program that checks
+ * one family loads that family's validators alone.
+ */
+function generateCatalog(g: Guarded): string {
+  const file = newFile('catalog.ts');
+  file.addImportDeclaration({
+    moduleSpecifier: './guards-common.js',
+    isTypeOnly: true,
+    namedImports: ['SchemaGuards', 'SchemaName'],
+  });
   file.addTypeAlias({
     isExported: true,
-    name: 'SchemaName',
-    docs: ['The name of every vendored schema.'],
-    type: schemas.map((s) => `'${s.typeName}'`).join(' | '),
+    name: 'SchemaFamily',
+    docs: [
+      'A folder of schemas/ whose schemas refer only to each other: each family has its own validators and guards module.',
+    ],
+    type: FAMILIES.map((f) => `'${f}'`).join(' | '),
   });
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: [
+      'Every schema by name: its file below schemas/, its family, and whether it is a shape we only receive (read with its read contract). Loads no validator.',
+    ],
+    declarations: [
+      {
+        name: 'CATALOG',
+        type: 'Readonly<Record<SchemaName, { file: string; family: SchemaFamily; received: boolean }>>',
+        initializer: `{\n${g.schemas.map((s) => `  ${s.typeName}: { file: '${s.file}', family: '${familyOf(s.file)}', received: ${g.received.has(s.typeName)} },`).join('\n')}\n}`,
+      },
+    ],
+  });
+  file.addFunction({
+    isExported: true,
+    name: 'loadFamily',
+    docs: [
+      "The guards of a family's schemas, by name: imports the family's validators on first use.",
+    ],
+    parameters: [{ name: 'family', type: 'SchemaFamily' }],
+    returnType: 'Promise<Readonly<Partial<Record<SchemaName, SchemaGuards>>>>',
+    statements: [
+      'switch (family) {',
+      ...FAMILIES.map(
+        (f) => `  case '${f}': return import('${guardsModule(f)}').then((m) => m.GUARDS);`,
+      ),
+      '}',
+    ],
+  });
+  return finished(file);
+}
+
+/**
+ * `src/generated/guards.ts` (without banner): every family's guards and the `SCHEMAS` table, as
+ * the public index exports them (importing it loads every family's validators).
+ */
+function generateAllGuards(g: Guarded): string {
+  const file = newFile('guards.ts');
+  const families = new Map<Family, string[]>(FAMILIES.map((f) => [f, []]));
+  for (const s of g.schemas) families.get(familyOf(s.file))!.push(s.typeName);
+  file.addImportDeclarations([
+    { moduleSpecifier: '../errors.js', isTypeOnly: true, namedImports: ['ViolationDetail'] },
+    {
+      moduleSpecifier: './guards-common.js',
+      isTypeOnly: true,
+      namedImports: ['ReadCheck', 'SchemaName'],
+    },
+    ...FAMILIES.map((f) => ({
+      moduleSpecifier: guardsModule(f),
+      namedImports: sorted(
+        families
+          .get(f)!
+          .flatMap((name) => [`check${name}`, ...(g.received.has(name) ? [readerName(name)] : [])]),
+      ),
+    })),
+  ]);
+  file.addExportDeclarations([
+    {
+      moduleSpecifier: './guards-common.js',
+      isTypeOnly: true,
+      namedExports: ['ReadCheck', 'ReadNotice', 'SchemaName'],
+    },
+    ...FAMILIES.map((f) => ({
+      moduleSpecifier: guardsModule(f),
+      namedExports: sorted(families.get(f)!.flatMap((name) => guardNames(g, name))),
+    })),
+  ]);
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
@@ -112,22 +293,50 @@ export function generateGuards(
       {
         name: 'SCHEMAS',
         type: 'Readonly<Record<SchemaName, { file: string; check: (value: unknown) => ViolationDetail[]; read?: (value: unknown) => ReadCheck }>>',
-        initializer: `{\n${schemas.map((s) => `  ${s.typeName}: { file: '${s.file}', check: check${s.typeName}${received.has(s.typeName) ? `, read: ${readerName(s.typeName)}` : ''} },`).join('\n')}\n}`,
+        initializer: `{\n${g.schemas.map((s) => `  ${s.typeName}: { file: '${s.file}', ${entryGuards(g, s.typeName)} },`).join('\n')}\n}`,
       },
     ],
   });
-  file.formatText({ indentSize: 2, convertTabsToSpaces: true });
-  return file.getFullText();
+  return finished(file);
 }
 
-/** Declarations for the validators module. */
+/**
+ * Every guards module (file name to source without banner): `guards-common.ts`, one
+ * `guards-<family>.ts` per family, `catalog.ts` and `guards.ts`.
+ */
+export function generateGuards(
+  schemas: readonly LoadedSchema[],
+  twins: readonly LoadedSchema[],
+  knownTo: SchemaTree['knownTo'],
+): Map<string, string> {
+  const g = guarded(schemas, twins);
+  const files = new Map<string, string>([
+    ['catalog.ts', generateCatalog(g)],
+    ['guards-common.ts', generateGuardsCommon(g)],
+  ]);
+  for (const [family, members] of byFamily([...schemas, ...twins])) {
+    const known = family === 'mcp' ? knownTo.mcp : knownTo.gemini;
+    files.set(`guards-${familyModule(family)}.ts`, generateFamilyGuards(g, family, members, known));
+  }
+  files.set('guards.ts', generateAllGuards(g));
+  return files;
+}
+
+/** Declarations for a family's validators module (its schemas and their read twins). */
 export function generateValidatorTypes(schemas: readonly LoadedSchema[]): string {
   const lines = [
-    `import type { ValidateFunction } from 'ajv';`,
+    `import type { ErrorObject } from 'ajv';`,
     `import type { ${schemas.map((s) => s.typeName).join(', ')} } from './types.js';`,
     '',
+    '/**',
+    ' * A standalone validator as the post-processing leaves it: called with the value alone (the',
+    " * positional context after it is the validators' own, for the schemas they refer to); its",
+    ' * errors on the function after a refusal.',
+    ' */',
+    'type GeneratedValidator<T> = ((data: unknown) => data is T) & { errors?: ErrorObject[] | null };',
+    '',
     ...schemas.map(
-      (s) => `export declare const ${validatorName(s.typeName)}: ValidateFunction<${s.typeName}>;`,
+      (s) => `export declare const ${validatorName(s.typeName)}: GeneratedValidator<${s.typeName}>;`,
     ),
     '',
   ];

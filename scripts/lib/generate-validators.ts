@@ -1,12 +1,67 @@
 /** Standalone ajv validators (draft 2020-12, ESM), compiled here, never at import time. */
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
+import { isJsonObject, type Json } from './canonical-json.js';
+import type { Family } from './schema-set.js';
 import type { LoadedSchema } from './schema-tree.js';
 
 /** The export name of a schema's validate function. */
 export const validatorName = (typeName: string): string => `validate${typeName}`;
 
-/** Compiles every schema and returns the ESM module's source. */
+/** Every family, in the order the generated modules list them. */
+export const FAMILIES: readonly Family[] = ['gemini', 'mcp', 'vertex/v1', 'vertex/v1beta1'];
+
+/**
+ * The family a schema file belongs to: its folder below `schemas/`, a read twin's
+ * (`read/gemini/Part.schema.json`) that of the schema it mirrors.
+ */
+export function familyOf(file: string): Family {
+  const source = file.startsWith('read/') ? file.slice('read/'.length) : file;
+  const family = FAMILIES.find(
+    (f) => source.startsWith(`${f}/`) && !source.slice(f.length + 1).includes('/'),
+  );
+  if (family === undefined) throw new Error(`generate-validators: ${file} is in no schema family`);
+  return family;
+}
+
+/** `vertex/v1beta1` -> `vertex-v1beta1`: the suffix of a family's generated module names. */
+export const familyModule = (family: Family): string => family.replace('/', '-');
+
+/** Every `$ref` of a schema, resolved against its `$id`. */
+function references(node: Json, base: string, out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const child of node) references(child, base, out);
+  else if (isJsonObject(node)) {
+    if (typeof node.$ref === 'string') out.push(new URL(node.$ref, base).href.replace(/#.*$/, ''));
+    for (const child of Object.values(node)) references(child, base, out);
+  }
+  return out;
+}
+
+/**
+ * The schemas grouped by family, each group closed under `$ref` (a reference out of its family,
+ * which the family's module could not resolve, fails the generation). One validator module per
+ * family keeps a program that checks one family (the CLI's `validate --kind`) from loading the
+ * code of the others.
+ */
+export function byFamily(schemas: readonly LoadedSchema[]): Map<Family, LoadedSchema[]> {
+  const groups = new Map<Family, LoadedSchema[]>(FAMILIES.map((f) => [f, []]));
+  for (const s of schemas) groups.get(familyOf(s.file))!.push(s);
+  for (const [family, group] of groups) {
+    const ids = new Set(group.map((s) => s.schema.$id as string));
+    for (const s of group) {
+      const id = s.schema.$id as string;
+      const outside = references(s.schema, id).find((ref) => ref !== id && !ids.has(ref));
+      if (outside !== undefined) {
+        throw new Error(
+          `generate-validators: ${s.file} refers to ${outside}, outside its family ${family}`,
+        );
+      }
+    }
+  }
+  return groups;
+}
+
+/** Compiles every schema given (a family, closed under `$ref`) and returns the ESM module's source. */
 export function generateValidators(schemas: readonly LoadedSchema[]): string {
   const ajv = new Ajv2020.default({
     schemas: schemas.map((s) => s.schema),
@@ -23,7 +78,7 @@ export function generateValidators(schemas: readonly LoadedSchema[]): string {
   const exports: Record<string, string> = {};
   for (const s of schemas) exports[validatorName(s.typeName)] = s.schema.$id as string;
   return cheapPointerTokens(
-    withoutParentSchemas(linearErrors(standaloneCode.default(ajv, exports))),
+    positionalContext(withoutParentSchemas(linearErrors(standaloneCode.default(ajv, exports)))),
   );
 }
 
@@ -89,6 +144,40 @@ function linearErrors(source: string): string {
   );
   if (rewritten.includes('vErrors.concat(')) {
     throw new Error('generate-validators: an ajv error-gathering form this script does not know');
+  }
+  return rewritten;
+}
+
+/** A JavaScript string literal, or an argument part outside one: no comma, brace or quote. */
+const ARGUMENT = '(?:"(?:[^"\\\\]|\\\\.)*"|[^,{}"()]|\\((?:"(?:[^"\\\\]|\\\\.)*"|[^()"])*\\))+';
+
+/**
+ * ajv's validators take their context as an object (`{instancePath, parentData,
+ * parentDataProperty, rootData, dynamicAnchors}`), built afresh for every referenced schema a
+ * value goes through, valid or not, with a default `dynamicAnchors` object for each: a
+ * GenerateContentResponse made dozens of them, a third of its check on a cold start (issue 14).
+ * Nothing here reads `parentData`, `parentDataProperty` or `dynamicAnchors` (no `$dynamicRef`,
+ * no coercion, defaults or removal), so the context becomes two positional parameters,
+ * `(data, instancePath = "", rootData = data)`: the same paths in the same errors. A called
+ * validator is still `validate(data)`. A form this script does not know fails the generation.
+ */
+function positionalContext(source: string): string {
+  const head =
+    '{instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}';
+  const passed = new RegExp(
+    `\\{instancePath:(${ARGUMENT}),parentData:${ARGUMENT},parentDataProperty:${ARGUMENT},rootData,dynamicAnchors\\}`,
+    'g',
+  );
+  const rewritten = source
+    .split(head)
+    .join('instancePath="", rootData=data')
+    .replace(passed, (_, instancePath: string) => `${instancePath}, rootData`)
+    .split('{instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}')
+    .join('instancePath, rootData');
+  if (/\b(?:parentData|parentDataProperty|dynamicAnchors)\b/.test(rewritten)) {
+    throw new Error(
+      'generate-validators: an ajv validation-context form this script does not know',
+    );
   }
   return rewritten;
 }

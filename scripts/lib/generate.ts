@@ -2,7 +2,7 @@
 import { Project, ts } from 'ts-morph';
 import { generateGuards, generateValidatorTypes } from './generate-guards.js';
 import { generateTypes } from './generate-types.js';
-import { generateValidators } from './generate-validators.js';
+import { byFamily, familyModule, generateValidators } from './generate-validators.js';
 import { readTwins } from './read-rule.js';
 import { loadSchemaTree } from './schema-tree.js';
 
@@ -33,10 +33,14 @@ export async function generateAll(schemasDir: string): Promise<Map<string, strin
   const all = [...schemas, ...twins].sort((a, b) => (a.typeName < b.typeName ? -1 : 1));
   const head = banner(manifestSha256, schemas.length, twins.length);
   const types = formatted(await generateTypes(all));
-  return new Map([
-    ['types.ts', `${head}\n${types}`],
-    ['validators.js', `${head}\n${generateValidators(all)}\n`],
-    ['validators.d.ts', `${head}\n${generateValidatorTypes(all)}`],
-    ['guards.ts', `${head}\n${generateGuards(schemas, twins, knownTo)}`],
-  ]);
+  const files = new Map([['types.ts', `${head}\n${types}`]]);
+  for (const [family, members] of byFamily(all)) {
+    const name = `validators-${familyModule(family)}`;
+    files.set(`${name}.js`, `${head}\n${generateValidators(members)}\n`);
+    files.set(`${name}.d.ts`, `${head}\n${generateValidatorTypes(members)}`);
+  }
+  for (const [name, text] of generateGuards(schemas, twins, knownTo)) {
+    files.set(name, `${head}\n${text}`);
+  }
+  return files;
 }

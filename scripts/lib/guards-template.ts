@@ -1,7 +1,7 @@
 /**
- * The fixed part of `src/generated/guards.ts`: turns ajv errors into the project's violations.
- * It is emitted verbatim into the generated file (which imports nothing from src/ but the
- * leaf module errors.ts).
+ * The fixed part of the generated guards, `src/generated/guards-common.ts`: turns ajv errors
+ * into the project's violations. It is emitted verbatim into the generated file (which imports
+ * nothing from src/ but the leaf module errors.ts); each family's guards call its exports.
  */
 export const GUARDS_PRELUDE = `
 type AjvError = {
@@ -78,7 +78,7 @@ function underRule(error: AjvError, rules: Map<string, Set<string>>): boolean {
  * A "holds exactly one of" rule speaks for its branches: their errors are noise. Linear in
  * the errors (each checked against its own schema path's prefixes), at most MAX_VIOLATIONS.
  */
-function violations(validate: Validate): ViolationDetail[] {
+export function violations(validate: Validate): ViolationDetail[] {
   const errors = validate.errors ?? [];
   const rules = presenceRules(errors);
   const details: ViolationDetail[] = [];
@@ -154,14 +154,14 @@ function notices(errors: readonly AjvError[], schema: string, knownTo: string): 
 }
 
 /** Strict first (the common case costs one pass); on failure, the read twin decides. */
-function readWith(value: unknown, strict: Validate, twin: Validate, schema: string, knownTo: string): ReadCheck {
+export function readWith(value: unknown, strict: Validate, twin: Validate, schema: string, knownTo: string): ReadCheck {
   if (strict(value)) return { violations: [], notices: [] };
   const errors = strict.errors ?? [];
   if (!twin(value)) return { violations: violations(twin), notices: [] };
   return { violations: [], notices: notices(errors, schema, knownTo) };
 }
 
-function fail(schema: string, validate: Validate): never {
+export function fail(schema: string, validate: Validate): never {
   const details = violations(validate);
   const first = details[0] ?? { path: '', message: 'is invalid' };
   throw new GeminiMcpError('INVALID_PAYLOAD', \`\${schema} at "\${first.path}": \${first.message}\`, {

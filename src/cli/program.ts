@@ -11,7 +11,6 @@ import { CliError, EXIT } from './cli-error.js';
 import { type CliIo, terminalSafe } from './io.js';
 import type { Kind } from './kinds.js';
 import { DEFAULT_MAX_LINE_BYTES } from './lines.js';
-import { SERVER_COMMANDS } from './server-commands.js';
 import type { ValidateOptions } from './validate.js';
 
 function byteCount(value: string): number {
@@ -137,8 +136,8 @@ function validateCommand(io: CliIo): Command {
     });
 }
 
-/** Builds the program; each command's action sets `process.exitCode`. */
-function buildProgram(io: CliIo, extra: ((io: CliIo) => Command)[] = []): Command {
+/** Builds the program of `commands`; each command's action sets `process.exitCode`. */
+function buildProgram(io: CliIo, commands: ((io: CliIo) => Command)[]): Command {
   const program = new Command('gemini-mcp')
     .description(
       'Connect MCP servers to Gemini function calling; check payloads against the API schemas.',
@@ -152,7 +151,7 @@ function buildProgram(io: CliIo, extra: ((io: CliIo) => Command)[] = []): Comman
       writeErr: (s) => io.stderr.write(s),
       outputError: (s, write) => write(`gemini-mcp: ${s.replace(/^error: /, '')}`),
     });
-  for (const make of [validateCommand, ...SERVER_COMMANDS, ...extra]) {
+  for (const make of commands) {
     const command = make(io);
     command
       .exitOverride()
@@ -184,7 +183,13 @@ export async function main(
   extra: ((io: CliIo) => Command)[] = [],
 ): Promise<number> {
   const debug = argv.includes('--debug');
-  const program = buildProgram(io, extra);
+  // `validate` (run in CI, on large files, where start-up counts) builds no other command: a
+  // subcommand's parsing, errors and help never read its siblings.
+  const commands =
+    argv[2] === 'validate'
+      ? [validateCommand]
+      : [validateCommand, ...(await import('./server-commands.js')).SERVER_COMMANDS, ...extra];
+  const program = buildProgram(io, commands);
   if (argv.length <= 2) {
     io.stdout.write(program.helpInformation());
     return EXIT.OK;

@@ -4,7 +4,6 @@
  */
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { glob, isDynamicPattern } from 'tinyglobby';
 
 /** What {@link expandInputs} found. */
 export interface ExpandedInputs {
@@ -22,6 +21,12 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * Characters without which no argument is a glob (wildcards, classes, braces, extglobs,
+ * negation, escapes): a path holding none is a path, and the glob library is not even loaded.
+ */
+const GLOB_CHARACTERS = /[*?[\]{}()!+@\\]/;
 
 /** Code-point order, the same in every locale. */
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -53,7 +58,12 @@ export async function expandInputs(
     paths.push(path);
   };
   for (const arg of args) {
-    if (arg === '-' || !isDynamicPattern(arg) || (await exists(resolve(cwd, arg)))) {
+    if (arg === '-' || !GLOB_CHARACTERS.test(arg)) {
+      add(arg);
+      continue;
+    }
+    const { glob, isDynamicPattern } = await import('tinyglobby');
+    if (!isDynamicPattern(arg) || (await exists(resolve(cwd, arg)))) {
       add(arg);
       continue;
     }

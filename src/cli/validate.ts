@@ -8,19 +8,19 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { apiDialect, type Dialect } from '../adapter/dialect.js';
-import { checkRequest } from '../adapter/request-checks.js';
+import type { checkRequest } from '../adapter/request-checks.js';
 import { MAX_JSON_DEPTH } from '../json/copy.js';
 import { nestedBeyond } from '../json/depth.js';
 import { isJsonObject } from '../json/object.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
 import { terminalSafe } from './io.js';
 import {
-  checkSchema,
   findKind,
   findNamed,
+  guessableSchemas,
   guessKind,
   type Kind,
-  readSchema,
+  SchemaChecks,
   schemaOf,
   similarKinds,
 } from './kinds.js';
@@ -111,6 +111,25 @@ function resolveKind(options: ValidateOptions): Fixed | undefined {
   return fixed;
 }
 
+/**
+ * Whether the JSON `text` holds too few opening brackets (`{` and `[`, those in strings counted
+ * too) to nest deeper than MAX_JSON_DEPTH levels: a value whose array or object sits at level
+ * MAX_JSON_DEPTH + 1 (the root is level 0) opens MAX_JSON_DEPTH + 2 of them on the way, and
+ * closes them, so a shorter text needs no count at all. A few `indexOf` calls per line spare
+ * nearly every payload the walk over its whole value (as costly as parsing it); a text with more
+ * brackets is walked as before.
+ */
+function fewBrackets(text: string): boolean {
+  if (text.length < 2 * (MAX_JSON_DEPTH + 2)) return true;
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      if (++count > MAX_JSON_DEPTH + 1) return false;
+    }
+  }
+  return true;
+}
+
 /** Counters and the progress line. */
 class Run {
   payloads = 0;
@@ -154,6 +173,9 @@ class Checker {
   constructor(
     readonly options: ValidateOptions,
     readonly fixed: Fixed | undefined,
+    readonly checks: SchemaChecks,
+    /** The request checks, with `--request` (loaded only then). */
+    readonly request: typeof checkRequest | undefined,
     readonly run: Run,
     readonly report: Reporter,
   ) {}
@@ -197,8 +219,8 @@ class Checker {
       return;
     }
     if (guessed !== undefined) run.kinds.set(kind.name, (run.kinds.get(kind.name) ?? 0) + 1);
-    const read = readSchema(schema, value);
-    let violations = read === undefined ? checkSchema(schema, value) : read.violations;
+    const read = this.checks.read(schema, value);
+    let violations = read === undefined ? this.checks.check(schema, value) : read.violations;
     let findings: Finding[] = (read?.notices ?? []).map((notice) => ({
       severity: this.options.strict ? 'error' : 'warning',
       file,
@@ -211,8 +233,8 @@ class Checker {
         : `${notice.message} (tolerated; --strict refuses it)`,
       keyword: notice.kind,
     }));
-    if (this.options.request) {
-      const extra = checkRequest(
+    if (this.request !== undefined) {
+      const extra = this.request(
         value,
         this.options.model === undefined ? {} : { model: this.options.model },
       );
@@ -260,10 +282,11 @@ class Checker {
   /**
    * Checks one payload like {@link payload}, unless it nests deeper than MAX_JSON_DEPTH levels
    * (no API payload does; the checks would overflow the stack): that payload is reported as
-   * too deep, with its line, and the input goes on.
+   * too deep, with its line, and the input goes on. `shallow`: its text has too few brackets to
+   * nest that deep (see {@link fewBrackets}), so the walk that looks is skipped.
    */
-  bounded(file: string, value: unknown, at: string, where: Where): void {
-    const deep = nestedBeyond(value, MAX_JSON_DEPTH);
+  bounded(file: string, value: unknown, at: string, where: Where, shallow: boolean): void {
+    const deep = shallow ? undefined : nestedBeyond(value, MAX_JSON_DEPTH);
     if (deep === undefined) {
       try {
         this.payload(file, value, at, where);
@@ -313,9 +336,15 @@ class Checker {
    * error and none of it is checked; an empty one holds no payload, which is no pass.
    * `element(i)` gives the `Where` of the i-th element.
    */
-  value(file: string, value: unknown, where: Where, element: (index: number) => Where): void {
+  value(
+    file: string,
+    value: unknown,
+    where: Where,
+    element: (index: number) => Where,
+    shallow: boolean,
+  ): void {
     if (!Array.isArray(value)) {
-      this.bounded(file, value, '', where);
+      this.bounded(file, value, '', where, shallow);
       return;
     }
     const cap = this.options.maxItems;
@@ -341,7 +370,7 @@ class Checker {
       return;
     }
     for (let index = 0; index < value.length; index++) {
-      this.bounded(file, value[index], `/${index}`, element(index));
+      this.bounded(file, value[index], `/${index}`, element(index), shallow);
     }
   }
 
@@ -355,7 +384,7 @@ class Checker {
       return;
     }
     const where: Where = () => ({ line: line.number });
-    this.value(file, value, where, () => where);
+    this.value(file, value, where, () => where, fewBrackets(line.text));
   }
 
   document(file: string, text: string, firstLine: number): void {
@@ -392,6 +421,7 @@ class Checker {
         return { line: shift(line), column };
       },
       element,
+      fewBrackets(text),
     );
   }
 }
@@ -554,11 +584,20 @@ export async function runValidate(
   }
   const fixed = resolveKind(options);
   const started = process.hrtime.bigint();
+  // Only the validators of the kind asked for (with auto, of every kind a guess may pick).
+  const checks = await SchemaChecks.load(
+    fixed === undefined
+      ? guessableSchemas(options.dialect)
+      : [schemaOf(fixed.kind, fixed.dialect)!],
+  );
+  const request = options.request
+    ? (await import('../adapter/request-checks.js')).checkRequest
+    : undefined;
   const inputs = await expandInputs(files);
   const run = new Run(io.stderr);
   run.total = inputs.paths.length;
   const report = createReporter(options.format, io.stdout, options.maxErrors);
-  const checker = new Checker(options, fixed, run, report);
+  const checker = new Checker(options, fixed, checks, request, run, report);
   for (const pattern of inputs.unmatched) {
     checker.inputError(
       pattern,

@@ -9,6 +9,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { arrayElementStarts } from '../../src/cli/locate.js';
 import { runValidate, type ValidateOptions } from '../../src/cli/validate.js';
+import { loadFamily } from '../../src/generated/catalog.js';
 import { ensureBuilt } from './build.js';
 import { CLI, type CliRun, runCli, runProcess, tempDir } from './helpers.js';
 
@@ -253,6 +254,9 @@ describe('issue 15: gemini-mcp tools | gemini-mcp validate -', () => {
 });
 
 describe('issue 15: progress on stderr, only when it is a terminal', () => {
+  // validate imports the validators of the kinds it may meet before it reads (issue 14): loaded
+  // here once, so that each run below reads its input at once.
+  beforeAll(() => Promise.all([loadFamily('gemini'), loadFamily('mcp')]));
   afterEach(() => {
     vi.useRealTimers();
   });

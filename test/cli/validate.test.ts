@@ -283,6 +283,65 @@ describe('validate: kinds and formats', () => {
   });
 });
 
+describe('issue 14: what validate loads, and the depth bound it keeps', () => {
+  const LOADED = join(ROOT, 'test', 'cli', 'fixtures', 'loaded-validators.mjs');
+  const loaded = (stderr: string): string =>
+    /validators loaded: (.*)/.exec(stderr)?.[1] ?? `(not reported: ${stderr})`;
+
+  it('loads the validators of the family of its kind alone; auto those of every kind it may pick', async () => {
+    const path = file('one.jsonl', `${JSON.stringify({ candidates: [] })}\n`);
+    const cases: [string[], string][] = [
+      [['--kind', 'generate-content-response'], 'validators-gemini.js'],
+      [['--kind', 'call-tool-result'], 'validators-mcp.js'],
+      [['--dialect', 'vertex-v1beta1', '--kind', 'content'], 'validators-vertex-v1beta1.js'],
+      [['--kind', 'vertex-v1-partial-arg'], 'validators-vertex-v1.js'],
+      [[], 'validators-gemini.js, validators-mcp.js'],
+      [['--dialect', 'vertex-v1'], 'validators-mcp.js, validators-vertex-v1.js'],
+    ];
+    for (const [options, modules] of cases) {
+      const run = await runCli(['validate', ...options, path], { nodeArgs: ['--import', LOADED] });
+      expect(loaded(run.stderr), options.join(' ')).toBe(modules);
+    }
+  });
+
+  it('the depth bound at its edge: 512 levels checked, 513 too deep; brackets in strings do not count as nesting', async () => {
+    /** A response whose call arguments nest down to `level` (the response is level 0). */
+    const nested = (level: number): object => {
+      let args: object = {};
+      for (let l = level; l > 7; l--) args = { a: args };
+      return {
+        candidates: [
+          { content: { role: 'model', parts: [{ functionCall: { name: 'f', args } }] } },
+        ],
+      };
+    };
+    const inString = { candidates: [{ content: { parts: [{ text: '{['.repeat(600) }] } }] };
+    const payloads = [nested(512), nested(513), inString];
+    const path = file('edge.jsonl', `${payloads.map((p) => JSON.stringify(p)).join('\n')}\n`);
+    for (const input of [path, file('edge.json', JSON.stringify(payloads))]) {
+      const run = await runCli([
+        'validate',
+        '--format',
+        'json',
+        '--kind',
+        'generate-content-response',
+        input,
+      ]);
+      const report = JSON.parse(run.stdout) as {
+        counts: Record<string, number>;
+        findings: { keyword?: string; message: string; pointer: string }[];
+      };
+      expect(report.counts, input).toMatchObject({ payloads: 3, valid: 2, invalid: 1 });
+      expect(report.findings.map((f) => f.keyword)).toEqual(['too-deep']);
+      expect(report.findings[0]?.message).toMatch(/^nested deeper than 512 levels/);
+      const at = input.endsWith('.json') ? '/1' : '';
+      expect(report.findings[0]?.pointer).toBe(
+        `${at}/candidates/0/content/parts/0/functionCall/args${'/a'.repeat(506)}`,
+      );
+    }
+  });
+});
+
 describe('validate: bad input, one line each, no stack trace', () => {
   it('a missing file: exit 2', async () => {
     const run = await runCli(['validate', join(dir, 'nope.json')]);

@@ -4,7 +4,7 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateValidators } from '../../scripts/lib/generate-validators.js';
+import { byFamily, generateValidators } from '../../scripts/lib/generate-validators.js';
 import { readTree } from '../../scripts/lib/schema-dir.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import { assertFunctionDeclaration, checkSchema, isPart } from '../../src/generated/guards.js';
@@ -27,13 +27,42 @@ describe('generation', () => {
   });
 });
 
-describe('the generated validators module', () => {
-  const source = readFileSync(join(generatedDir, 'validators.js'), 'utf8');
+describe('the generated validators modules', () => {
+  const FAMILIES = ['gemini', 'mcp', 'vertex-v1', 'vertex-v1beta1'];
+  const sources = FAMILIES.map((family) =>
+    readFileSync(join(generatedDir, `validators-${family}.js`), 'utf8'),
+  );
+  const source = sources.join('\n');
 
   it('imports without compiling: no ajv compiler, only ajv runtime helpers', () => {
     const imports = [...source.matchAll(/(?:from|require\()\s*["']([^"']+)["']/g)].map((m) => m[1]);
     for (const specifier of imports) expect(specifier).toMatch(/^ajv\/dist\/runtime\//);
     expect(source).not.toMatch(/new Ajv|\.compile\(|new Function/);
+  });
+
+  it('issue 14: one module per schema family (and its read twins), each closed under $ref; a reference out of its family fails the generation', () => {
+    const exported = (text: string): string[] =>
+      [...text.matchAll(/export const (validate\w+)/g)].map((m) => m[1]!);
+    expect(exported(sources[0]!)).toContain('validateGenerateContentResponse');
+    expect(exported(sources[0]!)).toContain('validateReadGenerateContentResponse');
+    // Gemini's own McpServer (a tool kind) is a Gemini schema
+    expect(exported(sources[0]!).filter((name) => /Vertex|Mcp/.test(name))).toEqual([
+      'validateMcpServer',
+    ]);
+    expect(exported(sources[1]!).every((name) => /^validate(Read)?Mcp/.test(name))).toBe(true);
+    expect(exported(sources[2]!).every((name) => /^validate(Read)?VertexV1[A-Z]/.test(name))).toBe(
+      true,
+    );
+    const base = 'https://gemini-mcp.invalid/schemas/';
+    const part = (file: string, ref: string) => ({
+      file,
+      typeName: 'Part',
+      schema: { $id: `${base}${file}`, title: 'Part', properties: { a: { $ref: ref } } },
+    });
+    expect(() => byFamily([part('gemini/Part.schema.json', '../mcp/Tool.schema.json')])).toThrow(
+      /gemini\/Part\.schema\.json refers to .*mcp\/Tool\.schema\.json, outside its family gemini/,
+    );
+    expect(() => byFamily([part('gemini/Part.schema.json', '#/properties/a')])).not.toThrow();
   });
 
   it('issue 14: no evaluated-properties tracking (an anyOf stops at its first passing branch); a schema that needs it fails the generation', () => {
@@ -49,9 +78,19 @@ describe('the generated validators module', () => {
     ).toThrow(/unevaluatedProperties\/unevaluatedItems \(in mcp\/Open\.schema\.json\)/);
   });
 
+  it('issue 14: a validator passes its context positionally (no object built per referenced schema), and errors keep their paths', () => {
+    expect(source).not.toMatch(/\b(parentData|parentDataProperty|dynamicAnchors)\b/);
+    expect(source).toMatch(/function validate\d+\(data, instancePath="", rootData=data\)/);
+    const nested = { type: 'OBJECT', properties: { a: { items: { type: 7 } } } };
+    expect(checkSchema(nested).map((v) => `${v.path} ${v.keyword}`)).toEqual([
+      '/properties/a/items/type type',
+      '/properties/a/items/type enum',
+    ]);
+  });
+
   it('issue 14: property names are escaped for error paths only when they hold ~ or /, and then as RFC 6901 says', () => {
-    // The escaping itself lives once, in the helper every key goes through.
-    expect(source.split('.replace(/~/g, "~0")').length - 1).toBe(1);
+    // The escaping itself lives once per module, in the helper every key goes through.
+    for (const text of sources) expect(text.split('.replace(/~/g, "~0")').length - 1).toBe(1);
     const paths = checkSchema({
       type: 'OBJECT',
       properties: { 'a/b~c': { type: 7 }, plain: { type: 'NOPE' } },

@@ -184,7 +184,14 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
         ),
       );
       // the generated files that would change
-      for (const file of ['types.ts', 'validators.js', 'validators.d.ts', 'guards.ts']) {
+      for (const file of [
+        'types.ts',
+        'validators-gemini.js',
+        'validators-gemini.d.ts',
+        'validators-vertex-v1beta1.js',
+        'guards-gemini.ts',
+        'guards.ts',
+      ]) {
         expect(run.stdout).toMatch(
           new RegExp(`- \`src/generated/${file.replace('.', '\\.')}\`: \\d+ line`),
         );
