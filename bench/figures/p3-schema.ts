@@ -281,7 +281,7 @@ export async function p3(ctx: BenchContext): Promise<Figure> {
       },
       {
         name: names.unproven,
-        prepare: () => buildToolSet(servers).toolset,
+        prepare: () => ctx.lib.unchecked.buildToolSet(servers).toolset,
         run: (fresh) =>
           ctx.lib.unchecked.functionDeclarations(fresh as typeof toolset, {
             schemaMode: 'openapi',

@@ -28,6 +28,11 @@ export interface Built {
   /** The same functions from the build with the contract proofs compiled out. */
   readonly unchecked: {
     readonly functionDeclarations: Declarations['functionDeclarations'];
+    /**
+     * The unchecked build's own: a tool set carries what its module found in its snapshot (the
+     * fields free of hidden text), which another copy of the module cannot read.
+     */
+    readonly buildToolSet: Build['buildToolSet'];
     readonly toGeminiSchema: ToGeminiSchema['toGeminiSchema'];
   };
 }
@@ -39,16 +44,25 @@ async function load<T>(dist: string, path: string): Promise<T> {
 /** Imports the built modules of `cli`'s package. */
 export async function loadBuilt(cli: BuiltCli): Promise<Built> {
   const dist = cli.dist;
-  const [declarations, build, schema, execute, guards, uncheckedDeclarations, uncheckedSchema] =
-    await Promise.all([
-      load<Declarations>(dist, 'adapter/declarations.js'),
-      load<Build>(dist, 'adapter/toolset.js'),
-      load<ToGeminiSchema>(dist, 'schema/to-gemini-schema.js'),
-      load<Execute>(dist, 'runtime/execute.js'),
-      load<Guards>(dist, 'generated/guards.js'),
-      load<Declarations>(cli.unchecked, 'adapter/declarations.js'),
-      load<ToGeminiSchema>(cli.unchecked, 'schema/to-gemini-schema.js'),
-    ]);
+  const [
+    declarations,
+    build,
+    schema,
+    execute,
+    guards,
+    uncheckedDeclarations,
+    uncheckedBuild,
+    uncheckedSchema,
+  ] = await Promise.all([
+    load<Declarations>(dist, 'adapter/declarations.js'),
+    load<Build>(dist, 'adapter/toolset.js'),
+    load<ToGeminiSchema>(dist, 'schema/to-gemini-schema.js'),
+    load<Execute>(dist, 'runtime/execute.js'),
+    load<Guards>(dist, 'generated/guards.js'),
+    load<Declarations>(cli.unchecked, 'adapter/declarations.js'),
+    load<Build>(cli.unchecked, 'adapter/toolset.js'),
+    load<ToGeminiSchema>(cli.unchecked, 'schema/to-gemini-schema.js'),
+  ]);
   return {
     dist,
     functionDeclarations: declarations.functionDeclarations,
@@ -59,6 +73,7 @@ export async function loadBuilt(cli: BuiltCli): Promise<Built> {
     executeToolCalls: execute.executeToolCalls,
     unchecked: {
       functionDeclarations: uncheckedDeclarations.functionDeclarations,
+      buildToolSet: uncheckedBuild.buildToolSet,
       toGeminiSchema: uncheckedSchema.toGeminiSchema,
     },
   };
