@@ -336,7 +336,8 @@ export function generateValidatorTypes(schemas: readonly LoadedSchema[]): string
     'type GeneratedValidator<T> = ((data: unknown) => data is T) & { errors?: ErrorObject[] | null };',
     '',
     ...schemas.map(
-      (s) => `export declare const ${validatorName(s.typeName)}: GeneratedValidator<${s.typeName}>;`,
+      (s) =>
+        `export declare const ${validatorName(s.typeName)}: GeneratedValidator<${s.typeName}>;`,
     ),
     '',
   ];
