@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { apiDialect, type Dialect } from '../adapter/dialect.js';
 import type { checkRequest } from '../adapter/request-checks.js';
 import { MAX_JSON_DEPTH } from '../json/copy.js';
-import { nestedBeyond } from '../json/depth.js';
+import { nestedBeyond, tooFewBracketsToNest } from '../json/depth.js';
 import { isJsonObject } from '../json/object.js';
 import { CliError, describeFileError, EXIT } from './cli-error.js';
 import { terminalSafe } from './io.js';
@@ -109,25 +109,6 @@ function resolveKind(options: ValidateOptions): Fixed | undefined {
     );
   }
   return fixed;
-}
-
-/**
- * Whether the JSON `text` holds too few opening brackets (`{` and `[`, those in strings counted
- * too) to nest deeper than MAX_JSON_DEPTH levels: a value whose array or object sits at level
- * MAX_JSON_DEPTH + 1 (the root is level 0) opens MAX_JSON_DEPTH + 2 of them on the way, and
- * closes them, so a shorter text needs no count at all. A few `indexOf` calls per line spare
- * nearly every payload the walk over its whole value (as costly as parsing it); a text with more
- * brackets is walked as before.
- */
-function fewBrackets(text: string): boolean {
-  if (text.length < 2 * (MAX_JSON_DEPTH + 2)) return true;
-  let count = 0;
-  for (const bracket of ['{', '[']) {
-    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
-      if (++count > MAX_JSON_DEPTH + 1) return false;
-    }
-  }
-  return true;
 }
 
 /** Counters and the progress line. */
@@ -283,7 +264,7 @@ class Checker {
    * Checks one payload like {@link payload}, unless it nests deeper than MAX_JSON_DEPTH levels
    * (no API payload does; the checks would overflow the stack): that payload is reported as
    * too deep, with its line, and the input goes on. `shallow`: its text has too few brackets to
-   * nest that deep (see {@link fewBrackets}), so the walk that looks is skipped.
+   * nest that deep (see `tooFewBracketsToNest`), so the walk that looks is skipped.
    */
   bounded(file: string, value: unknown, at: string, where: Where, shallow: boolean): void {
     const deep = shallow ? undefined : nestedBeyond(value, MAX_JSON_DEPTH);
@@ -384,7 +365,7 @@ class Checker {
       return;
     }
     const where: Where = () => ({ line: line.number });
-    this.value(file, value, where, () => where, fewBrackets(line.text));
+    this.value(file, value, where, () => where, tooFewBracketsToNest(line.text, MAX_JSON_DEPTH));
   }
 
   document(file: string, text: string, firstLine: number): void {
@@ -421,7 +402,7 @@ class Checker {
         return { line: shift(line), column };
       },
       element,
-      fewBrackets(text),
+      tooFewBracketsToNest(text, MAX_JSON_DEPTH),
     );
   }
 }

@@ -25,6 +25,29 @@ export function nestedBeyond(value: unknown, maxDepth: number): string | undefin
   return deeperThan(value, maxDepth) ? firstBeyond(value, maxDepth) : undefined;
 }
 
+/**
+ * Whether the JSON `text` holds too few opening brackets (`{` and `[`, those in strings counted
+ * too) for its value to nest deeper than `maxDepth` levels: an array or object at level
+ * `maxDepth + 1` (the root is level 0) opens `maxDepth + 2` of them on the way, and closes them,
+ * so a shorter text needs no count at all. A few `indexOf` calls spare a reader that still has
+ * the text the walk of {@link nestedBeyond} over the parsed value (as costly as parsing it).
+ *
+ * @example
+ * ```ts
+ * tooFewBracketsToNest('{"a":[1]}', 512); // true: nestedBeyond need not look
+ * ```
+ */
+export function tooFewBracketsToNest(text: string, maxDepth: number): boolean {
+  if (text.length < 2 * (maxDepth + 2)) return true;
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      if (++count > maxDepth + 1) return false;
+    }
+  }
+  return true;
+}
+
 /** Whether an array or object in `value` nests deeper than `maxDepth` (two stacks, no record per value). */
 function deeperThan(value: unknown, maxDepth: number): boolean {
   const values: unknown[] = [value];
