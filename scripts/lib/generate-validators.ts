@@ -77,8 +77,10 @@ export function generateValidators(schemas: readonly LoadedSchema[]): string {
   withoutEvaluatedTracking(ajv, schemas);
   const exports: Record<string, string> = {};
   for (const s of schemas) exports[validatorName(s.typeName)] = s.schema.$id as string;
-  return cheapPointerTokens(
-    positionalContext(withoutParentSchemas(linearErrors(standaloneCode.default(ajv, exports)))),
+  return oneFieldFirst(
+    cheapPointerTokens(
+      positionalContext(withoutParentSchemas(linearErrors(standaloneCode.default(ajv, exports)))),
+    ),
   );
 }
 
@@ -201,4 +203,51 @@ function cheapPointerTokens(source: string): string {
   const helper =
     'function escapePointerToken(key){return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\\//g, "~1") : key;}';
   return `"use strict";${helper}${rewritten.slice('"use strict";'.length)}`;
+}
+
+/** The data-field tests of a `oneOf` whose every branch is `required` of one property. */
+const REQUIRED_SITE =
+  /if\(([\w$]+)(\.[\w$]+|\["(?:[^"\\]|\\.)*"\]) === undefined\)\{const err\d+ = \{instancePath,schemaPath:"[^"]*",keyword:"required"/g;
+
+/**
+ * A `oneOf` whose branches each require one property ("exactly one data field", as Part's
+ * `text` / `inlineData` / `functionCall` / ...) made ajv try every branch on every valid
+ * value, each failing branch building an error that the passing `oneOf` then dropped: nine
+ * errors for each valid Part, and the code V8 took longest to optimise in `validate`'s first
+ * megabytes (issue 14, P4). When the value is an object holding exactly one of those
+ * properties, exactly one branch passes and the `oneOf` leaves no error, so the branches are
+ * skipped; any other value goes through them as before, with the same errors. A `oneOf` of
+ * another form is left as ajv wrote it.
+ */
+function oneFieldFirst(source: string): string {
+  const prologue = /const (_errs\d+) = errors;let (valid\d+) = false;let (passing\d+) = null;/g;
+  let out = '';
+  let copied = 0;
+  for (const match of source.matchAll(prologue)) {
+    const [head, , valid, passing] = match;
+    const from = match.index + head.length;
+    const verdict = new RegExp(
+      `if\\(!${valid}\\)\\{const err\\d+ = \\{instancePath,schemaPath:"[^"]*",keyword:"oneOf"`,
+    ).exec(source.slice(from));
+    if (verdict === null) continue;
+    const branches = source.slice(from, from + verdict.index);
+    const sites = [...branches.matchAll(REQUIRED_SITE)];
+    const keywords = [...branches.matchAll(/keyword:"(\w+)"/g)].map((k) => k[1]);
+    const count = branches.split(`${passing} = [${passing}, `).length;
+    const data = sites[0]?.[1];
+    if (
+      data === undefined ||
+      sites.length !== count ||
+      keywords.length !== count ||
+      keywords.some((k) => k !== 'required') ||
+      sites.some((site) => site[1] !== data) ||
+      /\bvalidate\d+\(|\bfor\(/.test(branches)
+    ) {
+      continue;
+    }
+    const present = sites.map((site) => `(${data}${site[2]} !== undefined)`).join(' + ');
+    out += `${source.slice(copied, from)}if(${data} && typeof ${data} == "object" && !Array.isArray(${data}) && ${present} === 1){${valid} = true;}else {${branches}}`;
+    copied = from + verdict.index;
+  }
+  return out + source.slice(copied);
 }

@@ -3,9 +3,11 @@ import { readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { byFamily, generateValidators } from '../../scripts/lib/generate-validators.js';
 import { readTree } from '../../scripts/lib/schema-dir.js';
+import { loadSchemaTree } from '../../scripts/lib/schema-tree.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import { assertFunctionDeclaration, checkSchema, isPart } from '../../src/generated/guards.js';
 import { projectRoot, runScript } from './run-script.js';
@@ -97,6 +99,86 @@ describe('the generated validators modules', () => {
     }).map((v) => v.path);
     expect(paths).toContain('/properties/a~1b~0c/type');
     expect(paths).toContain('/properties/plain/type');
+  });
+
+  it('issue 14: a oneOf of one required field per branch is skipped when exactly one is present, with the errors ajv gives for every other value', async () => {
+    const { schemas } = await loadSchemaTree(join(projectRoot, 'schemas'));
+    let checked = 0;
+    for (const [family, members] of byFamily(schemas)) {
+      const module = `validators-${family.replace('/', '-')}.js`;
+      const text = readFileSync(join(generatedDir, module), 'utf8');
+      const validators = (await import(`../../src/generated/${module}`)) as Record<
+        string,
+        ((data: unknown) => boolean) & { errors?: unknown }
+      >;
+      const ajv = new Ajv2020({
+        schemas: members.map((s) => s.schema),
+        allErrors: true,
+        verbose: true,
+        strict: true,
+        strictRequired: false,
+        allowUnionTypes: true,
+        inlineRefs: false,
+        validateFormats: false,
+      });
+      const fastPaths =
+        /function (validate\d+)\(data[^{]*\{\/\*# sourceURL="([^"]+)"(?:(?!function validate)[^])*?if\(data && typeof data == "object" && !Array\.isArray\(data\) && ((?:\(data\.\w+ !== undefined\)(?: \+ )?)+) === 1\)/g;
+      for (const [, local, url, sum] of text.matchAll(fastPaths)) {
+        const name = new RegExp(`export const (\\w+) = ${local}\\b`).exec(text)![1]!;
+        const generated = validators[name]!;
+        const reference = ajv.getSchema(url!)!;
+        // The fields from the schema itself, not from the generated test of them.
+        const fields: string[] = [];
+        const walk = (node: unknown): void => {
+          if (typeof node !== 'object' || node === null) return;
+          const oneOf = (node as { oneOf?: unknown }).oneOf;
+          if (Array.isArray(oneOf)) {
+            for (const branch of oneOf)
+              fields.push(...((branch as { required?: string[] }).required ?? []));
+          }
+          for (const child of Object.values(node)) walk(child);
+        };
+        walk(reference.schema);
+        expect(fields.length, name).toBe([...sum!.matchAll(/data\.\w+/g)].length);
+        const values: unknown[] = [null, 0, 'text', [], [{}], { unknownField: 1 }];
+        for (let subset = 0; subset < 2 ** fields.length; subset++) {
+          const part: Record<string, unknown> = {};
+          fields.forEach((field, bit) => {
+            if (subset & (2 ** bit)) part[field] = field === 'text' ? 'hi' : {};
+          });
+          values.push(part, { ...part, thought: true }, { ...part, text: 7 });
+        }
+        const project = (errors: unknown): unknown =>
+          (
+            errors as
+              | {
+                  instancePath: string;
+                  schemaPath: string;
+                  keyword: string;
+                  params: unknown;
+                  message: string;
+                }[]
+              | null
+          )?.map(({ instancePath, schemaPath, keyword, params, message }) => ({
+            instancePath,
+            schemaPath,
+            keyword,
+            params,
+            message,
+          })) ?? null;
+        for (const value of values) {
+          const same = reference(value);
+          expect(generated(value), `${name} ${JSON.stringify(value)}`).toBe(same);
+          expect(project(generated.errors), `${name} ${JSON.stringify(value)}`).toEqual(
+            project(reference.errors),
+          );
+        }
+        checked++;
+      }
+    }
+    // Part in each family, and the Vertex versions' FunctionResponsePart.
+    expect(checked).toBe(5);
+    expect(isPart({ text: 'hi' })).toBe(true);
   });
 
   it('validates once imported', () => {
