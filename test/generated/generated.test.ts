@@ -122,7 +122,7 @@ describe('the generated validators modules', () => {
         validateFormats: false,
       });
       const fastPaths =
-        /function (validate\d+)\(data[^{]*\{\/\*# sourceURL="([^"]+)"(?:(?!function validate)[^])*?if\(data && typeof data == "object" && !Array\.isArray\(data\) && ((?:\(data\.\w+ !== undefined\)(?: \+ )?)+) === 1\)/g;
+        /function (validate\d+)\(data[^{]*\{\/\*# sourceURL="([^"]+)"(?:(?!function validate)[\s\S])*?if\(data && typeof data == "object" && !Array\.isArray\(data\) && ((?:\(data\.\w+ !== undefined\)(?: \+ )?)+) === 1\)/g;
       for (const [, local, url, sum] of text.matchAll(fastPaths)) {
         const name = new RegExp(`export const (\\w+) = ${local}\\b`).exec(text)![1]!;
         const generated = validators[name]!;
