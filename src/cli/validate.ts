@@ -24,7 +24,7 @@ import {
   schemaOf,
   similarKinds,
 } from './kinds.js';
-import { readLines, type TextLine } from './lines.js';
+import { type LineEvent, readLines, type TextLine } from './lines.js';
 import {
   arrayElementStarts,
   type ElementStart,
@@ -428,6 +428,29 @@ const parses = (text: string): boolean => {
   }
 };
 
+/**
+ * The rest of a JSONL input: each non-blank line one payload, a line over the cap reported and
+ * skipped. Its own small function, so the loop every line goes through stays small to optimise.
+ */
+async function checkLines(
+  lines: AsyncIterator<LineEvent>,
+  checker: Checker,
+  file: string,
+  tooLong: (number: number) => void,
+): Promise<void> {
+  const run = checker.run;
+  for (let next = await lines.next(); !next.done; next = await lines.next()) {
+    const event = next.value;
+    if (event.kind === 'too-long') {
+      tooLong(event.number);
+      continue;
+    }
+    run.lines++;
+    run.bytes += event.bytes;
+    if (event.text.trim() !== '') checker.line(file, event);
+  }
+}
+
 async function checkSource(path: string, checker: Checker, io: ValidateIo): Promise<void> {
   const { options, run } = checker;
   const file = path === '-' ? STDIN_NAME : path;
@@ -478,49 +501,45 @@ async function checkSource(path: string, checker: Checker, io: ValidateIo): Prom
 
   const held: TextLine[] = [];
   try {
-    for (let next = await lines.next(); !next.done; next = await lines.next()) {
-      const event = next.value;
-      if (event.kind === 'too-long') {
-        if (mode !== 'jsonl') {
+    if (mode !== 'jsonl') {
+      for (let next = await lines.next(); !next.done; next = await lines.next()) {
+        const event = next.value;
+        if (event.kind === 'too-long') {
           tooLong(event.number);
           await lines.return(undefined);
           break;
         }
-        tooLong(event.number);
-        continue;
-      }
-      run.lines++;
-      run.bytes += event.bytes;
-      if (mode === 'jsonl') {
-        if (event.text.trim() !== '') checker.line(file, event);
-        continue;
-      }
-      held.push(event);
-      const nonEmpty = held.filter((l) => l.text.trim() !== '');
-      if (mode === 'json') {
-        await documentFrom(held);
-        break;
-      }
-      // auto: the first non-empty line decides; if it is no JSON value by itself, a second
-      // line that is one (an object) still means JSONL with a broken first line.
-      if (nonEmpty.length === 1) {
-        if (parses(nonEmpty[0]!.text)) {
-          mode = 'jsonl';
-          checker.line(file, nonEmpty[0]!);
+        run.lines++;
+        run.bytes += event.bytes;
+        held.push(event);
+        const nonEmpty = held.filter((l) => l.text.trim() !== '');
+        if (mode === 'json') {
+          await documentFrom(held);
+          break;
         }
-        continue;
-      }
-      if (nonEmpty.length === 2) {
-        const second = nonEmpty[1]!.text.trim();
-        if (second.startsWith('{') && parses(second)) {
-          mode = 'jsonl';
-          for (const line of nonEmpty) checker.line(file, line);
+        // auto: the first non-empty line decides; if it is no JSON value by itself, a second
+        // line that is one (an object) still means JSONL with a broken first line.
+        if (nonEmpty.length === 1) {
+          if (parses(nonEmpty[0]!.text)) {
+            mode = 'jsonl';
+            checker.line(file, nonEmpty[0]!);
+            break;
+          }
           continue;
         }
-        await documentFrom(held);
-        break;
+        if (nonEmpty.length === 2) {
+          const second = nonEmpty[1]!.text.trim();
+          if (second.startsWith('{') && parses(second)) {
+            mode = 'jsonl';
+            for (const line of nonEmpty) checker.line(file, line);
+            break;
+          }
+          await documentFrom(held);
+          break;
+        }
       }
     }
+    if (mode === 'jsonl') await checkLines(lines, checker, file, tooLong);
     if (mode === 'auto') {
       const nonEmpty = held.filter((l) => l.text.trim() !== '');
       if (nonEmpty.length === 1) {
