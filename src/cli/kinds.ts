@@ -13,10 +13,12 @@ import { isJsonObject } from '../json/object.js';
 /** A Vertex AI API version, as a dialect. */
 type VertexDialect = Exclude<ApiDialect, 'gemini'>;
 
-/** The folder of `schemas/` each Vertex AI version's shapes live in. */
-const VERTEX_FOLDERS: Readonly<Record<VertexDialect, string>> = {
-  'vertex-v1': 'vertex/v1/',
-  'vertex-v1beta1': 'vertex/v1beta1/',
+/** The Vertex AI version of each schema family (none for the Gemini API's and MCP's). */
+const VERSION_OF: Readonly<Record<SchemaFamily, VertexDialect | undefined>> = {
+  gemini: undefined,
+  mcp: undefined,
+  'vertex/v1': 'vertex-v1',
+  'vertex/v1beta1': 'vertex-v1beta1',
 };
 
 /** One kind: its kebab-case name and the schema behind it in each dialect. */
@@ -35,38 +37,39 @@ export interface Kind {
   readonly aliases: readonly string[];
 }
 
-/** `GenerateContentResponse` -> `generate-content-response`, `McpJSONObject` -> `mcp-json-object`. */
+const KEBAB = new Map<string, string>();
+
+/**
+ * `GenerateContentResponse` -> `generate-content-response`, `McpJSONObject` -> `mcp-json-object`.
+ * Remembered: building the kinds asks for most names more than once, on every `validate` start.
+ */
 function kebabCase(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
-    .toLowerCase();
+  let kebab = KEBAB.get(name);
+  if (kebab === undefined) {
+    kebab = name
+      .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+      .toLowerCase();
+    KEBAB.set(name, kebab);
+  }
+  return kebab;
 }
 
 /** `vertex/v1beta1/Part.schema.json` -> `Part`. */
 const baseName = (file: string): string =>
   file.slice(file.lastIndexOf('/') + 1).replace(/\.schema\.json$/, '');
 
-/** The Vertex AI version a schema file belongs to, if any. */
-function versionOf(file: string): VertexDialect | undefined {
-  for (const [dialect, folder] of Object.entries(VERTEX_FOLDERS)) {
-    if (file.startsWith(folder)) return dialect as VertexDialect;
-  }
-  return undefined;
-}
-
 function buildKinds(): Kind[] {
   const names = Object.keys(CATALOG) as SchemaName[];
   const gemini = new Map<string, SchemaName>();
   for (const schema of names) {
-    if (CATALOG[schema].file.startsWith('gemini/'))
-      gemini.set(baseName(CATALOG[schema].file), schema);
+    if (CATALOG[schema].family === 'gemini') gemini.set(baseName(CATALOG[schema].file), schema);
   }
   const twins = new Map<SchemaName, Partial<Record<VertexDialect, SchemaName>>>();
   const kinds: Kind[] = [];
   for (const schema of names) {
-    const file = CATALOG[schema].file;
-    const version = versionOf(file);
+    const { file, family } = CATALOG[schema];
+    const version = VERSION_OF[family];
     if (version === undefined) continue;
     const same = gemini.get(baseName(file));
     if (same === undefined) {
@@ -78,13 +81,13 @@ function buildKinds(): Kind[] {
       });
     } else twins.set(same, { ...twins.get(same), [version]: schema });
   }
-  const taken = new Set(names.filter((n) => CATALOG[n].file.startsWith('gemini/')).map(kebabCase));
+  const taken = new Set(names.filter((n) => CATALOG[n].family === 'gemini').map(kebabCase));
   for (const schema of names) {
-    const file = CATALOG[schema].file;
-    if (versionOf(file) !== undefined) continue;
+    const { family } = CATALOG[schema];
+    if (VERSION_OF[family] !== undefined) continue;
     const aliases: string[] = [];
     let name = kebabCase(schema);
-    if (file.startsWith('mcp/')) {
+    if (family === 'mcp') {
       // `list-tools-result` for McpListToolsResult (`mcp-list-tools-result` stays an alias),
       // unless a Gemini schema holds that name (`tool`, so McpTool stays `mcp-tool`).
       const bare = kebabCase(schema.slice(3));
@@ -142,7 +145,7 @@ export function findNamed(name: string): Named | undefined {
  */
 export function schemaOf(kind: Kind, dialect: Dialect): SchemaName | undefined {
   const api = apiDialect(dialect);
-  if (api === 'gemini' || !CATALOG[kind.schema].file.startsWith('gemini/')) return kind.schema;
+  if (api === 'gemini' || CATALOG[kind.schema].family !== 'gemini') return kind.schema;
   return kind.vertex[api];
 }
 
