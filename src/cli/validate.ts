@@ -9,6 +9,8 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { apiDialect, type Dialect } from '../adapter/dialect.js';
 import type { checkRequest } from '../adapter/request-checks.js';
+import type { ViolationDetail } from '../errors.js';
+import type { ReadNotice, SchemaName } from '../generated/guards-common.js';
 import { MAX_JSON_DEPTH } from '../json/copy.js';
 import { nestedBeyond, tooFewBracketsToNest } from '../json/depth.js';
 import { isJsonObject } from '../json/object.js';
@@ -201,8 +203,29 @@ class Checker {
     }
     if (guessed !== undefined) run.kinds.set(kind.name, (run.kinds.get(kind.name) ?? 0) + 1);
     const read = this.checks.read(schema, value);
-    let violations = read === undefined ? this.checks.check(schema, value) : read.violations;
-    let findings: Finding[] = (read?.notices ?? []).map((notice) => ({
+    const violations = read === undefined ? this.checks.check(schema, value) : read.violations;
+    const notices = read === undefined ? [] : read.notices;
+    if (violations.length === 0 && notices.length === 0 && this.request === undefined) {
+      run.valid++;
+      return;
+    }
+    this.reportFindings(file, value, at, where, kind, schema, violations, notices);
+  }
+
+  /** Reports what {@link payload} found in one payload (the request checks' findings too). */
+  private reportFindings(
+    file: string,
+    value: unknown,
+    at: string,
+    where: Where,
+    kind: Kind,
+    schema: SchemaName,
+    found: readonly ViolationDetail[],
+    notices: readonly ReadNotice[],
+  ): void {
+    const run = this.run;
+    let violations: readonly ViolationDetail[] = found;
+    let findings: Finding[] = notices.map((notice) => ({
       severity: this.options.strict ? 'error' : 'warning',
       file,
       ...where(notice.path),
