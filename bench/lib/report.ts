@@ -166,11 +166,15 @@ export async function readRun(file: string): Promise<RecordedRun> {
   return JSON.parse(await readFile(file, 'utf8')) as RecordedRun;
 }
 
-/** A check's label with its counts and parenthesized details taken out, to match runs. */
+/**
+ * A check's label with its counts and parenthesized details taken out, to match runs. A size
+ * (`10 MB`, `1 GB`) stays: it tells P4's checks apart (masked, `10 MB` and `100 MB` were one key,
+ * and the 100 MB figure stood in the before column of the 10 MB row).
+ */
 function checkKey(figure: string, label: string): string {
   return `${figure}|${label
     .replace(/\([^)]*\)/g, '')
-    .replace(/[\d,.]+/g, '#')
+    .replace(/(?<![\d,.])[\d,.]+(?![\d,.]| ?[KMG]i?B\b)/g, '#')
     .replace(/\s+/g, ' ')
     .trim()}`;
 }
