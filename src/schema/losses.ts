@@ -74,7 +74,10 @@ export class Scope {
 /** A short human note of a lost constraint (`multipleOf 5`), for `describeLosses`. */
 function lossNote(keyword: string, value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
-  return `${keyword} ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
+  if (text.length <= 60) return `${keyword} ${text}`;
+  // 57 UTF-16 units, one fewer when the 57th is the first half of a surrogate pair.
+  const first = text.charCodeAt(56);
+  return `${keyword} ${text.slice(0, first >= 0xd800 && first <= 0xdbff ? 56 : 57)}...`;
 }
 
 /** `description` with the notes of its node's lost constraints appended. */

@@ -582,6 +582,22 @@ describe('SC-5 losses are reported', () => {
         ],
       },
     ],
+    [
+      'SC-5: a long note is cut to 57 characters without splitting a surrogate pair',
+      {
+        options: { describeLosses: true },
+        // {"description":" is 16 characters: the emoji's two halves are the 57th and 58th.
+        given: {
+          type: 'object',
+          additionalProperties: { description: `${'x'.repeat(40)}\u{1F600}${'y'.repeat(10)}` },
+        },
+        want: {
+          type: 'OBJECT',
+          description: `Constraints not enforced: additionalProperties {"description":"${'x'.repeat(40)}....`,
+        },
+        warnings: [['', 'additionalProperties', 'dropped']],
+      },
+    ],
   ]);
 });
 
