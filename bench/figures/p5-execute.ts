@@ -93,6 +93,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
       one: 'executeToolCalls, 1 call',
       bareOne: 'bare MCP round trip (client.request tools/call), 1 call',
       callTool: 'client.callTool, 1 call (the SDK convenience, for reference)',
+      reaction: 'bare MCP round trip + one promise reaction (.then), 1 call',
       many: `executeToolCalls, ${batch} calls, concurrency ${batch}`,
       bareMany: `bare MCP round trips, ${batch} calls in Promise.all`,
     };
@@ -115,6 +116,23 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
         },
       ],
       ctx.cpu,
+    );
+    // The least any adapter that checks a result before handing it on adds: one reaction to the
+    // request's promise. Measured like the overhead, beside the same bare round trip.
+    const floor = await compareCpu(
+      [
+        {
+          name: names.reaction,
+          run: () =>
+            bare().then(
+              (result) => [result],
+              (error: unknown) => [error],
+            ),
+          async: true,
+        },
+        { name: names.bareOne, run: bare, async: true },
+      ],
+      oneCpu,
     );
     const together = await compareCpu(
       [
@@ -240,6 +258,12 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
     );
     const added = summarize(differences);
     const addedInterval = medianInterval(differences);
+    const reactionDifferences = cpuTask(floor, names.reaction).perRound.map(
+      (value, round) => value - cpuTask(floor, names.bareOne).perRound[round]!,
+    );
+    const reactionAdded = summarize(reactionDifferences);
+    const reactionInterval = medianInterval(reactionDifferences);
+    const reactionRatio = medianInterval(perRoundRatios(floor, names.reaction, names.bareOne));
     return {
       id: 'P5',
       title: 'executeToolCalls: adapter overhead per call, and concurrency',
@@ -247,6 +271,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
         cpuRowOf(cpuTask(overhead, names.one)),
         cpuRowOf(cpuTask(overhead, names.bareOne)),
         cpuRowOf(cpuTask(reference, names.callTool)),
+        cpuRowOf(cpuTask(floor, names.reaction)),
         cpuRowOf(cpuTask(together, names.many)),
         cpuRowOf(cpuTask(together, names.bareMany)),
         ...Object.values(stdioNames).map((name) => cpuRowOf(cpuTask(overStdio, name))),
@@ -267,6 +292,14 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
           met: added.median <= 0.001,
           ...straddles(addedInterval, 0.001),
         },
+        {
+          label:
+            'CPU time one promise reaction adds to the bare round trip (the least an adapter that checks the result adds), 1 call',
+          value: `${formatMs(reactionAdded.median)} (${pct(cpuRatio(floor, names.reaction, names.bareOne).value)})`,
+          spread: `95% interval of the median ${formatMs(reactionInterval.low)} to ${formatMs(reactionInterval.high)} (${pct(reactionRatio.low)} to ${pct(reactionRatio.high)}); ${reactionAdded.count} rounds`,
+          target: 'none (information)',
+          met: undefined,
+        },
         overheadCheck(
           `the same, ${batch} calls at once`,
           perBatch,
@@ -286,7 +319,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
       ],
       load: { start: loadStart, end: loadNow() },
       method: [
-        "One SDK `Client` linked by `InMemoryTransport` to an SDK `Server` whose `echo` tool answers at once: the round trip is all JSON-RPC plumbing, no I/O, so the adapter's share is as large as it can be. The anchor is the request executeToolCalls itself makes, `client.request({method: \"tools/call\", ...}, ResultSchema)`, awaited alone, on the same client (whose transport carries the result guard executeToolCalls installs, about 10 ns per message, so both sides pay it); executeToolCalls adds the pool (not for a single call), a per-call AbortController when the caller passes a signal, the CallToolResult validator, two `performance.now()` reads and the outcome record. The stdio rows repeat the single call against one server-everything process spawned over stdio (its `echo` tool) with the stdio transport `connectServers` uses on POSIX (the build's `ProcessGroupStdioTransport`, whose line buffer turns a non-object result into an error), the same client, transport and server process for both sides; only the client process's CPU time is counted (the server's own is not), which makes the adapter's share larger, not smaller.",
+        "One SDK `Client` linked by `InMemoryTransport` to an SDK `Server` whose `echo` tool answers at once: the round trip is all JSON-RPC plumbing, no I/O, so the adapter's share is as large as it can be. The anchor is the request executeToolCalls itself makes, `client.request({method: \"tools/call\", ...}, ResultSchema)`, awaited alone, on the same client (whose transport carries the result guard executeToolCalls installs, about 10 ns per message, so both sides pay it); executeToolCalls adds the pool (not for a single call), a per-call AbortController when the caller passes a signal, the CallToolResult validator, two `performance.now()` reads and the outcome record. A pair of its own measures the same bare request with one reaction on its promise (`.then`, the result put in a list): the least any adapter that checks a result before handing it on adds, shown for information beside the overhead. The stdio rows repeat the single call against one server-everything process spawned over stdio (its `echo` tool) with the stdio transport `connectServers` uses on POSIX (the build's `ProcessGroupStdioTransport`, whose line buffer turns a non-object result into an error), the same client, transport and server process for both sides; only the client process's CPU time is counted (the server's own is not), which makes the adapter's share larger, not smaller.",
         `What executeToolCalls adds is about a µs, near the per-batch noise of this machine, so each comparison is two tasks only, in CPU time (\`process.cpuUsage\`) of many short batches: ${oneCpu.rounds} rounds of ${oneCpu.minBatchMs} ms batches for the single in-memory call, ${manyCpu.rounds} of ${manyCpu.minBatchMs} ms for ${batch} calls, ${stdioCpu.rounds} of ${stdioCpu.minBatchMs} ms over stdio (a minor GC, untimed, before each batch), both tasks of a pair running the same number of iterations per batch. Why: the machine's drift (load, clock, caches shared with other processes) moves a 40 ms batch by several µs per call, while two adjacent 1 ms batches see the same machine; with two tasks in A B, B A order each follows the other as often as itself, whereas in a round of five tasks a batch pays for refilling the caches after a different task (the middle tasks measured 0.3-0.7 µs per call more in a test of the same code at two positions); and that fixed cost of a batch (the GC before it, the caches) weighs per call as one over its iterations, so batches of 10 and 28 iterations, as calibrating each task alone gave, put about 5 µs per call on the shorter one. The overhead is the median of the per-round ratios minus one and the CPU time added the median of the per-round differences, each with its 95% interval (distribution-free, order statistics n/2 ± 0.98√n; a check whose interval holds its target is reported as noise, since over hundreds of rounds a few batches always disagree 5x): at ${oneCpu.rounds} rounds it is a few tenths of a µs wide, finer than the 1 µs target; the same request from two closures measured this way differs by 0.05 µs (about ±0.16 µs, 3001 rounds).`,
         `Concurrency: a \`sleep\` tool that answers after ${sleepMs} ms (a timer in the server), ${calls} calls, \`concurrency: ${calls}\` vs \`concurrency: 1\`, interleaved; the ideal speed-up is ${calls}x.`,
       ],
