@@ -116,7 +116,7 @@ describe('issue 15: a tool a call unlocks is declared in the very next request',
   );
 
   it(
-    'EX-5: over stdio the notification precedes the result: the refresh is in flight when the result is read',
+    'EX-5: over stdio the notification precedes the result: the refresh it starts is awaited by toolsSettled',
     async () => {
       const connections = await connect({ mcpServers: { vault: UNLOCK_STDIO } });
       const answer = await answerCalls(
@@ -125,8 +125,8 @@ describe('issue 15: a tool a call unlocks is declared in the very next request',
         connections.clients,
       );
       expect(answer.parts?.[0]?.functionResponse?.response).toEqual({ output: 'unlocked' });
-      // Not listed yet (a re-list takes a round trip to the child), but already in flight:
-      expect(connections.toolset.resolve(UNLOCKED_TOOL)).toBeUndefined();
+      // Whether the re-list is back when the result is read is a race (the child may answer it
+      // within the same read), so only that the refresh ends with the tool is checked.
       expect(await connections.toolsSettled()).toBe(true);
       expect(connections.toolset.resolve(UNLOCKED_TOOL)?.serverId).toBe('vault');
     },
