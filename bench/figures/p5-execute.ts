@@ -238,6 +238,14 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
       const under = cpuTask(comparison, bottom).perRound;
       return cpuTask(comparison, top).perRound.map((value, round) => value / under[round]!);
     };
+    const perRoundDifferences = (
+      comparison: CpuComparison,
+      top: string,
+      bottom: string,
+    ): number[] => {
+      const under = cpuTask(comparison, bottom).perRound;
+      return cpuTask(comparison, top).perRound.map((value, round) => value - under[round]!);
+    };
     // Over hundreds of short rounds a few batches always disagree 5x (a GC cycle in one): the
     // target is called unless the median's own 95% interval holds it.
     const straddles = (interval: { low: number; high: number }, bound: number) =>
@@ -253,14 +261,10 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
         ...straddles(interval, 1.05),
       };
     };
-    const differences = cpuTask(overhead, names.one).perRound.map(
-      (value, round) => value - cpuTask(overhead, names.bareOne).perRound[round]!,
-    );
+    const differences = perRoundDifferences(overhead, names.one, names.bareOne);
     const added = summarize(differences);
     const addedInterval = medianInterval(differences);
-    const reactionDifferences = cpuTask(floor, names.reaction).perRound.map(
-      (value, round) => value - cpuTask(floor, names.bareOne).perRound[round]!,
-    );
+    const reactionDifferences = perRoundDifferences(floor, names.reaction, names.bareOne);
     const reactionAdded = summarize(reactionDifferences);
     const reactionInterval = medianInterval(reactionDifferences);
     const reactionRatio = medianInterval(perRoundRatios(floor, names.reaction, names.bareOne));

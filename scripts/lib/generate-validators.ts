@@ -61,17 +61,22 @@ export function byFamily(schemas: readonly LoadedSchema[]): Map<Family, LoadedSc
   return groups;
 }
 
+/** The ajv options the validators are compiled with (a runtime ajv given them checks alike). */
+export const VALIDATOR_OPTIONS = {
+  allErrors: true,
+  verbose: true,
+  strict: true,
+  strictRequired: false,
+  allowUnionTypes: true,
+  inlineRefs: false,
+  validateFormats: false,
+} as const;
+
 /** Compiles every schema given (a family, closed under `$ref`) and returns the ESM module's source. */
 export function generateValidators(schemas: readonly LoadedSchema[]): string {
   const ajv = new Ajv2020.default({
     schemas: schemas.map((s) => s.schema),
-    allErrors: true,
-    verbose: true,
-    strict: true,
-    strictRequired: false,
-    allowUnionTypes: true,
-    inlineRefs: false,
-    validateFormats: false,
+    ...VALIDATOR_OPTIONS,
     code: { source: true, esm: true },
   });
   withoutEvaluatedTracking(ajv, schemas);
@@ -212,7 +217,7 @@ const REQUIRED_SITE =
 /**
  * A `oneOf` whose branches each require one property ("exactly one data field", as Part's
  * `text` / `inlineData` / `functionCall` / ...) made ajv try every branch on every valid
- * value, each failing branch building an error that the passing `oneOf` then dropped: nine
+ * value, each failing branch building an error that the passing `oneOf` then dropped: eight
  * errors for each valid Part, and the code V8 took longest to optimise in `validate`'s first
  * megabytes (issue 14, P4). When the value is an object holding exactly one of those
  * properties, exactly one branch passes and the `oneOf` leaves no error, so the branches are

@@ -3,9 +3,14 @@ import { readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ErrorObject } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { byFamily, generateValidators } from '../../scripts/lib/generate-validators.js';
+import {
+  byFamily,
+  generateValidators,
+  VALIDATOR_OPTIONS,
+} from '../../scripts/lib/generate-validators.js';
 import { readTree } from '../../scripts/lib/schema-dir.js';
 import { loadSchemaTree } from '../../scripts/lib/schema-tree.js';
 import { GeminiMcpError } from '../../src/errors.js';
@@ -109,18 +114,9 @@ describe('the generated validators modules', () => {
       const text = readFileSync(join(generatedDir, module), 'utf8');
       const validators = (await import(`../../src/generated/${module}`)) as Record<
         string,
-        ((data: unknown) => boolean) & { errors?: unknown }
+        ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
       >;
-      const ajv = new Ajv2020({
-        schemas: members.map((s) => s.schema),
-        allErrors: true,
-        verbose: true,
-        strict: true,
-        strictRequired: false,
-        allowUnionTypes: true,
-        inlineRefs: false,
-        validateFormats: false,
-      });
+      const ajv = new Ajv2020({ schemas: members.map((s) => s.schema), ...VALIDATOR_OPTIONS });
       const fastPaths =
         /function (validate\d+)\(data[^{]*\{\/\*# sourceURL="([^"]+)"(?:(?!function validate)[\s\S])*?if\(data && typeof data == "object" && !Array\.isArray\(data\) && ((?:\(data\.\w+ !== undefined\)(?: \+ )?)+) === 1\)/g;
       for (const [, local, url, sum] of text.matchAll(fastPaths)) {
@@ -148,18 +144,8 @@ describe('the generated validators modules', () => {
           });
           values.push(part, { ...part, thought: true }, { ...part, text: 7 });
         }
-        const project = (errors: unknown): unknown =>
-          (
-            errors as
-              | {
-                  instancePath: string;
-                  schemaPath: string;
-                  keyword: string;
-                  params: unknown;
-                  message: string;
-                }[]
-              | null
-          )?.map(({ instancePath, schemaPath, keyword, params, message }) => ({
+        const project = (errors: ErrorObject[] | null | undefined) =>
+          errors?.map(({ instancePath, schemaPath, keyword, params, message }) => ({
             instancePath,
             schemaPath,
             keyword,
