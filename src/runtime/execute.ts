@@ -3,11 +3,15 @@
  * for one call's failure.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { unknown } from 'zod/v4';
 import type { CallItem, RejectedItem } from '../adapter/calls.js';
 import { TOO_DEEP, toolSchemaViolations } from '../adapter/tool-schemas.js';
 import type { ResolvedCall, ToolError, ToolResult } from '../adapter/types.js';
-import { type ReadNotice, readMcpCallToolResult } from '../generated/guards.js';
+import {
+  isMcpCallToolResult,
+  type ReadNotice,
+  readMcpCallToolResult,
+} from '../generated/guards.js';
 import { type CallProgress, followProgress, progressHandler } from './call-progress.js';
 import { transportErrorSince, wasClosed } from './client-state.js';
 import { checkCount, checkTimeout } from './options.js';
@@ -61,6 +65,16 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Default number of calls in flight. */
 export const DEFAULT_CONCURRENCY = 8;
 
+/**
+ * The result schema handed to the SDK: anything passes, as it came. The SDK's own `ResultSchema`
+ * (an open object with an optional `_meta`) would copy every result only for {@link checkResult}
+ * to check it again, whole, against the MCP CallToolResult schema.
+ */
+const AS_RECEIVED = unknown();
+
+/** Options of a call made with none. */
+const NO_OPTIONS: ExecuteOptions = {};
+
 /** Violations quoted in an error's data, at most. */
 const MAX_QUOTED_VIOLATIONS = 10;
 
@@ -79,16 +93,19 @@ function checkResult(
   raw: unknown,
   onNotice: ExecuteOptions['onNotice'],
 ): ToolResult | ToolError {
-  const { violations, notices } = readMcpCallToolResult(raw);
-  for (const notice of notices)
-    onNotice?.({ ...notice, message: `${describeCall(call)}: ${notice.message}` });
-  const first = violations[0];
-  if (first !== undefined) {
-    return {
-      code: 'INVALID_RESULT',
-      message: `${describeCall(call)} returned a malformed result (${first.path || '/'}: ${first.message})`,
-      data: { violations: violations.slice(0, MAX_QUOTED_VIOLATIONS) },
-    };
+  // The strict check alone for the common, valid result; the read contract for the rest.
+  if (!isMcpCallToolResult(raw)) {
+    const { violations, notices } = readMcpCallToolResult(raw);
+    for (const notice of notices)
+      onNotice?.({ ...notice, message: `${describeCall(call)}: ${notice.message}` });
+    const first = violations[0];
+    if (first !== undefined) {
+      return {
+        code: 'INVALID_RESULT',
+        message: `${describeCall(call)} returned a malformed result (${first.path || '/'}: ${first.message})`,
+        data: { violations: violations.slice(0, MAX_QUOTED_VIOLATIONS) },
+      };
+    }
   }
   const result = raw as ToolResult;
   const { outputSchema } = call.tool;
@@ -221,7 +238,7 @@ function executed<T>(
             ? { name, arguments: args }
             : { name, arguments: args, _meta: { progressToken: progress.progressToken } },
       },
-      ResultSchema,
+      AS_RECEIVED,
       controller === undefined
         ? { timeout: timeoutMs }
         : { signal: controller.signal, timeout: timeoutMs },
@@ -283,7 +300,7 @@ export function executeToolCalls(
 export function executeToolCalls(
   items: readonly (CallItem | ResolvedCall)[],
   clients: ClientMap,
-  options: ExecuteOptions = {},
+  options: ExecuteOptions = NO_OPTIONS,
 ): Promise<Outcome[]> {
   // Not an async function (a single call would pay its frame and a hop): every throw is
   // turned into the rejection an async function would give.

@@ -1,18 +1,27 @@
 /**
- * A JSON-RPC result must be an object; the SDK drops a response whose result is not (an array, a
- * string, null) as an "unknown message", and the request then waits for its timeout. Guarded
- * clients turn such a response into a JSON-RPC error for the same request at once, which
- * {@link nonObjectResult} recognises, so the call ends as `INVALID_RESULT` within milliseconds.
+ * The SDK drops a response whose result it cannot parse as a JSON-RPC result (one that is not an
+ * object: an array, a string, null; or an object whose `_meta` fails the SDK's result schema) as
+ * an "unknown message", and the request then waits for its timeout. Guarded clients turn such a
+ * response into a JSON-RPC error for the same request at once, which {@link refusedResult}
+ * recognises, so the call ends as `INVALID_RESULT` within milliseconds.
  */
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '../json/object.js';
+import { appendPointer } from '../json/pointer.js';
+
+/** Where a result is malformed, and how, in words. */
+export interface ResultRefusal {
+  /** JSON pointer into the result. */
+  readonly path: string;
+  readonly problem: string;
+}
 
 /** The `data` of every stand-in error: identity, not a code a server could also send. */
-const standIns = new WeakSet<object>();
+const standIns = new WeakMap<object, ResultRefusal>();
 const guarded = new WeakSet<Transport>();
 
 /** JSON-RPC "internal error": what a stand-in error says it is, to anyone else listening. */
@@ -24,29 +33,49 @@ function describe(value: unknown): string {
   return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }
 
-/** The message itself, or, for a response whose result is not an object, the stand-in error. */
+/** Why the SDK would drop a response carrying `result`, or undefined when it would not. */
+function refusal(result: unknown): ResultRefusal | undefined {
+  if (!isJsonObject(result)) return { path: '/', problem: `${describe(result)}, not an object` };
+  // Only `_meta` has a shape in the SDK's result schema: a result without one always passes.
+  if (!Object.hasOwn(result, '_meta')) return undefined;
+  const parsed = ResultSchema.safeParse(result);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0];
+  const path = (issue?.path ?? ['_meta']).reduce<string>(
+    (pointer, key) => appendPointer(pointer, typeof key === 'number' ? key : String(key)),
+    '',
+  );
+  return { path, problem: issue?.message ?? 'is invalid' };
+}
+
+/** The message itself, or, for a response whose result the SDK would drop, the stand-in error. */
 export function standIn(message: unknown): unknown {
   if (!isJsonObject(message) || !Object.hasOwn(message, 'result') || 'method' in message)
     return message;
   const { id, result } = message;
-  if (isJsonObject(result) || (typeof id !== 'string' && typeof id !== 'number')) return message;
-  const data = { resultType: describe(result) };
-  standIns.add(data);
+  if (typeof id !== 'string' && typeof id !== 'number') return message;
+  const refused = refusal(result);
+  if (refused === undefined) return message;
+  const data = { ...refused };
+  standIns.set(data, refused);
   return {
     jsonrpc: '2.0',
     id,
     error: {
       code: INTERNAL_ERROR,
-      message: `the server's result is ${describe(result)}, not an object`,
+      message:
+        refused.path === '/'
+          ? `the server's result is ${refused.problem}`
+          : `the server's result is malformed at ${refused.path}: ${refused.problem}`,
       data,
     },
   };
 }
 
 /**
- * Makes `client` answer a response whose result is not an object as an error at once (idempotent;
- * a client reconnected on a new transport is guarded again by the next call). Call it after
- * `client.connect`: it wraps the handler the SDK installed on the transport.
+ * Makes `client` answer a response whose result the SDK would drop as an error at once
+ * (idempotent; a client reconnected on a new transport is guarded again by the next call). Call
+ * it after `client.connect`: it wraps the handler the SDK installed on the transport.
  *
  * @example
  * ```ts
@@ -63,22 +92,20 @@ export function guardResults(client: Client): void {
 }
 
 /**
- * What the result was, when a request failed because its result was not an object (see
- * {@link guardResults}); `undefined` for any other failure.
+ * Where and how the result was malformed, when a request failed because the SDK would have
+ * dropped its response (see {@link guardResults}); `undefined` for any other failure.
  *
  * @example
  * ```ts
- * nonObjectResult(error); // 'an array'
+ * refusedResult(error); // {path: '/', problem: 'an array, not an object'}
  * ```
  */
-export function nonObjectResult(error: unknown): string | undefined {
-  if (!(error instanceof McpError) || !isJsonObject(error.data) || !standIns.has(error.data))
-    return undefined;
-  return String(error.data.resultType);
+export function refusedResult(error: unknown): ResultRefusal | undefined {
+  if (!(error instanceof McpError) || !isJsonObject(error.data)) return undefined;
+  return standIns.get(error.data);
 }
 
-/** The stdio transport's line buffer, as the pinned SDK (1.32) has it. */
-/** The SDK's `ReadBuffer` as the guard sees it. */
+/** The SDK's `ReadBuffer` as the guard sees it (the pinned SDK, 1.32). */
 interface LineBuffer {
   _buffer?: Buffer;
   readMessage(): unknown;

@@ -3,7 +3,7 @@
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ResolvedCall, ToolError } from '../adapter/types.js';
-import { nonObjectResult } from './result-guard.js';
+import { refusedResult } from './result-guard.js';
 
 /** What was known about the call when it failed. */
 export interface FailureContext {
@@ -32,7 +32,7 @@ export function describeCall(call: ResolvedCall): string {
 /**
  * Classifies a failure of `client.request('tools/call')`: cancellation, timeout, a client
  * closed on purpose before or during the call, a connection that closed under it (the server
- * exited), a result that is not an object (`INVALID_RESULT`, see `guardResults`), a JSON-RPC
+ * exited), a result the SDK would drop (`INVALID_RESULT`, see `guardResults`), a JSON-RPC
  * error the server answered with, or any other transport failure.
  *
  * @example
@@ -51,11 +51,12 @@ export function toolErrorFrom(error: unknown, context: FailureContext): ToolErro
   if (cancelled) {
     return { code: 'CANCELLED', message: `${describeCall(call)} was cancelled before it answered` };
   }
-  const notObject = nonObjectResult(error);
-  if (notObject !== undefined) {
+  const refused = refusedResult(error);
+  if (refused !== undefined) {
     return {
       code: 'INVALID_RESULT',
-      message: `${describeCall(call)} returned a malformed result (/: ${notObject}, not an object)`,
+      message: `${describeCall(call)} returned a malformed result (${refused.path}: ${refused.problem})`,
+      data: { violations: [{ path: refused.path, keyword: 'result', message: refused.problem }] },
     };
   }
   if (error instanceof McpError) {

@@ -204,6 +204,17 @@ describe('EX-1: executeToolCalls in memory', () => {
     expect(failed?.result).toMatchObject({ isError: true });
   });
 
+  it("EX-2: a result whose _meta fails the SDK's result schema is INVALID_RESULT at /_meta at once (the SDK would drop the response and wait for the timeout)", async () => {
+    const [outcome] = await executeToolCalls(
+      [call('faults', 'malformed', { meta: true })],
+      { faults },
+      { timeoutMs: 30_000 },
+    );
+    expect(codeOf(outcome?.result)).toBe('INVALID_RESULT');
+    expect(errorOf(outcome).message).toContain('(/_meta: ');
+    expect(errorOf(outcome).data).toMatchObject({ violations: [{ path: '/_meta' }] });
+  });
+
   it('issue 11: a result that is not an object (the SDK would drop it) is INVALID_RESULT at once, not after the timeout', async () => {
     const timeoutMs = 30_000;
     const started = performance.now();

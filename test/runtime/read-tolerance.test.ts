@@ -299,8 +299,22 @@ describe('issue 11: MCP tools and results of each protocol version through a who
 });
 
 describe('issue 11: a result that is not an object is INVALID_RESULT at once', () => {
-  for (const as of ['string', 'array', 'null'] as const) {
-    it(`over stdio (connectServers): a ${as} result`, async () => {
+  const cases = [
+    ...(['string', 'array', 'null'] as const).map((as) => ({
+      what: `a ${as} result`,
+      name: 'not_object',
+      args: { as },
+      path: '/',
+    })),
+    {
+      what: 'a result whose _meta is a string',
+      name: 'malformed',
+      args: { meta: true },
+      path: '/_meta',
+    },
+  ];
+  for (const { what, name, args, path } of cases) {
+    it(`over stdio (connectServers): ${what}`, async () => {
       const connections = await connectServers(
         { mcpServers: { faults: FAULT_SERVER } },
         { stderr: 'ignore' },
@@ -312,11 +326,11 @@ describe('issue 11: a result that is not an object is INVALID_RESULT at once', (
           [
             {
               serverId: 'faults',
-              name: 'not_object',
-              exposedName: 'not_object',
+              name,
+              exposedName: name,
               callId: null,
-              arguments: { as },
-              tool: { name: 'not_object', inputSchema: { type: 'object' } },
+              arguments: args,
+              tool: { name, inputSchema: { type: 'object' } },
             },
           ],
           connections.clients,
@@ -324,9 +338,12 @@ describe('issue 11: a result that is not an object is INVALID_RESULT at once', (
         );
         const elapsed = performance.now() - started;
         console.log(
-          `stdio ${as} result: INVALID_RESULT after ${elapsed.toFixed(1)} ms (timeout ${timeoutMs} ms)`,
+          `stdio, ${what}: INVALID_RESULT after ${elapsed.toFixed(1)} ms (timeout ${timeoutMs} ms)`,
         );
-        expect(outcome?.result).toMatchObject({ code: 'INVALID_RESULT' });
+        expect(outcome?.result).toMatchObject({
+          code: 'INVALID_RESULT',
+          message: expect.stringContaining(`(${path}: `),
+        });
         // A generous ceiling, far below the timeout: the answer is the server's own reply.
         expect(elapsed).toBeLessThan(2_000);
       } finally {

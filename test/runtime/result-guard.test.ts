@@ -5,7 +5,7 @@
 import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { guardLineBuffer, nonObjectResult } from '../../src/runtime/result-guard.js';
+import { guardLineBuffer, refusedResult, standIn } from '../../src/runtime/result-guard.js';
 
 function guarded(): ReadBuffer {
   const buffer = new ReadBuffer();
@@ -60,6 +60,44 @@ describe('issue 11: guardLineBuffer', () => {
     const buffer = guarded();
     buffer.append(Buffer.from(line({ jsonrpc: '2.0', id: 1, result: null }), 'utf8'));
     const standIn = buffer.readMessage() as { error: { data: unknown } };
-    expect(nonObjectResult(new McpError(-32603, 'x', standIn.error.data))).toBe('null');
+    expect(refusedResult(new McpError(-32603, 'x', standIn.error.data))).toEqual({
+      path: '/',
+      problem: 'null, not an object',
+    });
+    // A server's own error carrying the same data is not a stand-in.
+    expect(
+      refusedResult(new McpError(-32603, 'x', { path: '/', problem: 'null, not an object' })),
+    ).toBeUndefined();
+  });
+});
+
+describe('a result whose _meta the SDK refuses (it would drop the response)', () => {
+  it('a _meta that is not an object becomes the stand-in error at /_meta', () => {
+    const replaced = standIn({
+      jsonrpc: '2.0',
+      id: 4,
+      result: { content: [], _meta: 'not an object' },
+    }) as { id: number; error: { code: number; message: string; data: unknown } };
+    expect(replaced).toMatchObject({ id: 4, error: { code: -32603 } });
+    expect(replaced.error.message).toMatch(/^the server's result is malformed at \/_meta: /);
+    expect(refusedResult(new McpError(-32603, 'x', replaced.error.data))?.path).toBe('/_meta');
+  });
+
+  it('a _meta field of the wrong type is named by its pointer', () => {
+    const replaced = standIn({
+      jsonrpc: '2.0',
+      id: 5,
+      result: { content: [], _meta: { progressToken: { nested: true } } },
+    }) as { error: { data: unknown } };
+    expect(refusedResult(new McpError(-32603, 'x', replaced.error.data))?.path).toBe(
+      '/_meta/progressToken',
+    );
+  });
+
+  it('a result with a valid _meta, or none, is passed on as the same object', () => {
+    for (const result of [{ content: [] }, { content: [], _meta: { trace: 'abc' } }]) {
+      const message = { jsonrpc: '2.0', id: 6, result };
+      expect(standIn(message)).toBe(message);
+    }
   });
 });

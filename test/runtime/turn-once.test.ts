@@ -21,7 +21,8 @@ vi.mock('../../src/generated/guards.js', async (importOriginal) => {
   const wrapped: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(original)) {
     wrapped[name] =
-      typeof value === 'function' && (name.startsWith('check') || name.startsWith('read'))
+      typeof value === 'function' &&
+      (name.startsWith('check') || name.startsWith('read') || name.startsWith('is'))
         ? (...args: unknown[]) => {
             counts.set(name, (counts.get(name) ?? 0) + 1);
             return (value as (...a: unknown[]) => unknown)(...args);
@@ -68,9 +69,11 @@ describe('EX-3: a turn read once, each result proven once', () => {
     counts.clear();
     const answer = await answerCalls(read, toolset, clients);
     expect(counts.get('functionCalls')).toBeUndefined();
-    // Two calls ran (the unknown one was answered at once): one proof of each result (its read
-    // contract, issue 11).
-    expect(counts.get('readMcpCallToolResult')).toBe(2);
+    // Two calls ran (the unknown one was answered at once): one proof of each result. Both are
+    // valid, so the strict check alone proves them; the read contract (issue 11) is for a result
+    // the strict check refuses.
+    expect(counts.get('isMcpCallToolResult')).toBe(2);
+    expect(counts.get('readMcpCallToolResult')).toBeUndefined();
     expect(counts.get('checkMcpCallToolResult')).toBeUndefined();
     expect(counts.get('checkContent')).toBe(1);
     expect(counts.get('checkPart')).toBeUndefined();
@@ -110,7 +113,7 @@ describe('EX-3: a turn read once, each result proven once', () => {
     expect(stop).toMatchObject({ reason: 'answered', text: 'Done.' });
     expect(turns).toBe(2);
     expect(counts.get('functionCalls')).toBe(2);
-    expect(counts.get('readMcpCallToolResult')).toBe(2);
+    expect(counts.get('isMcpCallToolResult')).toBe(2);
   });
 });
 

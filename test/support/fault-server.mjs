@@ -5,7 +5,7 @@
  * (the tests wire it to the SDK's InMemoryTransport).
  *
  * Tools (listed three per page, so clients must follow `nextCursor`):
- * echo {text, delayMs?}, hang, crash, malformed, not_object {as?}, huge {bytes}, fail, rpc_error,
+ * echo {text, delayMs?}, hang, crash, malformed {meta?}, not_object {as?}, huge {bytes}, fail, rpc_error,
  * bad_structured, good_structured, add_tool, cancellations (also counts tools/list requests),
  * drip {text} (the answer trickles
  * out a few bytes at a time), garbage (a line that is not JSON-RPC, then silence), storm {count}
@@ -38,7 +38,12 @@ const BASE_TOOLS = [
   },
   { name: 'hang', description: 'Never answers.', inputSchema: objectSchema() },
   { name: 'crash', description: 'Exits the server mid-call.', inputSchema: objectSchema() },
-  { name: 'malformed', description: 'Returns a malformed result.', inputSchema: objectSchema() },
+  {
+    name: 'malformed',
+    description:
+      'Returns a malformed result; with `meta`, valid content under a `_meta` that is a string.',
+    inputSchema: objectSchema({ meta: { type: 'boolean' } }),
+  },
   {
     name: 'not_object',
     description: 'Returns a result that is not an object: a string, or `as` an array or null.',
@@ -142,6 +147,7 @@ export function createFaultHandler({
         setTimeout(exit, 20);
         return;
       case 'malformed':
+        if (args.meta === true) return reply(id, { ...text('fine'), _meta: 'not an object' });
         return reply(id, { content: 'not a list of blocks', isError: 'sometimes' });
       case 'not_object':
         if (args.as === 'array') return reply(id, [{ type: 'text', text: 'in an array' }]);
