@@ -9,6 +9,8 @@ import { compare, measured, ratioOf } from '../lib/compare.js';
 import type { BenchContext } from '../lib/context.js';
 import {
   type CpuComparison,
+  type CpuOptions,
+  type CpuTask,
   compareCpu,
   cpuRatio,
   cpuTask,
@@ -54,6 +56,23 @@ function medianInterval(values: readonly number[]): { low: number; high: number 
   };
 }
 
+/**
+ * {@link compareCpu} after `calls` untimed calls of each task in turn, so its calibration sees
+ * the steady state: over stdio the first thousand or so calls cost 2-10x the CPU time of later
+ * ones (fresh JIT tiers in the client, a freshly spawned server), which had left 10-14
+ * iterations in batches meant to be 2 ms.
+ */
+async function settledCompare(
+  tasks: readonly CpuTask[],
+  options: CpuOptions,
+  calls: number,
+): Promise<CpuComparison> {
+  for (let call = 0; call < calls; call++) {
+    for (const task of tasks) await task.run(undefined);
+  }
+  return compareCpu(tasks, options);
+}
+
 export async function p5(ctx: BenchContext): Promise<Figure> {
   const loadStart = loadNow();
   // What executeToolCalls adds is about a µs on a call of 20-70 µs, so each comparison is two
@@ -68,6 +87,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
   const oneCpu = pairCpu(1, 1001);
   const manyCpu = pairCpu(2, 301);
   const stdioCpu = pairCpu(2, 501);
+  const warmCalls = (calls: number): number => (ctx.quick ? Math.ceil(calls / 5) : calls);
   const { executeToolCalls } = ctx.lib;
   const linked = await linkedServer(TOOLS, async (name, args): Promise<CallToolResult> => {
     if (name === 'sleep') {
@@ -100,12 +120,13 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
     ctx.log(
       `P5: executeToolCalls vs the bare in-memory round trip, ${oneCpu.rounds} rounds of ${oneCpu.minBatchMs} ms`,
     );
-    const overhead = await compareCpu(
+    const overhead = await settledCompare(
       [
         { name: names.one, run: () => executeToolCalls([echo], clients), async: true },
         { name: names.bareOne, run: bare, async: true },
       ],
       oneCpu,
+      warmCalls(2000),
     );
     const reference = await compareCpu(
       [
@@ -119,7 +140,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
     );
     // The least any adapter that checks a result before handing it on adds: one reaction to the
     // request's promise. Measured like the overhead, beside the same bare round trip.
-    const floor = await compareCpu(
+    const floor = await settledCompare(
       [
         {
           name: names.reaction,
@@ -133,8 +154,9 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
         { name: names.bareOne, run: bare, async: true },
       ],
       oneCpu,
+      warmCalls(2000),
     );
-    const together = await compareCpu(
+    const together = await settledCompare(
       [
         {
           name: names.many,
@@ -156,6 +178,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
         },
       ],
       manyCpu,
+      warmCalls(100),
     );
 
     const sleepMs = 100;
@@ -207,7 +230,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
         arguments: { message: 'hello' },
         tool: { name: 'echo', inputSchema: { type: 'object' } },
       };
-      overStdio = await compareCpu(
+      overStdio = await settledCompare(
         [
           {
             name: stdioNames.one,
@@ -225,6 +248,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
           },
         ],
         stdioCpu,
+        warmCalls(3000),
       );
     } finally {
       await stdio.close();
@@ -323,8 +347,8 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
       ],
       load: { start: loadStart, end: loadNow() },
       method: [
-        "One SDK `Client` linked by `InMemoryTransport` to an SDK `Server` whose `echo` tool answers at once: the round trip is all JSON-RPC plumbing, no I/O, so the adapter's share is as large as it can be. The anchor is the request executeToolCalls itself makes, `client.request({method: \"tools/call\", ...}, ResultSchema)`, awaited alone, on the same client (whose transport carries the result guard executeToolCalls installs, about 10 ns per message, so both sides pay it); executeToolCalls adds the pool (not for a single call), a per-call AbortController when the caller passes a signal, the CallToolResult validator, two `performance.now()` reads and the outcome record. A pair of its own measures the same bare request with one reaction on its promise (`.then`, the result put in a list): the least any adapter that checks a result before handing it on adds, shown for information beside the overhead. The stdio rows repeat the single call against one server-everything process spawned over stdio (its `echo` tool) with the stdio transport `connectServers` uses on POSIX (the build's `ProcessGroupStdioTransport`, whose line buffer turns a non-object result into an error), the same client, transport and server process for both sides; only the client process's CPU time is counted (the server's own is not), which makes the adapter's share larger, not smaller.",
-        `What executeToolCalls adds is about a µs, near the per-batch noise of this machine, so each comparison is two tasks only, in CPU time (\`process.cpuUsage\`) of many short batches: ${oneCpu.rounds} rounds of ${oneCpu.minBatchMs} ms batches for the single in-memory call, ${manyCpu.rounds} of ${manyCpu.minBatchMs} ms for ${batch} calls, ${stdioCpu.rounds} of ${stdioCpu.minBatchMs} ms over stdio (a minor GC, untimed, before each batch), both tasks of a pair running the same number of iterations per batch. Why: the machine's drift (load, clock, caches shared with other processes) moves a 40 ms batch by several µs per call, while two adjacent 1 ms batches see the same machine; with two tasks in A B, B A order each follows the other as often as itself, whereas in a round of five tasks a batch pays for refilling the caches after a different task (the middle tasks measured 0.3-0.7 µs per call more in a test of the same code at two positions); and that fixed cost of a batch (the GC before it, the caches) weighs per call as one over its iterations, so batches of 10 and 28 iterations, as calibrating each task alone gave, put about 5 µs per call on the shorter one. The overhead is the median of the per-round ratios minus one and the CPU time added the median of the per-round differences, each with its 95% interval (distribution-free, order statistics n/2 ± 0.98√n; a check whose interval holds its target is reported as noise, since over hundreds of rounds a few batches always disagree 5x): at ${oneCpu.rounds} rounds it is a few tenths of a µs wide, finer than the 1 µs target; the same request from two closures measured this way differs by 0.05 µs (about ±0.16 µs, 3001 rounds).`,
+        "One SDK `Client` linked by `InMemoryTransport` to an SDK `Server` whose `echo` tool answers at once: the round trip is all JSON-RPC plumbing, no I/O, so the adapter's share is as large as it can be. The anchor is the plain SDK request for a tool call, `client.request({method: \"tools/call\", ...}, ResultSchema)`, awaited alone, on the same client (whose transport carries the result guard executeToolCalls installs, about 10 ns per message, so both sides pay it); the SDK's `callTool` does more and is measured for reference. executeToolCalls makes the same request with a pass-through result schema (zod's `unknown()`: the SDK's `ResultSchema` parse copies the result, which the CallToolResult check proves whole anyway; the SDK has already checked the response's shape when it routed it), and adds the pool (not for a single call), a per-call AbortController when the caller passes a signal, the CallToolResult validator, two `performance.now()` reads and the outcome record. A pair of its own measures the same bare request with one reaction on its promise (`.then`, the result put in a list): the least any adapter that checks a result before handing it on adds, shown for information beside the overhead. The stdio rows repeat the single call against one server-everything process spawned over stdio (its `echo` tool) with the stdio transport `connectServers` uses on POSIX (the build's `ProcessGroupStdioTransport`, whose line buffer turns a non-object result into an error), the same client, transport and server process for both sides; only the client process's CPU time is counted (the server's own is not), which makes the adapter's share larger, not smaller.",
+        `What executeToolCalls adds is about a µs, near the per-batch noise of this machine, so each comparison is two tasks only, in CPU time (\`process.cpuUsage\`) of many short batches: ${oneCpu.rounds} rounds of ${oneCpu.minBatchMs} ms batches for the single in-memory call, ${manyCpu.rounds} of ${manyCpu.minBatchMs} ms for ${batch} calls, ${stdioCpu.rounds} of ${stdioCpu.minBatchMs} ms over stdio (a minor GC, untimed, before each batch), both tasks of a pair running the same number of iterations per batch, after untimed calls of both in turn (2,000 in memory, 3,000 over stdio, 100 batches of ${batch}) so that calibration sees the steady state: over stdio the first thousand or so calls cost 2-10x the CPU time of later ones, which had left 10-14 iterations in batches meant to be 2 ms. Why: the machine's drift (load, clock, caches shared with other processes) moves a 40 ms batch by several µs per call, while two adjacent 1 ms batches see the same machine; with two tasks in A B, B A order each follows the other as often as itself, whereas in a round of five tasks a batch pays for refilling the caches after a different task (the middle tasks measured 0.3-0.7 µs per call more in a test of the same code at two positions); and that fixed cost of a batch (the GC before it, the caches) weighs per call as one over its iterations, so batches of 10 and 28 iterations, as calibrating each task alone gave, put about 5 µs per call on the shorter one. The overhead is the median of the per-round ratios minus one and the CPU time added the median of the per-round differences, each with its 95% interval (distribution-free, order statistics n/2 ± 0.98√n; a check whose interval holds its target is reported as noise, since over hundreds of rounds a few batches always disagree 5x): at ${oneCpu.rounds} rounds it is a few tenths of a µs wide, finer than the 1 µs target; the same request from two closures measured this way differs by 0.05 µs (about ±0.16 µs, 3001 rounds).`,
         `Concurrency: a \`sleep\` tool that answers after ${sleepMs} ms (a timer in the server), ${calls} calls, \`concurrency: ${calls}\` vs \`concurrency: 1\`, interleaved; the ideal speed-up is ${calls}x.`,
       ],
     };
