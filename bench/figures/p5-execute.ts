@@ -12,6 +12,7 @@ import {
   type CpuOptions,
   type CpuTask,
   compareCpu,
+  collectAll,
   cpuRatio,
   cpuTask,
   loadNow,
@@ -57,16 +58,21 @@ function medianInterval(values: readonly number[]): { low: number; high: number 
 }
 
 /**
- * {@link compareCpu} after `calls` untimed calls of each task in turn, so its calibration sees
- * the steady state: over stdio the first thousand or so calls cost 2-10x the CPU time of later
- * ones (fresh JIT tiers in the client, a freshly spawned server), which had left 10-14
- * iterations in batches meant to be 2 ms.
+ * {@link compareCpu} from a collected heap, after `calls` untimed calls of each task in turn.
+ * The full collection first: the garbage earlier comparisons promoted (each in-memory round
+ * trip allocates about 25 KB) is otherwise marked during this one, on V8's threads, in CPU time
+ * that lands on whichever batch runs (over stdio it put executeToolCalls at 5.8-6.0% instead of
+ * 3.2-4.0% in a test of the same build). The calls next, so the calibration sees the steady
+ * state: over stdio the first thousand or so calls cost 2-10x the CPU time of later ones (fresh
+ * JIT tiers in the client, a freshly spawned server), which had left 10-14 iterations in
+ * batches meant to be 2 ms.
  */
 async function settledCompare(
   tasks: readonly CpuTask[],
   options: CpuOptions,
   calls: number,
 ): Promise<CpuComparison> {
+  collectAll();
   for (let call = 0; call < calls; call++) {
     for (const task of tasks) await task.run(undefined);
   }
@@ -348,7 +354,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
       load: { start: loadStart, end: loadNow() },
       method: [
         "One SDK `Client` linked by `InMemoryTransport` to an SDK `Server` whose `echo` tool answers at once: the round trip is all JSON-RPC plumbing, no I/O, so the adapter's share is as large as it can be. The anchor is the plain SDK request for a tool call, `client.request({method: \"tools/call\", ...}, ResultSchema)`, awaited alone, on the same client (whose transport carries the result guard executeToolCalls installs, about 10 ns per message, so both sides pay it); the SDK's `callTool` does more and is measured for reference. executeToolCalls makes the same request with a pass-through result schema (zod's `unknown()`: the SDK's `ResultSchema` parse copies the result, which the CallToolResult check proves whole anyway; the SDK has already checked the response's shape when it routed it), and adds the pool (not for a single call), a per-call AbortController when the caller passes a signal, the CallToolResult validator, two `performance.now()` reads and the outcome record. A pair of its own measures the same bare request with one reaction on its promise (`.then`, the result put in a list): the least any adapter that checks a result before handing it on adds, shown for information beside the overhead. The stdio rows repeat the single call against one server-everything process spawned over stdio (its `echo` tool) with the stdio transport `connectServers` uses on POSIX (the build's `ProcessGroupStdioTransport`, whose line buffer turns a non-object result into an error), the same client, transport and server process for both sides; only the client process's CPU time is counted (the server's own is not), which makes the adapter's share larger, not smaller.",
-        `What executeToolCalls adds is about a µs, near the per-batch noise of this machine, so each comparison is two tasks only, in CPU time (\`process.cpuUsage\`) of many short batches: ${oneCpu.rounds} rounds of ${oneCpu.minBatchMs} ms batches for the single in-memory call, ${manyCpu.rounds} of ${manyCpu.minBatchMs} ms for ${batch} calls, ${stdioCpu.rounds} of ${stdioCpu.minBatchMs} ms over stdio (a minor GC, untimed, before each batch), both tasks of a pair running the same number of iterations per batch, after untimed calls of both in turn (2,000 in memory, 3,000 over stdio, 100 batches of ${batch}) so that calibration sees the steady state: over stdio the first thousand or so calls cost 2-10x the CPU time of later ones, which had left 10-14 iterations in batches meant to be 2 ms. Why: the machine's drift (load, clock, caches shared with other processes) moves a 40 ms batch by several µs per call, while two adjacent 1 ms batches see the same machine; with two tasks in A B, B A order each follows the other as often as itself, whereas in a round of five tasks a batch pays for refilling the caches after a different task (the middle tasks measured 0.3-0.7 µs per call more in a test of the same code at two positions); and that fixed cost of a batch (the GC before it, the caches) weighs per call as one over its iterations, so batches of 10 and 28 iterations, as calibrating each task alone gave, put about 5 µs per call on the shorter one. The overhead is the median of the per-round ratios minus one and the CPU time added the median of the per-round differences, each with its 95% interval (distribution-free, order statistics n/2 ± 0.98√n; a check whose interval holds its target is reported as noise, since over hundreds of rounds a few batches always disagree 5x): at ${oneCpu.rounds} rounds it is a few tenths of a µs wide, finer than the 1 µs target; the same request from two closures measured this way differs by 0.05 µs (about ±0.16 µs, 3001 rounds).`,
+        `What executeToolCalls adds is about a µs, near the per-batch noise of this machine, so each comparison is two tasks only, in CPU time (\`process.cpuUsage\`) of many short batches: ${oneCpu.rounds} rounds of ${oneCpu.minBatchMs} ms batches for the single in-memory call, ${manyCpu.rounds} of ${manyCpu.minBatchMs} ms for ${batch} calls, ${stdioCpu.rounds} of ${stdioCpu.minBatchMs} ms over stdio (a minor GC, untimed, before each batch), both tasks of a pair running the same number of iterations per batch, each comparison from a fully collected heap (the old garbage earlier comparisons promoted is otherwise marked during this one, on V8's threads, in CPU time that lands on whichever batch runs) and after untimed calls of both in turn (2,000 in memory, 3,000 over stdio, 100 batches of ${batch}) so that calibration sees the steady state: over stdio the first thousand or so calls cost 2-10x the CPU time of later ones, which had left 10-14 iterations in batches meant to be 2 ms. Why: the machine's drift (load, clock, caches shared with other processes) moves a 40 ms batch by several µs per call, while two adjacent 1 ms batches see the same machine; with two tasks in A B, B A order each follows the other as often as itself, whereas in a round of five tasks a batch pays for refilling the caches after a different task (the middle tasks measured 0.3-0.7 µs per call more in a test of the same code at two positions); and that fixed cost of a batch (the GC before it, the caches) weighs per call as one over its iterations, so batches of 10 and 28 iterations, as calibrating each task alone gave, put about 5 µs per call on the shorter one. The overhead is the median of the per-round ratios minus one and the CPU time added the median of the per-round differences, each with its 95% interval (distribution-free, order statistics n/2 ± 0.98√n; a check whose interval holds its target is reported as noise, since over hundreds of rounds a few batches always disagree 5x): at ${oneCpu.rounds} rounds it is a few tenths of a µs wide, finer than the 1 µs target; the same request from two closures measured this way differs by 0.05 µs (about ±0.16 µs, 3001 rounds).`,
         `Concurrency: a \`sleep\` tool that answers after ${sleepMs} ms (a timer in the server), ${calls} calls, \`concurrency: ${calls}\` vs \`concurrency: 1\`, interleaved; the ideal speed-up is ${calls}x.`,
       ],
     };

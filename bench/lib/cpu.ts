@@ -18,11 +18,19 @@ import { type Summary, summarize } from './stats.js';
 
 setFlagsFromString('--expose-gc');
 /** V8's `gc()`, exposed at run time (the benchmark runs under tsx, without node flags). */
-const collectGarbage = runInNewContext('gc') as (options: { type: 'minor' }) => void;
+const collectGarbage = runInNewContext('gc') as (options: { type: 'minor' | 'major' }) => void;
 
 /** A minor garbage collection now (untimed), so the next batch starts from an empty nursery. */
 export function collect(): void {
   collectGarbage({ type: 'minor' });
+}
+
+/**
+ * A full garbage collection now (untimed), so a comparison does not pay for marking the old
+ * garbage an earlier one left (V8 marks it concurrently, on threads counted in CPU time).
+ */
+export function collectAll(): void {
+  collectGarbage({ type: 'major' });
 }
 
 /** CPU time used by this process so far, ms. */
