@@ -146,6 +146,11 @@ function toRun(item: CallItem | ResolvedCall): ResolvedCall | undefined {
   return !('kind' in item) ? item : item.kind === 'call' ? item.call : undefined;
 }
 
+/** What a run call's promise carries: the outcome as it is (the pool), or as a list (one call). */
+type Deliver<T> = (executed: ExecutedCall) => T;
+const itself: Deliver<ExecutedCall> = (executed) => executed;
+const inList: Deliver<Outcome[]> = (executed) => [executed];
+
 /** What a running call undoes when it settles: its listener on the caller's signal, its progress. */
 function release(
   signal: AbortSignal | undefined,
@@ -175,35 +180,40 @@ function failure(
 }
 
 /**
- * Runs `call`: the request and one reaction to it, which settles the outcome as a list of one
- * (no async frame of its own, no hop after it), so a single call costs the adapter a single
- * promise hop over the bare request, and every call, alone or pooled, takes the same path.
+ * Runs `call`: the request and one reaction to it, which hands the outcome to `deliver` (no
+ * async frame of its own, no hop after it), so a call costs the adapter a single promise hop
+ * over the bare request.
  */
-function executed(
+function executed<T>(
   call: ResolvedCall,
   clients: ClientMap,
   options: ExecuteOptions,
   index: number,
-): Promise<[ExecutedCall]> {
+  deliver: Deliver<T>,
+): Promise<T> {
   const started = performance.now();
   const { signal } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (signal?.aborted) {
-    return Promise.resolve([
-      outcome(call, started, {
-        code: 'CANCELLED',
-        message: `${describeCall(call)} was cancelled before it started`,
-      }),
-    ]);
+    return Promise.resolve(
+      deliver(
+        outcome(call, started, {
+          code: 'CANCELLED',
+          message: `${describeCall(call)} was cancelled before it started`,
+        }),
+      ),
+    );
   }
   const client = clientOf(clients, call.serverId);
   if (client === undefined) {
-    return Promise.resolve([
-      outcome(call, started, {
-        code: 'UNKNOWN_SERVER',
-        message: `no server "${call.serverId}" is connected; ${describeCall(call)} was not run`,
-      }),
-    ]);
+    return Promise.resolve(
+      deliver(
+        outcome(call, started, {
+          code: 'UNKNOWN_SERVER',
+          message: `no server "${call.serverId}" is connected; ${describeCall(call)} was not run`,
+        }),
+      ),
+    );
   }
   // A signal of our own per call, only when the caller gave one: the SDK never removes its
   // abort listener, so handing it the caller's signal would pile up one listener per call.
@@ -237,7 +247,7 @@ function executed(
     request = Promise.reject(error);
   }
   return request.then(
-    (raw): [ExecutedCall] => {
+    (raw) => {
       release(signal, forward, progress);
       let result: ToolResult | ToolError;
       try {
@@ -245,30 +255,15 @@ function executed(
       } catch (error) {
         result = failure(error, call, client, started, signal, timeoutMs);
       }
-      return [outcome(call, started, result)];
+      return deliver(outcome(call, started, result));
     },
-    (error: unknown): [ExecutedCall] => {
+    (error: unknown) => {
       release(signal, forward, progress);
-      return [outcome(call, started, failure(error, call, client, started, signal, timeoutMs))];
+      return deliver(
+        outcome(call, started, failure(error, call, client, started, signal, timeoutMs)),
+      );
     },
   );
-}
-
-/** The outcome of one item, as a list of one: the call run, or the rejected item as it is. */
-function run(
-  item: CallItem | ResolvedCall,
-  clients: ClientMap,
-  options: ExecuteOptions,
-  index: number,
-): Promise<[Outcome]> {
-  try {
-    const call = toRun(item);
-    return call === undefined
-      ? Promise.resolve([item as RejectedItem])
-      : executed(call, clients, options, index);
-  } catch (error) {
-    return Promise.reject(error);
-  }
 }
 
 /**
@@ -312,10 +307,23 @@ export function executeToolCalls(
   try {
     checkCount('concurrency', options.concurrency, true);
     checkTimeout('timeoutMs', options.timeoutMs);
-    if (items.length === 1) return run(items[0]!, clients, options, 0);
-    return mapConcurrent(items, options.concurrency ?? DEFAULT_CONCURRENCY, (item, index) =>
-      run(item, clients, options, index),
-    ).then((lists) => lists.map(([each]) => each));
+    if (items.length === 1) {
+      const only = items[0]!;
+      const call = toRun(only);
+      return call === undefined
+        ? Promise.resolve([only as RejectedItem])
+        : executed(call, clients, options, 0, inList);
+    }
+    return mapConcurrent(items, options.concurrency ?? DEFAULT_CONCURRENCY, (item, index) => {
+      try {
+        const call = toRun(item);
+        return call === undefined
+          ? Promise.resolve(item as RejectedItem)
+          : executed(call, clients, options, index, itself);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    });
   } catch (error) {
     return Promise.reject(error);
   }
