@@ -37,11 +37,13 @@ export function summarize(values: readonly number[]): Summary {
 /** A duration in ms, in the unit that reads best (ns, µs, ms, s). */
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return String(ms);
-  const abs = Math.abs(ms);
-  if (abs >= 1000) return `${(ms / 1000).toPrecision(3)} s`;
-  if (abs >= 1) return `${ms.toPrecision(3)} ms`;
-  if (abs >= 0.001) return `${(ms * 1000).toPrecision(3)} µs`;
-  return `${(ms * 1e6).toPrecision(3)} ns`;
+  // The unit is chosen after rounding, so 0.000999999 ms reads "1.00 µs", not "1.00e+3 ns".
+  const ns = Number((ms * 1e6).toPrecision(3));
+  const abs = Math.abs(ns);
+  if (abs >= 1e9) return `${(ns / 1e9).toPrecision(3)} s`;
+  if (abs >= 1e6) return `${(ns / 1e6).toPrecision(3)} ms`;
+  if (abs >= 1e3) return `${(ns / 1e3).toPrecision(3)} µs`;
+  return `${ns.toPrecision(3)} ns`;
 }
 
 /** Bytes as MB (10^6), to 3 significant digits. */
