@@ -46,9 +46,10 @@ export function formatMs(ms: number): string {
   return `${ns.toPrecision(3)} ns`;
 }
 
-/** Bytes as MB (10^6), to 3 significant digits. */
+/** Bytes as MB (10^6), to 3 significant digits (whole MB from 1000 up: "1000 MB", not "1.00e+3 MB"). */
 export function formatMB(bytes: number): string {
-  return `${(bytes / 1e6).toPrecision(3)} MB`;
+  const mb = Number((bytes / 1e6).toPrecision(3));
+  return `${Math.abs(mb) >= 1000 ? mb.toFixed(0) : mb.toPrecision(3)} MB`;
 }
 
 /** `median [p25–p75]` of a summary, each value formatted by `format`. */
