@@ -13,10 +13,13 @@ import { McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '../json/object.js';
 import { appendPointer } from '../json/pointer.js';
 
-/** Where a result is malformed, and how, in words. */
+/** Where a result is malformed, and how. */
 export interface ResultRefusal {
-  /** JSON pointer into the result. */
+  /** JSON pointer into the result (`''`: the result itself). */
   readonly path: string;
+  /** What failed: `type` for a result that is not an object, else zod's issue code. */
+  readonly keyword: string;
+  /** In words, e.g. `an array, not an object`. */
   readonly problem: string;
 }
 
@@ -35,7 +38,9 @@ function describe(value: unknown): string {
 
 /** Why the SDK would drop a response carrying `result`, or undefined when it would not. */
 function refusal(result: unknown): ResultRefusal | undefined {
-  if (!isJsonObject(result)) return { path: '/', problem: `${describe(result)}, not an object` };
+  if (!isJsonObject(result)) {
+    return { path: '', keyword: 'type', problem: `${describe(result)}, not an object` };
+  }
   // Only `_meta` has a shape in the SDK's result schema: a result without one always passes.
   if (!Object.hasOwn(result, '_meta')) return undefined;
   const parsed = ResultSchema.safeParse(result);
@@ -45,7 +50,7 @@ function refusal(result: unknown): ResultRefusal | undefined {
     (pointer, key) => appendPointer(pointer, typeof key === 'number' ? key : String(key)),
     '',
   );
-  return { path, problem: issue?.message ?? 'is invalid' };
+  return { path, keyword: issue?.code ?? 'invalid', problem: issue?.message ?? 'is invalid' };
 }
 
 /** The message itself, or, for a response whose result the SDK would drop, the stand-in error. */
@@ -64,7 +69,7 @@ export function standIn(message: unknown): unknown {
     error: {
       code: INTERNAL_ERROR,
       message:
-        refused.path === '/'
+        refused.path === ''
           ? `the server's result is ${refused.problem}`
           : `the server's result is malformed at ${refused.path}: ${refused.problem}`,
       data,
@@ -97,7 +102,7 @@ export function guardResults(client: Client): void {
  *
  * @example
  * ```ts
- * refusedResult(error); // {path: '/', problem: 'an array, not an object'}
+ * refusedResult(error); // {path: '', keyword: 'type', problem: 'an array, not an object'}
  * ```
  */
 export function refusedResult(error: unknown): ResultRefusal | undefined {

@@ -55,8 +55,10 @@ export function toolErrorFrom(error: unknown, context: FailureContext): ToolErro
   if (refused !== undefined) {
     return {
       code: 'INVALID_RESULT',
-      message: `${describeCall(call)} returned a malformed result (${refused.path}: ${refused.problem})`,
-      data: { violations: [{ path: refused.path, keyword: 'result', message: refused.problem }] },
+      message: `${describeCall(call)} returned a malformed result (${refused.path || '/'}: ${refused.problem})`,
+      data: {
+        violations: [{ path: refused.path, keyword: refused.keyword, message: refused.problem }],
+      },
     };
   }
   if (error instanceof McpError) {

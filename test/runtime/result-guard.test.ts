@@ -60,14 +60,10 @@ describe('issue 11: guardLineBuffer', () => {
     const buffer = guarded();
     buffer.append(Buffer.from(line({ jsonrpc: '2.0', id: 1, result: null }), 'utf8'));
     const standIn = buffer.readMessage() as { error: { data: unknown } };
-    expect(refusedResult(new McpError(-32603, 'x', standIn.error.data))).toEqual({
-      path: '/',
-      problem: 'null, not an object',
-    });
+    const refusal = { path: '', keyword: 'type', problem: 'null, not an object' };
+    expect(refusedResult(new McpError(-32603, 'x', standIn.error.data))).toEqual(refusal);
     // A server's own error carrying the same data is not a stand-in.
-    expect(
-      refusedResult(new McpError(-32603, 'x', { path: '/', problem: 'null, not an object' })),
-    ).toBeUndefined();
+    expect(refusedResult(new McpError(-32603, 'x', { ...refusal }))).toBeUndefined();
   });
 });
 
@@ -80,7 +76,10 @@ describe('a result whose _meta the SDK refuses (it would drop the response)', ()
     }) as { id: number; error: { code: number; message: string; data: unknown } };
     expect(replaced).toMatchObject({ id: 4, error: { code: -32603 } });
     expect(replaced.error.message).toMatch(/^the server's result is malformed at \/_meta: /);
-    expect(refusedResult(new McpError(-32603, 'x', replaced.error.data))?.path).toBe('/_meta');
+    expect(refusedResult(new McpError(-32603, 'x', replaced.error.data))).toMatchObject({
+      path: '/_meta',
+      keyword: 'invalid_type',
+    });
   });
 
   it('a _meta field of the wrong type is named by its pointer', () => {
