@@ -23,8 +23,8 @@ export interface ResultRefusal {
   readonly problem: string;
 }
 
-/** The `data` of every stand-in error: identity, not a code a server could also send. */
-const standIns = new WeakMap<object, ResultRefusal>();
+/** The `data` of every stand-in error (the refusal itself): identity, not a code a server could also send. */
+const standIns = new WeakSet<object>();
 const guarded = new WeakSet<Transport>();
 
 /** JSON-RPC "internal error": what a stand-in error says it is, to anyone else listening. */
@@ -61,8 +61,7 @@ export function standIn(message: unknown): unknown {
   if (typeof id !== 'string' && typeof id !== 'number') return message;
   const refused = refusal(result);
   if (refused === undefined) return message;
-  const data = { ...refused };
-  standIns.set(data, refused);
+  standIns.add(refused);
   return {
     jsonrpc: '2.0',
     id,
@@ -72,7 +71,7 @@ export function standIn(message: unknown): unknown {
         refused.path === ''
           ? `the server's result is ${refused.problem}`
           : `the server's result is malformed at ${refused.path}: ${refused.problem}`,
-      data,
+      data: refused,
     },
   };
 }
@@ -106,8 +105,9 @@ export function guardResults(client: Client): void {
  * ```
  */
 export function refusedResult(error: unknown): ResultRefusal | undefined {
-  if (!(error instanceof McpError) || !isJsonObject(error.data)) return undefined;
-  return standIns.get(error.data);
+  if (!(error instanceof McpError) || !isJsonObject(error.data) || !standIns.has(error.data))
+    return undefined;
+  return error.data as unknown as ResultRefusal;
 }
 
 /** The SDK's `ReadBuffer` as the guard sees it (the pinned SDK, 1.32). */
