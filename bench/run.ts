@@ -41,20 +41,22 @@ const PROFILES: Readonly<Record<string, readonly string[]>> = {
   P6: ['P6'],
 };
 
-/** The figure with its findings: the notes of bench/findings.ts and, when a target was missed, fresh profiles. */
+/**
+ * The figure with its findings: the notes of bench/findings.ts (what the profile filed as issue
+ * 14 found, and each pass since), and, when a target was missed, fresh profiles from this run.
+ */
 async function withFindings(ctx: BenchContext, figure: Figure): Promise<Figure> {
-  const missed = figure.checks.some((check) => check.met === false);
-  if (!missed) return figure;
+  const profiled = !ctx.quick && figure.checks.some((check) => check.met === false);
   const notes = FINDINGS[figure.id] ?? [];
   const findings =
     notes.length === 0
       ? []
       : [
-          '_Notes from the profile filed as issue 14 (bench/findings.ts, src/ before its fixes); the profile tables after them are from this run._',
+          `_Notes (bench/findings.ts): what the profile filed as issue 14 found in src/ before its fixes, and what each pass since measured${profiled ? '; the profile tables after them are from this run' : ''}._`,
           '',
           ...notes,
         ];
-  if (!ctx.quick) {
+  if (profiled) {
     for (const which of PROFILES[figure.id] ?? []) {
       try {
         findings.push('', ...(await profileFigure(ctx, which)));
@@ -66,7 +68,7 @@ async function withFindings(ctx: BenchContext, figure: Figure): Promise<Figure> 
       }
     }
   }
-  return { ...figure, findings };
+  return findings.length === 0 ? figure : { ...figure, findings };
 }
 
 type FigureRun = (ctx: BenchContext) => Promise<Figure | undefined>;

@@ -63,6 +63,12 @@ export interface CpuOptions {
    * same per iteration on each: what short batches comparing tasks of similar cost need.
    */
   readonly sameIterations?: boolean;
+  /**
+   * CPU ms used so far by the other processes the tasks drive (a server spawned over stdio),
+   * read before and after each batch, outside the batch's own CPU time: their share of each
+   * batch is kept apart, in {@link CpuMeasurement.otherPerRound}.
+   */
+  readonly otherCpuMs?: () => number;
 }
 
 /** What was measured of one task: its CPU time per iteration, one value per round. */
@@ -73,6 +79,8 @@ export interface CpuMeasurement {
   readonly summary: Summary;
   /** Iterations per batch. */
   readonly iterations: number;
+  /** With {@link CpuOptions.otherCpuMs}: the other processes' CPU ms per iteration, per round. */
+  readonly otherPerRound?: readonly number[];
 }
 
 /** The tasks of one comparison by name, and the machine load while they ran. */
@@ -150,11 +158,17 @@ export async function compareCpu(
     for (const task of tasks) iterations.set(task.name, most);
   }
   const perRound = new Map<string, number[]>(tasks.map((task) => [task.name, []]));
+  const otherPerRound = new Map<string, number[]>(tasks.map((task) => [task.name, []]));
+  const { otherCpuMs } = options;
   for (let round = 0; round < options.rounds; round++) {
     const ordered = round % 2 === 0 ? tasks : [...tasks].reverse();
     for (const task of ordered) {
       const count = iterations.get(task.name)!;
+      const otherBefore = otherCpuMs?.();
       perRound.get(task.name)!.push((await timed(task, count)) / count);
+      if (otherCpuMs !== undefined && otherBefore !== undefined) {
+        otherPerRound.get(task.name)!.push((otherCpuMs() - otherBefore) / count);
+      }
     }
   }
   return {
@@ -168,6 +182,7 @@ export async function compareCpu(
             perRound: values,
             summary: summarize(values),
             iterations: iterations.get(task.name)!,
+            ...(otherCpuMs === undefined ? {} : { otherPerRound: otherPerRound.get(task.name)! }),
           },
         ];
       }),
