@@ -110,7 +110,8 @@ export async function builtCli(root: string, tmp: string, rev?: string): Promise
   }
   await mkdir(join(out, 'generated'), { recursive: true });
   for (const file of await readdir(join(src, 'generated'))) {
-    if (/^validators-[\w-]+\.js$/.test(file)) {
+    // One module per schema family, or the single validators.js of commits before the split.
+    if (/^validators(-[\w-]+)?\.js$/.test(file)) {
       await copyFile(join(src, 'generated', file), join(out, 'generated', file));
     }
   }
