@@ -17,7 +17,7 @@ import { transportErrorSince, wasClosed } from './client-state.js';
 import { checkCount, checkTimeout } from './options.js';
 import { mapConcurrent } from './pool.js';
 import { guardResults } from './result-guard.js';
-import { describeCall, toolErrorFrom } from './tool-errors.js';
+import { describeCall, toolErrorFrom, violationError } from './tool-errors.js';
 
 /** The MCP clients calls run on, by server id. */
 export type ClientMap = ReadonlyMap<string, Client> | Readonly<Record<string, Client>>;
@@ -75,9 +75,6 @@ const AS_RECEIVED = unknown();
 /** Options of a call made with none. */
 const NO_OPTIONS: ExecuteOptions = {};
 
-/** Violations quoted in an error's data, at most. */
-const MAX_QUOTED_VIOLATIONS = 10;
-
 function clientOf(clients: ClientMap, serverId: string): Client | undefined {
   if (clients instanceof Map) return clients.get(serverId);
   const record = clients as Readonly<Record<string, Client>>;
@@ -100,11 +97,13 @@ function checkResult(
       onNotice?.({ ...notice, message: `${describeCall(call)}: ${notice.message}` });
     const first = violations[0];
     if (first !== undefined) {
-      return {
-        code: 'INVALID_RESULT',
-        message: `${describeCall(call)} returned a malformed result (${first.path || '/'}: ${first.message})`,
-        data: { violations: violations.slice(0, MAX_QUOTED_VIOLATIONS) },
-      };
+      return violationError(
+        'INVALID_RESULT',
+        call,
+        'returned a malformed result',
+        first,
+        violations,
+      );
     }
   }
   const result = raw as ToolResult;
@@ -125,11 +124,13 @@ function checkResult(
       message: `${describeCall(call)} returned structuredContent that cannot be checked: at ${firstMismatch.path} it ${firstMismatch.message}`,
     };
   }
-  return {
-    code: 'OUTPUT_SCHEMA_MISMATCH',
-    message: `${describeCall(call)} returned structuredContent that fails its output schema (${firstMismatch.path || '/'}: ${firstMismatch.message})`,
-    data: { violations: mismatches.slice(0, MAX_QUOTED_VIOLATIONS) },
-  };
+  return violationError(
+    'OUTPUT_SCHEMA_MISMATCH',
+    call,
+    'returned structuredContent that fails its output schema',
+    firstMismatch,
+    mismatches,
+  );
 }
 
 /** The outcome of `call`, timed from `started` to now. */

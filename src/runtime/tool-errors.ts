@@ -2,7 +2,8 @@
  * Turns whatever a failed MCP `tools/call` threw into a {@link ToolError} the model can act on.
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { ResolvedCall, ToolError } from '../adapter/types.js';
+import type { ResolvedCall, ToolError, ToolErrorCode } from '../adapter/types.js';
+import type { ViolationDetail } from '../errors.js';
 import { refusedResult } from './result-guard.js';
 
 /** What was known about the call when it failed. */
@@ -29,6 +30,33 @@ export function describeCall(call: ResolvedCall): string {
   return `tool "${call.name}" on server "${call.serverId}"`;
 }
 
+/** Violations quoted in an error's data, at most. */
+const MAX_QUOTED_VIOLATIONS = 10;
+
+/**
+ * The error standing in for a result of `call` that breaks a contract: `what` it did, the first
+ * violation in the message (its pointer, `/` for the result itself), the first ten in `data`.
+ *
+ * @example
+ * ```ts
+ * violationError('INVALID_RESULT', call, 'returned a malformed result', violation);
+ * // message: 'tool "hello" on server "bitcoin" returned a malformed result (/content: must be array)'
+ * ```
+ */
+export function violationError(
+  code: ToolErrorCode,
+  call: ResolvedCall,
+  what: string,
+  first: ViolationDetail,
+  all: readonly ViolationDetail[] = [first],
+): ToolError {
+  return {
+    code,
+    message: `${describeCall(call)} ${what} (${first.path || '/'}: ${first.message})`,
+    data: { violations: all.slice(0, MAX_QUOTED_VIOLATIONS) },
+  };
+}
+
 /**
  * Classifies a failure of `client.request('tools/call')`: cancellation, timeout, a client
  * closed on purpose before or during the call, a connection that closed under it (the server
@@ -53,13 +81,11 @@ export function toolErrorFrom(error: unknown, context: FailureContext): ToolErro
   }
   const refused = refusedResult(error);
   if (refused !== undefined) {
-    return {
-      code: 'INVALID_RESULT',
-      message: `${describeCall(call)} returned a malformed result (${refused.path || '/'}: ${refused.problem})`,
-      data: {
-        violations: [{ path: refused.path, keyword: refused.keyword, message: refused.problem }],
-      },
-    };
+    return violationError('INVALID_RESULT', call, 'returned a malformed result', {
+      path: refused.path,
+      keyword: refused.keyword,
+      message: refused.problem,
+    });
   }
   if (error instanceof McpError) {
     if (error.code === ErrorCode.RequestTimeout) {
