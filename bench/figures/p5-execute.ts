@@ -15,11 +15,8 @@ import {
   type CpuTask,
   collectAll,
   compareCpu,
-  cpuRatio,
   cpuTask,
   loadNow,
-  type RatioSpread,
-  ratioSpread,
 } from '../lib/cpu.js';
 import { everythingOverStdio, linkedServer } from '../lib/mcp-servers.js';
 import { processCpuReader } from '../lib/process-cpu.js';
@@ -277,7 +274,6 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
       await stdio.close();
     }
 
-    const perCall = cpuRatio(overhead, names.one, names.bareOne);
     // Over stdio the round trip's CPU time is the client's and the server's, as in memory
     // (where one process is both); the client's alone is shown beside it.
     const serverPerRound = (name: string) => cpuTask(overStdio, name).otherPerRound;
@@ -289,9 +285,6 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
     };
     const oneTrip = wholeTrip(stdioNames.one);
     const bareTrip = wholeTrip(stdioNames.bare);
-    const perStdioCall = ratioSpread(oneTrip, bareTrip);
-    const perStdioClient = cpuRatio(overStdio, stdioNames.one, stdioNames.bare);
-    const perBatch = cpuRatio(together, names.many, names.bareMany);
     const pct = (ratio: number): string => `${((ratio - 1) * 100).toFixed(1)}%`;
     const perRoundRatios = (comparison: CpuComparison, top: string, bottom: string): number[] => {
       const under = cpuTask(comparison, bottom).perRound;
@@ -309,34 +302,37 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
     // target is called unless the median's own 95% interval holds it.
     const straddles = (interval: { low: number; high: number }, bound: number) =>
       interval.low <= bound && bound < interval.high ? { noisy: true } : {};
-    const overheadCheck = (label: string, ratio: RatioSpread, ratios: number[]): Check => {
+    /** The overhead the per-round ratios give (their median), as shown, with its spread. */
+    const overheadOf = (ratios: readonly number[]) => {
+      const ratio = summarize(ratios);
       const interval = medianInterval(ratios);
       return {
+        median: ratio.median,
+        interval,
+        value: pct(ratio.median),
+        spread: `95% interval of the median ${pct(interval.low)} to ${pct(interval.high)}; IQR ${pct(ratio.p25)} to ${pct(ratio.p75)}, ${ratio.count} rounds (ratio ${formatRatio(ratio.median)}x)`,
+      };
+    };
+    const overheadCheck = (label: string, ratios: readonly number[]): Check => {
+      const { median, interval, value, spread } = overheadOf(ratios);
+      return {
         label,
-        value: pct(ratio.value),
-        spread: `95% interval of the median ${pct(interval.low)} to ${pct(interval.high)}; IQR ${pct(ratio.p25)} to ${pct(ratio.p75)}, ${ratio.rounds} rounds (ratio ${formatRatio(ratio.value)}x)`,
+        value,
+        spread,
         target: '<= 5%',
-        met: ratio.value <= 1.05,
+        met: median <= 1.05,
         ...straddles(interval, 1.05),
       };
     };
-    const clientInterval = medianInterval(
-      perRoundRatios(overStdio, stdioNames.one, stdioNames.bare),
-    );
-    const clientAlone: Check = {
-      label: "the same over stdio (server-everything echo; the client's CPU time alone), 1 call",
-      value: pct(perStdioClient.value),
-      spread: `95% interval of the median ${pct(clientInterval.low)} to ${pct(clientInterval.high)}; IQR ${pct(perStdioClient.p25)} to ${pct(perStdioClient.p75)}, ${perStdioClient.rounds} rounds`,
-      target: 'none (information)',
-      met: undefined,
-    };
+    const clientAlone = overheadOf(perRoundRatios(overStdio, stdioNames.one, stdioNames.bare));
     const differences = perRoundDifferences(overhead, names.one, names.bareOne);
     const added = summarize(differences);
     const addedInterval = medianInterval(differences);
     const reactionDifferences = perRoundDifferences(floor, names.reaction, names.bareOne);
     const reactionAdded = summarize(reactionDifferences);
     const reactionInterval = medianInterval(reactionDifferences);
-    const reactionRatio = medianInterval(perRoundRatios(floor, names.reaction, names.bareOne));
+    const reactionRatios = perRoundRatios(floor, names.reaction, names.bareOne);
+    const reactionRatio = medianInterval(reactionRatios);
     return {
       id: 'P5',
       title: 'executeToolCalls: adapter overhead per call, and concurrency',
@@ -366,7 +362,6 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
       checks: [
         overheadCheck(
           'executeToolCalls overhead over the bare round trip, 1 call',
-          perCall,
           perRoundRatios(overhead, names.one, names.bareOne),
         ),
         {
@@ -380,24 +375,33 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
         {
           label:
             'CPU time one promise reaction adds to the bare round trip (the least an adapter that checks the result adds), 1 call',
-          value: `${formatMs(reactionAdded.median)} (${pct(cpuRatio(floor, names.reaction, names.bareOne).value)})`,
+          value: `${formatMs(reactionAdded.median)} (${pct(summarize(reactionRatios).median)})`,
           spread: `95% interval of the median ${formatMs(reactionInterval.low)} to ${formatMs(reactionInterval.high)} (${pct(reactionRatio.low)} to ${pct(reactionRatio.high)}); ${reactionAdded.count} rounds`,
           target: 'none (information)',
           met: undefined,
         },
         overheadCheck(
           `the same, ${batch} calls at once`,
-          perBatch,
           perRoundRatios(together, names.many, names.bareMany),
         ),
         overheadCheck(
           serverCpuMs === undefined
             ? "the same over stdio (server-everything echo; the client's CPU time alone: the server's cannot be read here), 1 call"
             : 'the same over stdio, 1 call, in the CPU time of both processes (server-everything echo)',
-          perStdioCall,
           oneTrip.map((value, round) => value / bareTrip[round]!),
         ),
-        ...(serverCpuMs === undefined ? [] : [clientAlone]),
+        ...(serverCpuMs === undefined
+          ? []
+          : [
+              {
+                label:
+                  "the same over stdio (server-everything echo; the client's CPU time alone), 1 call",
+                value: clientAlone.value,
+                spread: clientAlone.spread,
+                target: 'none (information)',
+                met: undefined,
+              },
+            ]),
         ratioCheck(
           `speed-up, ${calls} calls of a ${sleepMs} ms tool, concurrency ${calls} vs 1`,
           ratioOf(pool, serial, parallel),
