@@ -21,7 +21,7 @@ import {
 import { everythingOverStdio, linkedServer } from '../lib/mcp-servers.js';
 import { processCpuReader } from '../lib/process-cpu.js';
 import { type Check, cpuRowOf, type Figure, ratioCheck, rowOf } from '../lib/report.js';
-import { formatMs, formatRatio, formatSummary, summarize } from '../lib/stats.js';
+import { formatMs, formatRatio, formatSummary, medianInterval, summarize } from '../lib/stats.js';
 
 type StdioTransportModule = typeof import('../../src/runtime/stdio-transport.js');
 
@@ -41,21 +41,6 @@ const TOOLS: McpTool[] = [
 function call(name: string, args: Record<string, unknown>): ResolvedCall {
   const tool = TOOLS.find((candidate) => candidate.name === name) ?? TOOLS[0]!;
   return { serverId: 'bench', name, exposedName: name, callId: null, arguments: args, tool };
-}
-
-/**
- * The 95% interval of a median over n rounds, distribution-free: the order statistics n/2 ±
- * 0.98·√n (a sign test), clamped to the values.
- */
-function medianInterval(values: readonly number[]): { low: number; high: number } {
-  const sorted = [...values].sort((a, b) => a - b);
-  const half = 0.98 * Math.sqrt(sorted.length);
-  const at = (rank: number): number =>
-    sorted[Math.min(sorted.length - 1, Math.max(0, rank))] ?? Number.NaN;
-  return {
-    low: at(Math.floor(sorted.length / 2 - half) - 1),
-    high: at(Math.ceil(sorted.length / 2 + half) - 1),
-  };
 }
 
 /**

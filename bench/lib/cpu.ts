@@ -14,7 +14,7 @@
 import { loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { type Summary, summarize } from './stats.js';
+import { medianInterval, type Summary, summarize } from './stats.js';
 
 setFlagsFromString('--expose-gc');
 /** V8's `gc()`, exposed at run time (the benchmark runs under tsx, without node flags). */
@@ -207,11 +207,16 @@ export interface RatioSpread {
   readonly p25: number;
   readonly p75: number;
   readonly rounds: number;
+  /** The 95% interval of the median (see {@link medianInterval}). */
+  readonly low: number;
+  readonly high: number;
 }
 
 /** The ratio of two per-round series (same length). */
 export function ratioSpread(top: readonly number[], bottom: readonly number[]): RatioSpread {
-  const summary = summarize(top.map((value, index) => value / bottom[index]!));
+  const ratios = top.map((value, index) => value / bottom[index]!);
+  const summary = summarize(ratios);
+  const { low, high } = medianInterval(ratios);
   return {
     value: summary.median,
     min: summary.min,
@@ -219,6 +224,8 @@ export function ratioSpread(top: readonly number[], bottom: readonly number[]): 
     p25: summary.p25,
     p75: summary.p75,
     rounds: summary.count,
+    low,
+    high,
   };
 }
 

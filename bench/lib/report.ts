@@ -24,8 +24,9 @@ export interface Check {
   /** `undefined`: measured for information, no target. */
   readonly met: boolean | undefined;
   /**
-   * The rounds disagree too much to call the target (largest per-round value over 5x the
-   * smallest): shown as noise, neither met nor missed.
+   * The run cannot call the target: the rounds disagree 5x (largest per-round value over 5x the
+   * smallest), or the median's 95% interval holds the bound. Shown as noise when the median
+   * misses, as "met (noisy rounds)" when it meets.
    */
   readonly noisy?: boolean;
 }
@@ -72,6 +73,9 @@ export interface RatioLike {
   readonly rounds: number;
   readonly p25?: number;
   readonly p75?: number;
+  /** The 95% interval of the median, when the per-round values are known. */
+  readonly low?: number;
+  readonly high?: number;
 }
 
 /** Per-round ratios whose largest is over this multiple of the smallest are noise. */
@@ -79,14 +83,27 @@ const NOISE_SPREAD = 5;
 
 /** The spread of a ratio as shown: IQR and range of the per-round values. */
 export function spreadText(ratio: RatioLike, unit = 'rounds'): string {
+  const interval =
+    ratio.low === undefined || ratio.high === undefined
+      ? ''
+      : `95% interval of the median ${formatRatio(ratio.low)}x–${formatRatio(ratio.high)}x, `;
   const iqr =
     ratio.p25 === undefined || ratio.p75 === undefined
       ? ''
       : `IQR ${formatRatio(ratio.p25)}x–${formatRatio(ratio.p75)}x, `;
-  return `${iqr}range ${formatRatio(ratio.min)}x–${formatRatio(ratio.max)}x, ${ratio.rounds} ${unit}`;
+  return `${interval}${iqr}range ${formatRatio(ratio.min)}x–${formatRatio(ratio.max)}x, ${ratio.rounds} ${unit}`;
 }
 
-/** A check of a ratio against an upper or lower bound; `noisy` when the rounds disagree 5x. */
+/** Whether the 95% interval of `ratio`'s median holds `bound` (so the run cannot call it). */
+function intervalHolds(ratio: RatioLike, bound: number | undefined): boolean {
+  if (bound === undefined || ratio.low === undefined || ratio.high === undefined) return false;
+  return ratio.low <= bound && bound <= ratio.high;
+}
+
+/**
+ * A check of a ratio against an upper or lower bound; `noisy` when the rounds disagree 5x or
+ * the median's 95% interval holds the bound.
+ */
 export function ratioCheck(
   label: string,
   ratio: RatioLike,
@@ -98,7 +115,10 @@ export function ratioCheck(
       ? undefined
       : (bound.max === undefined || ratio.value <= bound.max) &&
         (bound.min === undefined || ratio.value >= bound.min);
-  const noisy = ratio.rounds > 1 && ratio.max > NOISE_SPREAD * ratio.min;
+  const noisy =
+    (ratio.rounds > 1 && ratio.max > NOISE_SPREAD * ratio.min) ||
+    intervalHolds(ratio, bound.max) ||
+    intervalHolds(ratio, bound.min);
   return {
     label,
     value: `${formatRatio(ratio.value)}x`,
@@ -147,7 +167,7 @@ export interface RunInfo {
 
 function metText(met: boolean | undefined, noisy = false): string {
   if (met === undefined) return 'info';
-  if (noisy) return met ? 'met (noisy rounds)' : 'noise: rounds disagree, rerun';
+  if (noisy) return met ? 'met (noisy rounds)' : 'noise: the run cannot call it, rerun';
   return met ? 'met' : '**missed**';
 }
 
@@ -230,7 +250,7 @@ export function renderMarkdown(
   out.push('## How to read this');
   out.push('');
   out.push(
-    'This machine is shared and loaded (see the load averages, on 2 cores), so wall time is mostly waiting for a core. P1, P2, P3 and P5 therefore measure **CPU time** (`process.cpuUsage`, user + system of this process, in batches of iterations long enough to read it exactly), and every target is a ratio between tasks measured side by side: interleaved rounds (A B, then B A, ...), one batch of each task per round, the ratio taken round by round. A task is shown as **median [p25–p75]** of its per-round CPU time per iteration; a ratio as the **median of the per-round ratios** with their IQR and range. P3 measures tool by tool: each tool of the corpus converted and cloned in interleaved rounds, the figure the median over tools. A ratio whose rounds disagree over 5x is reported as noise, neither met nor missed (P5, measured over hundreds of short rounds: one whose median has a 95% interval holding the target). P4 and P6 time child processes (wall time, interleaved runs).',
+    'This machine is shared and loaded (see the load averages, on 2 cores), so wall time is mostly waiting for a core. P1, P2, P3 and P5 therefore measure **CPU time** (`process.cpuUsage`, user + system of this process, in batches of iterations long enough to read it exactly), and every target is a ratio between tasks measured side by side: interleaved rounds (A B, then B A, ...), one batch of each task per round, the ratio taken round by round. A task is shown as **median [p25–p75]** of its per-round CPU time per iteration; a ratio as the **median of the per-round ratios** with their IQR and range. P3 measures tool by tool: each tool of the corpus converted and cloned in interleaved rounds, the figure the median over tools. A ratio the run cannot call is reported as noise, neither met nor missed (shown as "met (noisy rounds)" when its median meets the target): one whose rounds disagree over 5x, or whose median has a 95% interval (distribution-free, the order statistics n/2 ± 0.98√n of the per-round values) holding the target. P4 and P6 time child processes (wall time, interleaved runs).',
   );
   out.push('');
   out.push('## Corpus');

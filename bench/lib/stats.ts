@@ -34,6 +34,21 @@ export function summarize(values: readonly number[]): Summary {
   };
 }
 
+/**
+ * The 95% interval of a median of `values`, distribution-free: the order statistics n/2 ±
+ * 0.98·√n (a sign test), clamped to the values (with few values, their whole range).
+ */
+export function medianInterval(values: readonly number[]): { low: number; high: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const half = 0.98 * Math.sqrt(sorted.length);
+  const at = (rank: number): number =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, rank))] ?? Number.NaN;
+  return {
+    low: at(Math.floor(sorted.length / 2 - half) - 1),
+    high: at(Math.ceil(sorted.length / 2 + half) - 1),
+  };
+}
+
 /** A duration in ms, in the unit that reads best (ns, µs, ms, s). */
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return String(ms);
