@@ -15,12 +15,22 @@ import {
   type CpuTask,
   collectAll,
   compareCpu,
+  cpuRatio,
   cpuTask,
   loadNow,
+  type RatioSpread,
+  ratioSpread,
 } from '../lib/cpu.js';
 import { everythingOverStdio, linkedServer } from '../lib/mcp-servers.js';
 import { processCpuReader } from '../lib/process-cpu.js';
-import { type Check, cpuRowOf, type Figure, ratioCheck, rowOf } from '../lib/report.js';
+import {
+  type Check,
+  cpuRowOf,
+  type Figure,
+  intervalHolds,
+  ratioCheck,
+  rowOf,
+} from '../lib/report.js';
 import { formatMs, formatRatio, formatSummary, medianInterval, summarize } from '../lib/stats.js';
 
 type StdioTransportModule = typeof import('../../src/runtime/stdio-transport.js');
@@ -277,10 +287,6 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
     const oneTrip = wholeTrip(stdioNames.one);
     const bareTrip = wholeTrip(stdioNames.bare);
     const pct = (ratio: number): string => `${((ratio - 1) * 100).toFixed(1)}%`;
-    const perRoundRatios = (comparison: CpuComparison, top: string, bottom: string): number[] => {
-      const under = cpuTask(comparison, bottom).perRound;
-      return cpuTask(comparison, top).perRound.map((value, round) => value / under[round]!);
-    };
     const perRoundDifferences = (
       comparison: CpuComparison,
       top: string,
@@ -291,39 +297,28 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
     };
     // Over hundreds of short rounds a few batches always disagree 5x (a GC cycle in one): the
     // target is called unless the median's own 95% interval holds it.
-    const straddles = (interval: { low: number; high: number }, bound: number) =>
-      interval.low <= bound && bound < interval.high ? { noisy: true } : {};
-    /** The overhead the per-round ratios give (their median), as shown, with its spread. */
-    const overheadOf = (ratios: readonly number[]) => {
-      const ratio = summarize(ratios);
-      const interval = medianInterval(ratios);
-      return {
-        median: ratio.median,
-        interval,
-        value: pct(ratio.median),
-        spread: `95% interval of the median ${pct(interval.low)} to ${pct(interval.high)}; IQR ${pct(ratio.p25)} to ${pct(ratio.p75)}, ${ratio.count} rounds (ratio ${formatRatio(ratio.median)}x)`,
-      };
-    };
-    const overheadCheck = (label: string, ratios: readonly number[]): Check => {
-      const { median, interval, value, spread } = overheadOf(ratios);
-      return {
-        label,
-        value,
-        spread,
-        target: '<= 5%',
-        met: median <= 1.05,
-        ...straddles(interval, 1.05),
-      };
-    };
-    const clientAlone = overheadOf(perRoundRatios(overStdio, stdioNames.one, stdioNames.bare));
+    const noisyAt = (interval: { low: number; high: number }, bound: number) =>
+      intervalHolds(interval, bound) ? { noisy: true } : {};
+    /** The overhead a per-round ratio gives (its median), as shown, with its spread. */
+    const overheadOf = (ratio: RatioSpread) => ({
+      value: pct(ratio.value),
+      spread: `95% interval of the median ${pct(ratio.low)} to ${pct(ratio.high)}; IQR ${pct(ratio.p25)} to ${pct(ratio.p75)}, ${ratio.rounds} rounds (ratio ${formatRatio(ratio.value)}x)`,
+    });
+    const overheadCheck = (label: string, ratio: RatioSpread): Check => ({
+      label,
+      ...overheadOf(ratio),
+      target: '<= 5%',
+      met: ratio.value <= 1.05,
+      ...noisyAt(ratio, 1.05),
+    });
+    const clientAlone = overheadOf(cpuRatio(overStdio, stdioNames.one, stdioNames.bare));
     const differences = perRoundDifferences(overhead, names.one, names.bareOne);
     const added = summarize(differences);
     const addedInterval = medianInterval(differences);
     const reactionDifferences = perRoundDifferences(floor, names.reaction, names.bareOne);
     const reactionAdded = summarize(reactionDifferences);
     const reactionInterval = medianInterval(reactionDifferences);
-    const reactionRatios = perRoundRatios(floor, names.reaction, names.bareOne);
-    const reactionRatio = medianInterval(reactionRatios);
+    const reactionRatio = cpuRatio(floor, names.reaction, names.bareOne);
     return {
       id: 'P5',
       title: 'executeToolCalls: adapter overhead per call, and concurrency',
@@ -353,7 +348,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
       checks: [
         overheadCheck(
           'executeToolCalls overhead over the bare round trip, 1 call',
-          perRoundRatios(overhead, names.one, names.bareOne),
+          cpuRatio(overhead, names.one, names.bareOne),
         ),
         {
           label: 'CPU time executeToolCalls adds to the bare round trip, 1 call',
@@ -361,25 +356,25 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
           spread: `95% interval of the median ${formatMs(addedInterval.low)} to ${formatMs(addedInterval.high)}; IQR ${formatMs(added.p25)} to ${formatMs(added.p75)}, ${added.count} rounds`,
           target: '<= 1 µs',
           met: added.median <= 0.001,
-          ...straddles(addedInterval, 0.001),
+          ...noisyAt(addedInterval, 0.001),
         },
         {
           label:
             'CPU time one promise reaction adds to the bare round trip (the least an adapter that checks the result adds), 1 call',
-          value: `${formatMs(reactionAdded.median)} (${pct(summarize(reactionRatios).median)})`,
+          value: `${formatMs(reactionAdded.median)} (${pct(reactionRatio.value)})`,
           spread: `95% interval of the median ${formatMs(reactionInterval.low)} to ${formatMs(reactionInterval.high)} (${pct(reactionRatio.low)} to ${pct(reactionRatio.high)}); ${reactionAdded.count} rounds`,
           target: 'none (information)',
           met: undefined,
         },
         overheadCheck(
           `the same, ${batch} calls at once`,
-          perRoundRatios(together, names.many, names.bareMany),
+          cpuRatio(together, names.many, names.bareMany),
         ),
         overheadCheck(
           serverCpuMs === undefined
             ? "the same over stdio (server-everything echo; the client's CPU time alone: the server's cannot be read here), 1 call"
             : 'the same over stdio, 1 call, in the CPU time of both processes (server-everything echo)',
-          oneTrip.map((value, round) => value / bareTrip[round]!),
+          ratioSpread(oneTrip, bareTrip),
         ),
         ...(serverCpuMs === undefined
           ? []

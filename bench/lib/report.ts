@@ -94,10 +94,15 @@ export function spreadText(ratio: RatioLike, unit = 'rounds'): string {
   return `${interval}${iqr}range ${formatRatio(ratio.min)}x–${formatRatio(ratio.max)}x, ${ratio.rounds} ${unit}`;
 }
 
-/** Whether the 95% interval of `ratio`'s median holds `bound` (so the run cannot call it). */
-function intervalHolds(ratio: RatioLike, bound: number | undefined): boolean {
-  if (bound === undefined || ratio.low === undefined || ratio.high === undefined) return false;
-  return ratio.low <= bound && bound <= ratio.high;
+/** Whether the 95% interval of a median holds `bound` (so the run cannot call the target). */
+export function intervalHolds(
+  interval: { readonly low?: number; readonly high?: number },
+  bound: number | undefined,
+): boolean {
+  if (bound === undefined || interval.low === undefined || interval.high === undefined) {
+    return false;
+  }
+  return interval.low <= bound && bound <= interval.high;
 }
 
 /**
