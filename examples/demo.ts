@@ -7,12 +7,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { geminiTools } from '../src/adapter/declarations.js';
 import type { ResponseInput } from '../src/adapter/shapes.js';
+import { geminiTools } from '../src/adapter/tools/declarations.js';
 import { assertGenerateContentRequest } from '../src/generated/guards.js';
-import { connectServers } from '../src/runtime/connect.js';
-import { type AnsweredTurn, runConversation } from '../src/runtime/conversation.js';
-import { genaiGenerate, readGenerateContentResponse } from '../src/runtime/genai.js';
+import { connectServers } from '../src/runtime/mcp/connect.js';
+import { genaiGenerate, readGenerateContentResponse } from '../src/runtime/model/generate.js';
+import { type AnsweredTurn, runConversation } from '../src/runtime/turn/conversation.js';
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./bitcoin-server.ts', import.meta.url));
 const RECORDED_TURN = new URL('./recorded-turn.json', import.meta.url);

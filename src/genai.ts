@@ -20,12 +20,12 @@
  * @packageDocumentation
  */
 import type * as genai from '@google/genai';
-import type { FunctionDeclarationsOptions } from './adapter/declarations.js';
-import * as declarations from './adapter/declarations.js';
 import type { SchemaMode } from './adapter/shapes.js';
-import type { ToolSet } from './adapter/toolset-types.js';
-import type { CallableServers, CallableToolOptions } from './runtime/callable-tool.js';
-import * as callable from './runtime/callable-tool.js';
+import type { FunctionDeclarationsOptions } from './adapter/tools/declarations.js';
+import * as declarations from './adapter/tools/declarations.js';
+import type { ToolSet } from './adapter/tools/toolset-types.js';
+import type { CallableServers, CallableToolOptions } from './runtime/turn/callable-tool.js';
+import * as callable from './runtime/turn/callable-tool.js';
 import type { SchemaWarning, ToGeminiSchemaOptions } from './schema/to-gemini-schema.js';
 import * as schemas from './schema/to-gemini-schema.js';
 

@@ -5,40 +5,19 @@
  * @packageDocumentation
  */
 
-export type {
-  CallFinish,
-  CallFinishReason,
-  CallItem,
-  CallToRun,
-  FunctionCallsOptions,
-  FunctionCallsResult,
-  RejectedCall,
-  RejectedItem,
-  RejectionReason,
-} from './adapter/calls.js';
-export { CALL_FINISH_REASONS, functionCalls } from './adapter/calls.js';
-export type { DeclarationWarning, FunctionDeclarationsOptions } from './adapter/declarations.js';
-export { functionDeclarations, geminiTools } from './adapter/declarations.js';
 export type { ApiDialect, Dialect } from './adapter/dialect.js';
-export type { PrefixMode } from './adapter/names.js';
-export { EXPOSED_NAME_PATTERN } from './adapter/names.js';
-export type { MediaMode } from './adapter/render.js';
-export type { RequestCheckOptions, RequestFinding } from './adapter/request-checks.js';
-export { checkRequest } from './adapter/request-checks.js';
-export type { FunctionResponseOptions, StructuredMode } from './adapter/responses.js';
-export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './adapter/responses.js';
-export type { SamplingModelPolicy } from './adapter/sampling-model.js';
-export { chooseSamplingModel, modelByHints } from './adapter/sampling-model.js';
-export type { SamplingGenerationConfig, SamplingRequest } from './adapter/sampling-request.js';
-export { samplingRequest } from './adapter/sampling-request.js';
-export type { SamplingResult } from './adapter/sampling-result.js';
-export { samplingResult } from './adapter/sampling-result.js';
+export type { SamplingModelPolicy } from './adapter/sampling/model.js';
+export { chooseSamplingModel, modelByHints } from './adapter/sampling/model.js';
+export type { SamplingGenerationConfig, SamplingRequest } from './adapter/sampling/request.js';
+export { samplingRequest } from './adapter/sampling/request.js';
+export type { SamplingResult } from './adapter/sampling/result.js';
+export { samplingResult } from './adapter/sampling/result.js';
 export type {
   SamplingRequestOptions,
   SamplingResultOptions,
   SamplingWarning,
   SamplingWarningCode,
-} from './adapter/sampling-types.js';
+} from './adapter/sampling/types.js';
 export type {
   AnswerContent,
   AnswerPart,
@@ -54,8 +33,15 @@ export type {
   ResponseInput,
   SchemaMode,
 } from './adapter/shapes.js';
-export type { UncheckedKeyword } from './adapter/tool-schemas.js';
-export { buildToolSet } from './adapter/toolset.js';
+export type {
+  DeclarationWarning,
+  FunctionDeclarationsOptions,
+} from './adapter/tools/declarations.js';
+export { functionDeclarations, geminiTools } from './adapter/tools/declarations.js';
+export type { PrefixMode } from './adapter/tools/names.js';
+export { EXPOSED_NAME_PATTERN } from './adapter/tools/names.js';
+export type { UncheckedKeyword } from './adapter/tools/tool-schemas.js';
+export { buildToolSet } from './adapter/tools/toolset.js';
 export type {
   BuildToolSetOptions,
   BuildToolSetResult,
@@ -65,7 +51,24 @@ export type {
   ToolSetEntry,
   ToolSetWarning,
   ToolSetWarningCode,
-} from './adapter/toolset-types.js';
+} from './adapter/tools/toolset-types.js';
+export type {
+  CallFinish,
+  CallFinishReason,
+  CallItem,
+  CallToRun,
+  FunctionCallsOptions,
+  FunctionCallsResult,
+  RejectedCall,
+  RejectedItem,
+  RejectionReason,
+} from './adapter/turn/calls.js';
+export { CALL_FINISH_REASONS, functionCalls } from './adapter/turn/calls.js';
+export type { MediaMode } from './adapter/turn/render.js';
+export type { RequestCheckOptions, RequestFinding } from './adapter/turn/request-checks.js';
+export { checkRequest } from './adapter/turn/request-checks.js';
+export type { FunctionResponseOptions, StructuredMode } from './adapter/turn/responses.js';
+export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './adapter/turn/responses.js';
 export type { ResolvedCall, ToolError, ToolErrorCode, ToolResult } from './adapter/types.js';
 export { isToolError } from './adapter/types.js';
 export type { GeminiMcpErrorCode, GeminiMcpErrorOptions, ViolationDetail } from './errors.js';
@@ -117,32 +120,22 @@ export type {
   VertexV1Content,
   VertexV1Part,
 } from './generated/types.js';
-export type { AnswerOptions, ModelTurn } from './runtime/answer.js';
-export { answerCalls } from './runtime/answer.js';
-export type { FileTokenStoreOptions } from './runtime/auth/file-store.js';
-export { defaultTokenDir, fileTokenStore } from './runtime/auth/file-store.js';
+export type { FileTokenStoreOptions } from './runtime/mcp/auth/file-store.js';
+export { defaultTokenDir, fileTokenStore } from './runtime/mcp/auth/file-store.js';
 export type {
   AuthorizationHooks,
   OAuthProviderOptions,
   ServerAuthProvider,
-} from './runtime/auth/provider.js';
-export { oauthProvider } from './runtime/auth/provider.js';
-export type { AuthTarget, OAuthFromConfigOptions, ServerAuth } from './runtime/auth/resolve.js';
-export { oauthFromConfig } from './runtime/auth/resolve.js';
-export type { OAuthSettings } from './runtime/auth/settings.js';
-export type { StoredAuthorization, TokenStore } from './runtime/auth/store.js';
-export { memoryTokenStore } from './runtime/auth/store.js';
-export type { CallProgress } from './runtime/call-progress.js';
-export { MAX_PROGRESS_MESSAGE_BYTES } from './runtime/call-progress.js';
-export type {
-  CallableServers,
-  CallableToolOptions,
-  McpCallableTool,
-} from './runtime/callable-tool.js';
-export { mcpCallableTool } from './runtime/callable-tool.js';
-export type { ServerRequestContext } from './runtime/capabilities.js';
-export type { ClientCapabilityOptions, ServerOptions } from './runtime/capabilities-config.js';
-export { parseServersConfig, readServersConfig } from './runtime/config.js';
+} from './runtime/mcp/auth/provider.js';
+export { oauthProvider } from './runtime/mcp/auth/provider.js';
+export type { AuthTarget, OAuthFromConfigOptions, ServerAuth } from './runtime/mcp/auth/resolve.js';
+export { oauthFromConfig } from './runtime/mcp/auth/resolve.js';
+export type { OAuthSettings } from './runtime/mcp/auth/settings.js';
+export type { StoredAuthorization, TokenStore } from './runtime/mcp/auth/store.js';
+export { memoryTokenStore } from './runtime/mcp/auth/store.js';
+export type { CallProgress } from './runtime/mcp/call-progress.js';
+export { MAX_PROGRESS_MESSAGE_BYTES } from './runtime/mcp/call-progress.js';
+export { parseServersConfig, readServersConfig } from './runtime/mcp/config/index.js';
 export type {
   ConfigFormat,
   ConfigReadOptions,
@@ -157,22 +150,20 @@ export type {
   StdioServerConfig,
   StdioServerEntry,
   VsCodeServersConfig,
-} from './runtime/config-types.js';
+} from './runtime/mcp/config/types.js';
 export type {
   ConnectOptions,
   ServerConnections,
   ToolSetSource,
   ToolsChange,
   ToolsSettleOptions,
-} from './runtime/connect.js';
-export { connectServers } from './runtime/connect.js';
+} from './runtime/mcp/connect.js';
+export { connectServers } from './runtime/mcp/connect.js';
+export type { ServerRequestContext } from './runtime/mcp/features/capabilities.js';
 export type {
-  AnsweredTurn,
-  ConversationOptions,
-  ConversationResult,
-  ConversationStop,
-} from './runtime/conversation.js';
-export { runConversation } from './runtime/conversation.js';
+  ClientCapabilityOptions,
+  ServerOptions,
+} from './runtime/mcp/features/capabilities-config.js';
 export type {
   BooleanField,
   ChoiceField,
@@ -185,11 +176,21 @@ export type {
   MultiChoiceField,
   NumberField,
   TextField,
-} from './runtime/elicitation.js';
-export { DEFAULT_MAX_ELICITATION_BYTES, fieldProblem } from './runtime/elicitation.js';
-export type { ClientMap, ExecutedCall, ExecuteOptions, Outcome } from './runtime/execute.js';
-export { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, executeToolCalls } from './runtime/execute.js';
-export { gatherTurn } from './runtime/gather.js';
+} from './runtime/mcp/features/elicitation.js';
+export { DEFAULT_MAX_ELICITATION_BYTES, fieldProblem } from './runtime/mcp/features/elicitation.js';
+export type { ClientRoot } from './runtime/mcp/features/roots.js';
+export type {
+  SamplingApprovalRequest,
+  SamplingDecision,
+  SamplingLimits,
+  SamplingOptions,
+} from './runtime/mcp/features/sampling.js';
+export { SAMPLING_ERROR_CODES, serveSampling } from './runtime/mcp/features/sampling.js';
+export type { ListToolsOptions } from './runtime/mcp/list-tools.js';
+export { listAllTools } from './runtime/mcp/list-tools.js';
+export { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS } from './runtime/mcp/live-toolset.js';
+export type { TransportOptions } from './runtime/mcp/transports/index.js';
+export { gatherTurn } from './runtime/model/gather.js';
 export type {
   ContentOf,
   GenAiClient,
@@ -198,24 +199,33 @@ export type {
   Generate,
   GenerateRequest,
   ReadOptions,
-} from './runtime/genai.js';
+} from './runtime/model/generate.js';
 export {
   genaiGenerate,
   genaiGenerateStream,
   readGenerateContentResponse,
-} from './runtime/genai.js';
-export type { ListToolsOptions } from './runtime/list-tools.js';
-export { listAllTools } from './runtime/list-tools.js';
-export { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS } from './runtime/live-toolset.js';
-export type { ClientRoot } from './runtime/roots.js';
+} from './runtime/model/generate.js';
+export type { AnswerOptions, ModelTurn } from './runtime/turn/answer.js';
+export { answerCalls } from './runtime/turn/answer.js';
 export type {
-  SamplingApprovalRequest,
-  SamplingDecision,
-  SamplingLimits,
-  SamplingOptions,
-} from './runtime/sampling.js';
-export { SAMPLING_ERROR_CODES, serveSampling } from './runtime/sampling.js';
-export type { TransportOptions } from './runtime/transport.js';
+  CallableServers,
+  CallableToolOptions,
+  McpCallableTool,
+} from './runtime/turn/callable-tool.js';
+export { mcpCallableTool } from './runtime/turn/callable-tool.js';
+export type {
+  AnsweredTurn,
+  ConversationOptions,
+  ConversationResult,
+  ConversationStop,
+} from './runtime/turn/conversation.js';
+export { runConversation } from './runtime/turn/conversation.js';
+export type { ClientMap, ExecutedCall, ExecuteOptions, Outcome } from './runtime/turn/execute.js';
+export {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_TIMEOUT_MS,
+  executeToolCalls,
+} from './runtime/turn/execute.js';
 export type {
   GeminiParametersResult,
   GeminiSchemaResult,

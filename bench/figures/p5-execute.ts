@@ -33,7 +33,7 @@ import {
 } from '../lib/report.js';
 import { formatMs, formatRatio, formatSummary, medianInterval, summarize } from '../lib/stats.js';
 
-type StdioTransportModule = typeof import('../../src/runtime/stdio-transport.js');
+type StdioTransportModule = typeof import('../../src/runtime/mcp/transports/stdio.js');
 
 const TOOLS: McpTool[] = [
   {

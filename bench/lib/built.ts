@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BuiltCli } from './build-cli.js';
 
-type Declarations = typeof import('../../src/adapter/declarations.js');
-type Build = typeof import('../../src/adapter/toolset.js');
+type Declarations = typeof import('../../src/adapter/tools/declarations.js');
+type Build = typeof import('../../src/adapter/tools/toolset.js');
 type ToGeminiSchema = typeof import('../../src/schema/to-gemini-schema.js');
-type Execute = typeof import('../../src/runtime/execute.js');
+type Execute = typeof import('../../src/runtime/turn/execute.js');
 type Guards = typeof import('../../src/generated/guards.js');
 
 /** The built modules the figures measure. */

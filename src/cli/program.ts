@@ -9,9 +9,9 @@ import { packageVersion } from '../runtime/version.js';
 import { positiveInteger } from './arguments.js';
 import { CliError, EXIT } from './cli-error.js';
 import { type CliIo, terminalSafe } from './io.js';
-import type { Kind } from './kinds.js';
-import { DEFAULT_MAX_LINE_BYTES } from './lines.js';
-import type { ValidateOptions } from './validate.js';
+import type { ValidateOptions } from './validate/command.js';
+import type { Kind } from './validate/kinds.js';
+import { DEFAULT_MAX_LINE_BYTES } from './validate/lines.js';
 
 function byteCount(value: string): number {
   const match = /^(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?$/i.exec(value.trim());
@@ -113,7 +113,7 @@ function validateCommand(io: CliIo): Command {
     .option('--list-kinds', 'list every kind and its schema, then exit')
     .action(async (files: string[], opts: Record<string, unknown>, command: Command) => {
       if (opts.listKinds === true) {
-        const { KINDS, isReceived } = await import('./kinds.js');
+        const { KINDS, isReceived } = await import('./validate/kinds.js');
         listKinds(KINDS, isReceived, io.stdout);
         return;
       }
@@ -131,7 +131,7 @@ function validateCommand(io: CliIo): Command {
         debug: globals.debug === true,
         ...(typeof opts.model === 'string' ? { model: opts.model } : {}),
       };
-      const { runValidate } = await import('./validate.js');
+      const { runValidate } = await import('./validate/command.js');
       process.exitCode = await runValidate(files, options, io);
     });
 }
@@ -188,7 +188,7 @@ export async function main(
   const commands =
     argv[2] === 'validate'
       ? [validateCommand]
-      : [validateCommand, ...(await import('./server-commands.js')).SERVER_COMMANDS, ...extra];
+      : [validateCommand, ...(await import('./servers/commands.js')).SERVER_COMMANDS, ...extra];
   const program = buildProgram(io, commands);
   if (argv.length <= 2) {
     io.stdout.write(program.helpInformation());

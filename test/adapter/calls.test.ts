@@ -2,9 +2,9 @@ import { FinishReason, GenerateContentResponse } from '@google/genai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { functionCalls } from '../../src/adapter/calls.js';
 import { dialectShapes } from '../../src/adapter/dialect-shapes.js';
-import { buildToolSet } from '../../src/adapter/toolset.js';
+import { buildToolSet } from '../../src/adapter/tools/toolset.js';
+import { functionCalls } from '../../src/adapter/turn/calls.js';
 import {
   checkMcpCallToolRequestParams,
   checkPart,

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { functionDeclarations, geminiTools } from '../../src/adapter/declarations.js';
-import { EXPOSED_NAME_PATTERN } from '../../src/adapter/names.js';
-import { buildToolSet } from '../../src/adapter/toolset.js';
+import { functionDeclarations, geminiTools } from '../../src/adapter/tools/declarations.js';
+import { EXPOSED_NAME_PATTERN } from '../../src/adapter/tools/names.js';
+import { buildToolSet } from '../../src/adapter/tools/toolset.js';
 import { checkFunctionDeclaration, checkTool } from '../../src/generated/guards.js';
 import type { RealServerTools } from '../support/real-servers.js';
 import { listRealServerTools } from '../support/real-servers.js';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dialectShapes } from '../../src/adapter/dialect-shapes.js';
-import { decodedSize } from '../../src/adapter/render.js';
-import type { FunctionResponseOptions } from '../../src/adapter/responses.js';
-import { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from '../../src/adapter/responses.js';
+import { decodedSize } from '../../src/adapter/turn/render.js';
+import type { FunctionResponseOptions } from '../../src/adapter/turn/responses.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from '../../src/adapter/turn/responses.js';
 import type { ToolError } from '../../src/adapter/types.js';
 import {
   checkMcpCallToolResult,

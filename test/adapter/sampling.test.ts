@@ -3,9 +3,9 @@
  * result against McpCreateMessageResult, every loss a warning.
  */
 import { describe, expect, it } from 'vitest';
-import { chooseSamplingModel, modelByHints } from '../../src/adapter/sampling-model.js';
-import { samplingRequest } from '../../src/adapter/sampling-request.js';
-import { samplingResult } from '../../src/adapter/sampling-result.js';
+import { chooseSamplingModel, modelByHints } from '../../src/adapter/sampling/model.js';
+import { samplingRequest } from '../../src/adapter/sampling/request.js';
+import { samplingResult } from '../../src/adapter/sampling/result.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import {
   checkGenerateContentRequest,

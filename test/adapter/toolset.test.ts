@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EXPOSED_NAME_PATTERN } from '../../src/adapter/names.js';
-import { buildToolSet } from '../../src/adapter/toolset.js';
+import { EXPOSED_NAME_PATTERN } from '../../src/adapter/tools/names.js';
+import { buildToolSet } from '../../src/adapter/tools/toolset.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import { nameMap, PROPERTY_RUNS, server, tool } from './helpers.js';
 

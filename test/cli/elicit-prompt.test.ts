@@ -8,9 +8,12 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { terminalElicitation } from '../../src/cli/elicit-prompt.js';
-import type { ElicitationAnswer, ElicitationQuery } from '../../src/runtime/elicitation.js';
-import { formFields } from '../../src/runtime/elicitation.js';
+import { terminalElicitation } from '../../src/cli/servers/elicit-prompt.js';
+import type {
+  ElicitationAnswer,
+  ElicitationQuery,
+} from '../../src/runtime/mcp/features/elicitation.js';
+import { formFields } from '../../src/runtime/mcp/features/elicitation.js';
 import { BOOKING_FORM, DEFAULTS_FORM } from '../support/capability-server.mjs';
 import { CLI, ROOT, runCli, tempDir } from './helpers.js';
 

@@ -1,7 +1,7 @@
 /** The status line `answer` and `chat` draw on a terminal's stderr (issue 15). */
 import { describe, expect, it } from 'vitest';
-import { progressLine } from '../../src/cli/progress.js';
-import type { CallProgress } from '../../src/runtime/call-progress.js';
+import { progressLine } from '../../src/cli/servers/progress.js';
+import type { CallProgress } from '../../src/runtime/mcp/call-progress.js';
 
 function stream(isTTY: boolean, columns = 60) {
   const written: string[] = [];

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkRequest } from '../../src/adapter/request-checks.js';
+import { checkRequest } from '../../src/adapter/turn/request-checks.js';
 import { SCHEMAS, type SchemaName } from '../../src/generated/guards.js';
 import { runCli, tempDir } from '../cli/helpers.js';
 

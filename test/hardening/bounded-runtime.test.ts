@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
-import { answerCalls } from '../../src/runtime/answer.js';
-import { connectServers as connectDirect } from '../../src/runtime/connect.js';
+import { connectServers as connectDirect } from '../../src/runtime/mcp/connect.js';
+import { answerCalls } from '../../src/runtime/turn/answer.js';
 import { ROOT } from '../cli/helpers.js';
 import { type EndlessHttpServer, startEndlessHttpServer } from '../support/endless-http-server.js';
 import {

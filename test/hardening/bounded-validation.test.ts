@@ -16,22 +16,25 @@ import {
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { functionCalls } from '../../src/adapter/calls.js';
-import { type DeclarationWarning, functionDeclarations } from '../../src/adapter/declarations.js';
-import { functionResponse } from '../../src/adapter/responses.js';
+import {
+  type DeclarationWarning,
+  functionDeclarations,
+} from '../../src/adapter/tools/declarations.js';
 import {
   MAX_VALUE_DEPTH,
   TOO_DEEP,
   toolSchemaViolations,
   uncheckedKeywords,
-} from '../../src/adapter/tool-schemas.js';
-import { buildToolSet } from '../../src/adapter/toolset.js';
-import type { ToolSet } from '../../src/adapter/toolset-types.js';
+} from '../../src/adapter/tools/tool-schemas.js';
+import { buildToolSet } from '../../src/adapter/tools/toolset.js';
+import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
+import { functionCalls } from '../../src/adapter/turn/calls.js';
+import { functionResponse } from '../../src/adapter/turn/responses.js';
 import { isToolError } from '../../src/adapter/types.js';
 import { checkContent, checkMcpCallToolResult, checkPart } from '../../src/generated/guards.js';
 import type { Content, Part } from '../../src/generated/types.js';
-import { answerCalls } from '../../src/runtime/answer.js';
-import { executeToolCalls } from '../../src/runtime/execute.js';
+import { answerCalls } from '../../src/runtime/turn/answer.js';
+import { executeToolCalls } from '../../src/runtime/turn/execute.js';
 
 /** CPU milliseconds (user + system) `run` takes: a bound that other engineers' load cannot break. */
 function cpuMs<T>(run: () => T): { value: T; ms: number } {

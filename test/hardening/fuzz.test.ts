@@ -9,13 +9,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { functionCalls } from '../../src/adapter/calls.js';
-import { functionDeclarations, geminiTools } from '../../src/adapter/declarations.js';
-import { EXPOSED_NAME_PATTERN } from '../../src/adapter/names.js';
-import { functionResponse } from '../../src/adapter/responses.js';
-import { toolSchemaViolations } from '../../src/adapter/tool-schemas.js';
-import { buildToolSet } from '../../src/adapter/toolset.js';
-import type { ToolSet } from '../../src/adapter/toolset-types.js';
+import { functionDeclarations, geminiTools } from '../../src/adapter/tools/declarations.js';
+import { EXPOSED_NAME_PATTERN } from '../../src/adapter/tools/names.js';
+import { toolSchemaViolations } from '../../src/adapter/tools/tool-schemas.js';
+import { buildToolSet } from '../../src/adapter/tools/toolset.js';
+import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
+import { functionCalls } from '../../src/adapter/turn/calls.js';
+import { functionResponse } from '../../src/adapter/turn/responses.js';
 import { GeminiMcpError, type GeminiMcpErrorCode } from '../../src/errors.js';
 import {
   checkContent,
@@ -26,7 +26,7 @@ import {
   checkVertexV1Part,
 } from '../../src/generated/guards.js';
 import { stripInvisible } from '../../src/json/invisible.js';
-import { answerCalls } from '../../src/runtime/answer.js';
+import { answerCalls } from '../../src/runtime/turn/answer.js';
 import { toGeminiSchema } from '../../src/schema/to-gemini-schema.js';
 import { deepFreeze } from '../schema/support.js';
 import { inMemoryBitcoinClient } from '../support/runtime-servers.js';

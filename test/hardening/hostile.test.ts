@@ -3,11 +3,11 @@
  * crash the toolkit nor reach Gemini in a form it would refuse or a human could not see.
  */
 import { describe, expect, it } from 'vitest';
-import { functionCalls } from '../../src/adapter/calls.js';
-import { functionDeclarations } from '../../src/adapter/declarations.js';
-import { EXPOSED_NAME_PATTERN } from '../../src/adapter/names.js';
-import { functionResponse } from '../../src/adapter/responses.js';
-import { buildToolSet } from '../../src/adapter/toolset.js';
+import { functionDeclarations } from '../../src/adapter/tools/declarations.js';
+import { EXPOSED_NAME_PATTERN } from '../../src/adapter/tools/names.js';
+import { buildToolSet } from '../../src/adapter/tools/toolset.js';
+import { functionCalls } from '../../src/adapter/turn/calls.js';
+import { functionResponse } from '../../src/adapter/turn/responses.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import { checkFunctionDeclaration, checkPart } from '../../src/generated/guards.js';
 import { toGeminiSchema } from '../../src/schema/to-gemini-schema.js';

@@ -4,7 +4,7 @@
  * tool off its name, and is reported (TOOL_SHADOWS), in every server order and prefix mode.
  */
 import { describe, expect, it } from 'vitest';
-import { buildToolSet } from '../../src/adapter/toolset.js';
+import { buildToolSet } from '../../src/adapter/tools/toolset.js';
 
 const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });
 

@@ -1,6 +1,6 @@
 /** Bugs the fuzzers found, each pinned by a test named after what it caught. */
 import { describe, expect, it } from 'vitest';
-import { functionResponse } from '../../src/adapter/responses.js';
+import { functionResponse } from '../../src/adapter/turn/responses.js';
 import { isToolError } from '../../src/adapter/types.js';
 import { GeminiMcpError } from '../../src/errors.js';
 

@@ -1,8 +1,8 @@
 /** answerCalls in memory: order, dialects, rejections, size caps, and what it refuses. */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { functionCalls } from '../../src/adapter/calls.js';
-import type { ToolSet } from '../../src/adapter/toolset-types.js';
+import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
+import { functionCalls } from '../../src/adapter/turn/calls.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import {
   checkContent,
@@ -10,7 +10,7 @@ import {
   checkVertexV1Content,
 } from '../../src/generated/guards.js';
 import type { Content, GenerateContentResponse } from '../../src/generated/types.js';
-import { answerCalls } from '../../src/runtime/answer.js';
+import { answerCalls } from '../../src/runtime/turn/answer.js';
 import { inMemoryServers } from '../support/runtime-servers.js';
 
 let toolset: ToolSet;

@@ -8,13 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
-import { answerCalls } from '../../src/runtime/answer.js';
-import { DEFAULT_MAX_STEP_UPS, MAX_AUTH_RESPONSE_BYTES } from '../../src/runtime/auth/authorize.js';
-import { fileTokenStore, MAX_STORED_BYTES } from '../../src/runtime/auth/file-store.js';
-import { oauthFromConfig } from '../../src/runtime/auth/resolve.js';
-import { memoryTokenStore } from '../../src/runtime/auth/store.js';
-import { parseServersConfig } from '../../src/runtime/config.js';
-import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
+import {
+  DEFAULT_MAX_STEP_UPS,
+  MAX_AUTH_RESPONSE_BYTES,
+} from '../../src/runtime/mcp/auth/authorize.js';
+import { fileTokenStore, MAX_STORED_BYTES } from '../../src/runtime/mcp/auth/file-store.js';
+import { oauthFromConfig } from '../../src/runtime/mcp/auth/resolve.js';
+import { memoryTokenStore } from '../../src/runtime/mcp/auth/store.js';
+import { parseServersConfig } from '../../src/runtime/mcp/config/index.js';
+import { connectServers, type ServerConnections } from '../../src/runtime/mcp/connect.js';
+import { answerCalls } from '../../src/runtime/turn/answer.js';
 import { type OAuthServer, playBrowser, startOAuthServer } from '../support/oauth-server.js';
 
 let server: OAuthServer | undefined;

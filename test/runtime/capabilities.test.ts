@@ -12,15 +12,15 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
-import { equipClient } from '../../src/runtime/capabilities.js';
-import type { StdioServerConfig } from '../../src/runtime/config-types.js';
-import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
+import type { StdioServerConfig } from '../../src/runtime/mcp/config/types.js';
+import { connectServers, type ServerConnections } from '../../src/runtime/mcp/connect.js';
+import { equipClient } from '../../src/runtime/mcp/features/capabilities.js';
 import {
   type ElicitationAnswer,
   type ElicitationQuery,
   elicitationFeature,
   type FormField,
-} from '../../src/runtime/elicitation.js';
+} from '../../src/runtime/mcp/features/elicitation.js';
 import { createCapabilityServer } from '../support/capability-server.mjs';
 import { EVERYTHING_SERVER } from '../support/runtime-servers.js';
 

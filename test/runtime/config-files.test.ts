@@ -8,8 +8,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
-import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
-import { executeToolCalls } from '../../src/runtime/execute.js';
+import { connectServers, type ServerConnections } from '../../src/runtime/mcp/connect.js';
+import { executeToolCalls } from '../../src/runtime/turn/execute.js';
 import { CONFIG_FILES, type ConfigWorld, openConfigWorld } from '../support/config-files.js';
 
 const SLOW = 120_000;

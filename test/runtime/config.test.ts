@@ -5,10 +5,10 @@ import { homedir, tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
-import { parseServersConfig, readServersConfig } from '../../src/runtime/config.js';
-import { parseEnvFile, readEnvFile } from '../../src/runtime/config-env-file.js';
-import type { ConfigReadOptions, ConfigWarning } from '../../src/runtime/config-types.js';
-import { describeStartFailure } from '../../src/runtime/transport.js';
+import { parseEnvFile, readEnvFile } from '../../src/runtime/mcp/config/env-file.js';
+import { parseServersConfig, readServersConfig } from '../../src/runtime/mcp/config/index.js';
+import type { ConfigReadOptions, ConfigWarning } from '../../src/runtime/mcp/config/types.js';
+import { describeStartFailure } from '../../src/runtime/mcp/transports/index.js';
 
 const env = { TOKEN: 't0k', HOME_DIR: '/home/me' };
 

@@ -5,10 +5,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
-import { parseServersConfig } from '../../src/runtime/config.js';
-import { connectServers, type ToolsChange } from '../../src/runtime/connect.js';
-import { executeToolCalls } from '../../src/runtime/execute.js';
-import { listAllTools } from '../../src/runtime/list-tools.js';
+import { parseServersConfig } from '../../src/runtime/mcp/config/index.js';
+import { connectServers, type ToolsChange } from '../../src/runtime/mcp/connect.js';
+import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
+import { executeToolCalls } from '../../src/runtime/turn/execute.js';
 import { startStreamableHttpServer } from '../support/http-servers.js';
 import {
   BITCOIN_SERVER,

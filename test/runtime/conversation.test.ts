@@ -4,12 +4,12 @@ import * as genai from '@google/genai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResponseInput } from '../../src/adapter/shapes.js';
-import { buildToolSet } from '../../src/adapter/toolset.js';
-import type { ToolSet } from '../../src/adapter/toolset-types.js';
+import { buildToolSet } from '../../src/adapter/tools/toolset.js';
+import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import type { Content, GenerateContentResponse, Part } from '../../src/generated/types.js';
-import { type AnsweredTurn, runConversation } from '../../src/runtime/conversation.js';
-import { gatherTurn } from '../../src/runtime/gather.js';
+import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
+import { gatherTurn } from '../../src/runtime/model/gather.js';
 import {
   type GenAiClient,
   type GenAiParameters,
@@ -17,8 +17,8 @@ import {
   type GenerateRequest,
   genaiGenerate,
   genaiGenerateStream,
-} from '../../src/runtime/genai.js';
-import { listAllTools } from '../../src/runtime/list-tools.js';
+} from '../../src/runtime/model/generate.js';
+import { type AnsweredTurn, runConversation } from '../../src/runtime/turn/conversation.js';
 import { inMemoryServers } from '../support/runtime-servers.js';
 
 let toolset: ToolSet;

@@ -9,7 +9,7 @@ import * as genai2 from '@google/genai';
 import * as genai3 from 'genai3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkGenerateContentRequest } from '../../src/generated/guards.js';
-import { mcpCallableTool } from '../../src/runtime/callable-tool.js';
+import { mcpCallableTool } from '../../src/runtime/turn/callable-tool.js';
 import { type FakeGemini, type ScriptedReply, startFakeGemini } from '../support/fake-gemini.js';
 import { genaiVersion } from '../support/genai-versions.js';
 import { connectReapedAfterEach, FAULT_SERVER } from '../support/runtime-servers.js';

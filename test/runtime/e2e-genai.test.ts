@@ -5,18 +5,18 @@
  */
 import { type Content as GenAiContent, GoogleGenAI } from '@google/genai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { functionCalls } from '../../src/adapter/calls.js';
-import { geminiTools } from '../../src/adapter/declarations.js';
+import { geminiTools } from '../../src/adapter/tools/declarations.js';
+import { functionCalls } from '../../src/adapter/turn/calls.js';
 import {
   checkGenerateContentRequest,
   checkVertexV1Beta1GenerateContentRequest,
   checkVertexV1GenerateContentRequest,
 } from '../../src/generated/guards.js';
 import type { Content, Part } from '../../src/generated/types.js';
-import { answerCalls } from '../../src/runtime/answer.js';
-import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
-import { runConversation } from '../../src/runtime/conversation.js';
-import { genaiGenerate, genaiGenerateStream } from '../../src/runtime/genai.js';
+import { connectServers, type ServerConnections } from '../../src/runtime/mcp/connect.js';
+import { genaiGenerate, genaiGenerateStream } from '../../src/runtime/model/generate.js';
+import { answerCalls } from '../../src/runtime/turn/answer.js';
+import { runConversation } from '../../src/runtime/turn/conversation.js';
 import { type FakeGemini, type ScriptedReply, startFakeGemini } from '../support/fake-gemini.js';
 import { BITCOIN_SERVER } from '../support/runtime-servers.js';
 

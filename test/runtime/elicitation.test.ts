@@ -9,7 +9,7 @@ import {
   fieldProblem,
   formContent,
   formFields,
-} from '../../src/runtime/elicitation.js';
+} from '../../src/runtime/mcp/features/elicitation.js';
 
 describe('CC-10: form fields from a requestedSchema', () => {
   it('CC-10: every kind of primitive, in the server order, required names kept', () => {

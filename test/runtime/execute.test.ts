@@ -3,14 +3,14 @@ import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RejectedItem } from '../../src/adapter/calls.js';
-import { buildToolSet } from '../../src/adapter/toolset.js';
-import type { ToolSet } from '../../src/adapter/toolset-types.js';
+import { buildToolSet } from '../../src/adapter/tools/toolset.js';
+import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
+import type { RejectedItem } from '../../src/adapter/turn/calls.js';
 import type { ResolvedCall, ToolError, ToolResult } from '../../src/adapter/types.js';
 import { isToolError } from '../../src/adapter/types.js';
-import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
-import { type ExecutedCall, executeToolCalls } from '../../src/runtime/execute.js';
-import { listAllTools } from '../../src/runtime/list-tools.js';
+import { connectServers, type ServerConnections } from '../../src/runtime/mcp/connect.js';
+import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
+import { type ExecutedCall, executeToolCalls } from '../../src/runtime/turn/execute.js';
 import { createFaultHandler } from '../support/fault-server.mjs';
 import {
   EVERYTHING_SERVER,

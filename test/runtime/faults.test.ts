@@ -6,13 +6,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkContent } from '../../src/generated/guards.js';
 import type { Content, FunctionResponse } from '../../src/generated/types.js';
-import { answerCalls } from '../../src/runtime/answer.js';
 import {
   type ConnectOptions,
   connectServers,
   type ServerConnections,
-} from '../../src/runtime/connect.js';
-import { executeToolCalls } from '../../src/runtime/execute.js';
+} from '../../src/runtime/mcp/connect.js';
+import { answerCalls } from '../../src/runtime/turn/answer.js';
+import { executeToolCalls } from '../../src/runtime/turn/execute.js';
 import { connectReapedAfterEach, exited, FAULT_SERVER, pidOf } from '../support/runtime-servers.js';
 
 const SLOW = 30_000;

@@ -7,8 +7,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectServers, type ServerConnections } from '../../src/runtime/connect.js';
-import { executeToolCalls } from '../../src/runtime/execute.js';
+import { connectServers, type ServerConnections } from '../../src/runtime/mcp/connect.js';
+import { executeToolCalls } from '../../src/runtime/turn/execute.js';
 
 type Reply = 'json' | 'sse';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LiveToolSet, type ToolsChange } from '../../src/runtime/live-toolset.js';
+import { LiveToolSet, type ToolsChange } from '../../src/runtime/mcp/live-toolset.js';
 
 const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });
 

@@ -5,19 +5,19 @@
  */
 import { GoogleGenAI } from '@google/genai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildToolSet } from '../../src/adapter/toolset.js';
+import { buildToolSet } from '../../src/adapter/tools/toolset.js';
 import type { ResolvedCall } from '../../src/adapter/types.js';
 import { utf8ByteLength } from '../../src/json/utf8.js';
-import { answerCalls } from '../../src/runtime/answer.js';
 import {
   type CallProgress,
   followProgress,
   MAX_PROGRESS_MESSAGE_BYTES,
   progressHandler,
-} from '../../src/runtime/call-progress.js';
-import { runConversation } from '../../src/runtime/conversation.js';
-import { genaiGenerate } from '../../src/runtime/genai.js';
-import { listAllTools } from '../../src/runtime/list-tools.js';
+} from '../../src/runtime/mcp/call-progress.js';
+import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
+import { genaiGenerate } from '../../src/runtime/model/generate.js';
+import { answerCalls } from '../../src/runtime/turn/answer.js';
+import { runConversation } from '../../src/runtime/turn/conversation.js';
 import { type FakeGemini, startFakeGemini } from '../support/fake-gemini.js';
 import { connectReapedAfterEach, EVERYTHING_SERVER } from '../support/runtime-servers.js';
 import { inMemoryUnlockClient } from '../support/unlock-server.js';

@@ -12,20 +12,20 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { geminiTools } from '../../src/adapter/declarations.js';
-import { buildToolSet } from '../../src/adapter/toolset.js';
-import type { ToolSet } from '../../src/adapter/toolset-types.js';
+import { geminiTools } from '../../src/adapter/tools/declarations.js';
+import { buildToolSet } from '../../src/adapter/tools/toolset.js';
+import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
 import type { ReadNotice } from '../../src/generated/guards.js';
 import type { Content, GenerateContentResponse } from '../../src/generated/types.js';
-import { connectServers } from '../../src/runtime/connect.js';
-import { runConversation } from '../../src/runtime/conversation.js';
-import { executeToolCalls } from '../../src/runtime/execute.js';
+import { connectServers } from '../../src/runtime/mcp/connect.js';
+import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
 import {
   genaiGenerate,
   genaiGenerateStream,
   readGenerateContentResponse,
-} from '../../src/runtime/genai.js';
-import { listAllTools } from '../../src/runtime/list-tools.js';
+} from '../../src/runtime/model/generate.js';
+import { runConversation } from '../../src/runtime/turn/conversation.js';
+import { executeToolCalls } from '../../src/runtime/turn/execute.js';
 import { type FakeGemini, type ScriptedReply, startFakeGemini } from '../support/fake-gemini.js';
 import { FAULT_SERVER, inMemoryBitcoinClient } from '../support/runtime-servers.js';
 

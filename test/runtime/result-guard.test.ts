@@ -5,7 +5,7 @@
 import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { guardLineBuffer, refusedResult, standIn } from '../../src/runtime/result-guard.js';
+import { guardLineBuffer, refusedResult, standIn } from '../../src/runtime/mcp/result-guard.js';
 
 function guarded(): ReadBuffer {
   const buffer = new ReadBuffer();

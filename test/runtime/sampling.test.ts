@@ -15,23 +15,23 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SamplingWarning } from '../../src/adapter/sampling-types.js';
+import type { SamplingWarning } from '../../src/adapter/sampling/types.js';
 import type { ResponseInput } from '../../src/adapter/shapes.js';
-import { buildToolSet } from '../../src/adapter/toolset.js';
+import { buildToolSet } from '../../src/adapter/tools/toolset.js';
 import {
   checkGenerateContentRequest,
   checkMcpCreateMessageRequestParams,
   checkMcpCreateMessageResult,
 } from '../../src/generated/guards.js';
 import type { Content, Part } from '../../src/generated/types.js';
-import { answerCalls } from '../../src/runtime/answer.js';
-import { genaiGenerate } from '../../src/runtime/genai.js';
-import { listAllTools } from '../../src/runtime/list-tools.js';
 import {
   SAMPLING_ERROR_CODES,
   type SamplingOptions,
   serveSampling,
-} from '../../src/runtime/sampling.js';
+} from '../../src/runtime/mcp/features/sampling.js';
+import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
+import { genaiGenerate } from '../../src/runtime/model/generate.js';
+import { answerCalls } from '../../src/runtime/turn/answer.js';
 import { type FakeGemini, type ScriptedReply, startFakeGemini } from '../support/fake-gemini.js';
 import { connectReapedAfterEach, EVERYTHING_SERVER } from '../support/runtime-servers.js';
 

@@ -6,12 +6,12 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { functionCalls } from '../../src/adapter/calls.js';
-import type { ToolSet } from '../../src/adapter/toolset-types.js';
+import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
+import { functionCalls } from '../../src/adapter/turn/calls.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import type { Content, GenerateContentResponse } from '../../src/generated/types.js';
-import { answerCalls } from '../../src/runtime/answer.js';
-import { runConversation } from '../../src/runtime/conversation.js';
+import { answerCalls } from '../../src/runtime/turn/answer.js';
+import { runConversation } from '../../src/runtime/turn/conversation.js';
 import { inMemoryServers } from '../support/runtime-servers.js';
 
 const counts = vi.hoisted(() => new Map<string, number>());
@@ -32,8 +32,8 @@ vi.mock('../../src/generated/guards.js', async (importOriginal) => {
   return wrapped;
 });
 
-vi.mock('../../src/adapter/calls.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/adapter/calls.js')>();
+vi.mock('../../src/adapter/turn/calls.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/adapter/turn/calls.js')>();
   return {
     ...original,
     functionCalls: (...args: Parameters<typeof original.functionCalls>) => {

@@ -14,16 +14,16 @@ import { afterEach, expect } from 'vitest';
 import { createBitcoinServer } from '../../examples/bitcoin-server.js';
 import type { PriceSource } from '../../examples/price-source.js';
 import type { ResponseInput, SchemaMode } from '../../src/adapter/shapes.js';
-import { buildToolSet } from '../../src/adapter/toolset.js';
-import type { ToolSet } from '../../src/adapter/toolset-types.js';
+import { buildToolSet } from '../../src/adapter/tools/toolset.js';
+import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
 import type { GenerateContentResponse } from '../../src/generated/types.js';
-import type { McpServersConfig, StdioServerConfig } from '../../src/runtime/config-types.js';
+import type { McpServersConfig, StdioServerConfig } from '../../src/runtime/mcp/config/types.js';
 import {
   type ConnectOptions,
   connectServers,
   type ServerConnections,
-} from '../../src/runtime/connect.js';
-import { listAllTools } from '../../src/runtime/list-tools.js';
+} from '../../src/runtime/mcp/connect.js';
+import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
 import { createFaultHandler } from './fault-server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

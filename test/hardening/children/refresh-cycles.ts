@@ -5,8 +5,9 @@
  * worth keeping an eye on), each followed by a validated call. Prints the calls rejected and
  * the heap used after the last cycle, in MB.
  */
-import { functionCalls } from '../../../src/adapter/calls.js';
-import { buildToolSet } from '../../../src/adapter/toolset.js';
+
+import { buildToolSet } from '../../../src/adapter/tools/toolset.js';
+import { functionCalls } from '../../../src/adapter/turn/calls.js';
 
 const cycles = Number(process.argv[2] ?? 1_500);
 const enumSize = Number(process.argv[3] ?? 500);

@@ -1,0 +1,297 @@
+/** The model's function calls, resolved against a tool set. */
+
+import { GeminiMcpError } from '../../errors.js';
+import { isJsonObject, isPlainObject, ownValue } from '../../json/object.js';
+import { type ApiDialect, apiDialect, type Dialect } from '../dialect.js';
+import type { AnswerPart } from '../shapes.js';
+import { closestNames } from '../tools/similar-names.js';
+import { toolSchemaViolations } from '../tools/tool-schemas.js';
+import type { ToolSet } from '../tools/toolset-types.js';
+import type { ResolvedCall } from '../types.js';
+import { functionResponse } from './responses.js';
+
+/** Finish reasons that mean the model's function calling went wrong (FC-6). */
+export const CALL_FINISH_REASONS = [
+  'MALFORMED_FUNCTION_CALL',
+  'UNEXPECTED_TOOL_CALL',
+  'MISSING_THOUGHT_SIGNATURE',
+  'TOO_MANY_TOOL_CALLS',
+] as const;
+
+/** One of {@link CALL_FINISH_REASONS}. */
+export type CallFinishReason = (typeof CALL_FINISH_REASONS)[number];
+
+/** A candidate that ended because function calling went wrong. */
+export interface CallFinish {
+  readonly reason: CallFinishReason;
+  /** The candidate's `finishMessage`, when it gave one. */
+  readonly message?: string;
+}
+
+/** Why a function call was not turned into a {@link ResolvedCall}. */
+export type RejectionReason =
+  /** The part's `functionCall` is not an object with a string `name`. */
+  | 'MALFORMED_CALL'
+  /** No tool in the set has that exposed name. */
+  | 'UNKNOWN_FUNCTION'
+  /** `args` is not a plain JSON object. */
+  | 'ARGUMENTS_NOT_OBJECT'
+  /** `args` fails the tool's inputSchema (option `validateArgs`). */
+  | 'INVALID_ARGUMENTS';
+
+/** A function call that was answered at once instead of run. */
+export interface RejectedCall {
+  readonly reason: RejectionReason;
+  /** The call's `id`, or `null` when it had none. */
+  readonly callId: string | null;
+  /** What the model was told, in `part.functionResponse.response.error`. */
+  readonly message: string;
+  /** The functionResponse part answering the call (its id echoed where the dialect has ids). */
+  readonly part: AnswerPart;
+}
+
+/** A function call that was answered at once, as an item of {@link FunctionCallsResult.items}. */
+export interface RejectedItem {
+  readonly kind: 'rejected';
+  readonly rejected: RejectedCall;
+}
+
+/** A function call to run, as an item of {@link FunctionCallsResult.items}. */
+export interface CallToRun {
+  readonly kind: 'call';
+  readonly call: ResolvedCall;
+}
+
+/** One function call of the model, in call order: run it, or send its ready answer. */
+export type CallItem = CallToRun | RejectedItem;
+
+/** The result of {@link functionCalls}. */
+export interface FunctionCallsResult {
+  /** The calls to run, in call order. */
+  readonly calls: ResolvedCall[];
+  /** The functionResponse parts answering the calls that cannot run, in call order. */
+  readonly rejected: AnswerPart[];
+  /**
+   * Every function call in call order, run or rejected: `items[i]` is the model's i-th
+   * functionCall. `executeToolCalls` takes them as they are and returns one outcome per item,
+   * and `answerCalls` takes this whole result, so a turn is read once.
+   */
+  readonly items: CallItem[];
+  /** Present when the candidate ended in one of {@link CALL_FINISH_REASONS}. */
+  readonly finish?: CallFinish;
+}
+
+/** Options of {@link functionCalls}. */
+export interface FunctionCallsOptions {
+  /** Check arguments against the tool's inputSchema (ajv, compiled once per tool); default `false`. */
+  readonly validateArgs?: boolean;
+  /**
+   * The API (and version) of the rejection parts (default `'gemini'`): call ids are echoed where
+   * its reference has them (`'gemini'`, `'vertex-v1beta1'`, its alias `'vertex'`), left out
+   * where it does not (`'vertex-v1'`).
+   */
+  readonly dialect?: Dialect;
+}
+
+/** What a result of {@link functionCalls} was read with. */
+export interface ReadWith {
+  readonly toolset: ToolSet;
+  readonly dialect: ApiDialect;
+}
+
+/** The tool set and dialect each result of {@link functionCalls} was read with. */
+const readAgainst = new WeakMap<FunctionCallsResult, ReadWith>();
+
+/**
+ * The tool set and dialect `value` was read with, when it is a result of {@link functionCalls}
+ * (so a turn read once is not read again); `undefined` for anything else.
+ */
+export function readWithOf(value: unknown): ReadWith | undefined {
+  return typeof value === 'object' && value !== null
+    ? readAgainst.get(value as FunctionCallsResult)
+    : undefined;
+}
+
+/** Stands in for a call name that cannot name a function response. */
+const UNNAMED_FUNCTION = 'unnamed_function';
+
+function notRecognised(): GeminiMcpError {
+  return new GeminiMcpError(
+    'INVALID_INPUT',
+    'functionCalls takes a GenerateContentResponse, a Content or a list of Parts',
+  );
+}
+
+/** The parts to read, and how the first candidate finished, whatever shape `input` has. */
+function readInput(input: unknown): { parts: readonly unknown[]; finish?: CallFinish } {
+  if (Array.isArray(input)) return { parts: input };
+  if (!isJsonObject(input)) throw notRecognised();
+  const parts = ownValue(input, 'parts');
+  if (Array.isArray(parts)) return { parts };
+  const candidates = ownValue(input, 'candidates');
+  if (candidates === undefined && ownValue(input, 'promptFeedback') === undefined)
+    throw notRecognised();
+  if (candidates !== undefined && !Array.isArray(candidates)) throw notRecognised();
+  const candidate: unknown = candidates?.[0];
+  if (!isJsonObject(candidate)) return { parts: [] };
+  const content = ownValue(candidate, 'content');
+  const contentParts = isJsonObject(content) ? ownValue(content, 'parts') : undefined;
+  const finish = finishOf(candidate);
+  return {
+    parts: Array.isArray(contentParts) ? contentParts : [],
+    ...(finish === undefined ? {} : { finish }),
+  };
+}
+
+function finishOf(candidate: Record<string, unknown>): CallFinish | undefined {
+  const reason = ownValue(candidate, 'finishReason');
+  const known = CALL_FINISH_REASONS.find((callReason) => callReason === reason);
+  if (known === undefined) return undefined;
+  const message = ownValue(candidate, 'finishMessage');
+  return typeof message === 'string' ? { reason: known, message } : { reason: known };
+}
+
+/** A name the rejection part can carry: the call's own when valid, else a sanitized one. */
+function responseName(name: unknown): string {
+  if (typeof name !== 'string' || name === '') return UNNAMED_FUNCTION;
+  return name.replace(/[^A-Za-z0-9_-]/gu, '_').slice(0, 128);
+}
+
+/** The part describing a value for an error message: its JSON type. */
+function jsonType(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'a non-plain object' : `a ${typeof value}`;
+}
+
+interface Context {
+  toolset: ToolSet;
+  options: FunctionCallsOptions;
+}
+
+function reject(
+  reason: RejectionReason,
+  name: unknown,
+  callId: string | null,
+  message: string,
+  context: Context,
+): CallItem {
+  const part = functionResponse(
+    responseName(name),
+    { code: reason, message },
+    { id: callId, dialect: context.options.dialect ?? 'gemini' },
+  );
+  return { kind: 'rejected', rejected: { reason, callId, message, part } };
+}
+
+function unknownFunction(name: string, callId: string | null, context: Context): CallItem {
+  const known = context.toolset.entries.map((entry) => ({
+    name: entry.exposedName,
+    aliases: [entry.tool.name],
+  }));
+  const close = closestNames(name, known);
+  const hint =
+    close.length > 0
+      ? ` Did you mean ${close.map((candidate) => `"${candidate}"`).join(', ')}?`
+      : '';
+  const shown = name.length > 128 ? `${name.slice(0, 128)}…` : name;
+  return reject(
+    'UNKNOWN_FUNCTION',
+    name,
+    callId,
+    `There is no function named "${shown}".${hint}`,
+    context,
+  );
+}
+
+function outcomeOf(functionCall: unknown, context: Context): CallItem {
+  if (!isJsonObject(functionCall) || typeof ownValue(functionCall, 'name') !== 'string') {
+    const id = isJsonObject(functionCall) ? ownValue(functionCall, 'id') : undefined;
+    const callId = typeof id === 'string' ? id : null;
+    const name = isJsonObject(functionCall) ? ownValue(functionCall, 'name') : undefined;
+    return reject('MALFORMED_CALL', name, callId, 'The function call has no name.', context);
+  }
+  const name = ownValue(functionCall, 'name') as string;
+  const id = ownValue(functionCall, 'id');
+  const callId = typeof id === 'string' ? id : null;
+  const entry = context.toolset.resolve(name);
+  if (entry === undefined) return unknownFunction(name, callId, context);
+  const rawArgs = ownValue(functionCall, 'args');
+  const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
+  if (!isPlainObject(args)) {
+    const message = `The arguments of "${name}" must be a JSON object, not ${jsonType(args)}.`;
+    return reject('ARGUMENTS_NOT_OBJECT', name, callId, message, context);
+  }
+  if (context.options.validateArgs === true) {
+    const violations = toolSchemaViolations(entry.tool.inputSchema, args) ?? [];
+    if (violations.length > 0) {
+      const listed = violations.map(
+        (violation) => `${violation.path === '' ? '(root)' : violation.path}: ${violation.message}`,
+      );
+      const message = `Invalid arguments for "${name}": ${listed.join('; ')}. Correct them and call again.`;
+      return reject('INVALID_ARGUMENTS', name, callId, message, context);
+    }
+  }
+  return {
+    kind: 'call',
+    call: {
+      serverId: entry.serverId,
+      name: entry.tool.name,
+      exposedName: entry.exposedName,
+      callId,
+      arguments: args,
+      tool: entry.tool,
+    },
+  };
+}
+
+/**
+ * Reads the model's function calls from a GenerateContentResponse (its first candidate), a
+ * Content, or a list of Parts, and resolves each against `toolset`. Parts without a
+ * `functionCall` are ignored; call order is kept.
+ *
+ * - A call whose name resolves becomes a {@link ResolvedCall} carrying its tool: `callId` is its
+ *   `id` or `null`, absent `args` are `{}`; `args` is passed on as the model sent it.
+ * - An unknown name, `args` that are not a plain object, a call without a name, or (with
+ *   `validateArgs`) arguments failing the inputSchema are not run: each becomes a
+ *   functionResponse part whose `response.error` says why (naming close matches, or the
+ *   failing paths), in `rejected`.
+ * - `items` lists every call in call order, run or rejected, so a runtime can answer each
+ *   in its place with its id.
+ * - A candidate that ended in MALFORMED_FUNCTION_CALL, UNEXPECTED_TOOL_CALL,
+ *   MISSING_THOUGHT_SIGNATURE or TOO_MANY_TOOL_CALLS is reported in `finish`.
+ *
+ * Whatever the model sent, only INVALID_INPUT is thrown, and only when `input` is not a
+ * response, a content or a part list at all.
+ *
+ * @example
+ * ```ts
+ * const response = await ai.models.generateContent({ model, contents, config: { tools } });
+ * const { calls, rejected, finish } = functionCalls(response, toolset, { validateArgs: true });
+ * if (finish) console.warn(`model failed to call a tool: ${finish.reason}`);
+ * for (const call of calls) await client.callTool({ name: call.name, arguments: call.arguments });
+ * ```
+ */
+export function functionCalls(
+  input: unknown,
+  toolset: ToolSet,
+  options: FunctionCallsOptions = {},
+): FunctionCallsResult {
+  const dialect = apiDialect(options.dialect);
+  const { parts, finish } = readInput(input);
+  const context: Context = { toolset, options };
+  const items: CallItem[] = [];
+  for (const part of parts) {
+    if (!isJsonObject(part)) continue;
+    const functionCall = ownValue(part, 'functionCall');
+    if (functionCall === undefined) continue;
+    items.push(outcomeOf(functionCall, context));
+  }
+  const result: FunctionCallsResult = {
+    calls: items.flatMap((item) => (item.kind === 'call' ? [item.call] : [])),
+    rejected: items.flatMap((item) => (item.kind === 'rejected' ? [item.rejected.part] : [])),
+    items,
+    ...(finish === undefined ? {} : { finish }),
+  };
+  readAgainst.set(result, { toolset, dialect });
+  return result;
+}

@@ -1,0 +1,348 @@
+/**
+ * `validate --request`: what no single schema sees in a GenerateContentRequest. Each finding
+ * names its rule (`request/...`) and a JSON pointer into the request.
+ *
+ * Thought signatures, the rule applied (source: https://ai.google.dev/gemini-api/docs/thought-signatures,
+ * "Function calling" and "Parallel function calling"): Gemini 3 models validate thought
+ * signatures of function calling in the *current turn*, i.e. every content after the last user
+ * content that holds something other than functionResponse parts (the user's own message).
+ * In that span, each model content with function calls must carry a `thoughtSignature` on its
+ * *first* functionCall part (in parallel calls only the first part carries one; sequential
+ * steps each carry their own); a missing one is answered with HTTP 400. Earlier turns are not
+ * validated, and Gemini 2.5 models accept missing signatures. So a missing signature is an
+ * error when the model is known to be Gemini 3 or later (`--model`, or the request's `model`
+ * field), a warning when the model is unknown, and nothing for a known earlier model.
+ */
+
+import type { ViolationDetail } from '../../errors.js';
+import { isJsonObject } from '../../json/object.js';
+
+/** A finding of {@link checkRequest}: an error fails the payload, a warning does not. */
+export interface RequestFinding extends ViolationDetail {
+  readonly severity: 'error' | 'warning';
+}
+
+/** Options of {@link checkRequest}. */
+export interface RequestCheckOptions {
+  /** The model the request goes to (`gemini-3-pro-preview`, `models/gemini-2.5-flash`). */
+  model?: string;
+}
+
+type Json = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Json => isJsonObject(value);
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** Gemini's major version in a model name (`models/gemini-3-pro-preview` -> 3), if it has one. */
+function geminiMajorVersion(model: string): number | undefined {
+  const match = /(?:^|\/)gemini-(\d+)(?:[.-]|$)/.exec(model);
+  return match === null ? undefined : Number(match[1]);
+}
+
+const SIGNATURE_DOCS = 'https://ai.google.dev/gemini-api/docs/thought-signatures';
+
+/** Call ids a message quotes, at most; the rest are counted. */
+const MAX_QUOTED_IDS = 5;
+
+/** Findings of one rule in one turn, at most; one more finding counts the rest. */
+const MAX_FINDINGS_PER_RULE = 20;
+
+/** The first {@link MAX_QUOTED_IDS} ids, comma-separated, and how many more there are. */
+function quoteIds(ids: readonly string[]): string {
+  const shown = ids.slice(0, MAX_QUOTED_IDS).join(', ');
+  const more = ids.length - MAX_QUOTED_IDS;
+  return more > 0 ? `${shown}, and ${more} more` : shown;
+}
+
+function checkDeclarations(request: Json, out: RequestFinding[]): void {
+  const seen = new Map<string, string>();
+  list(request.tools).forEach((tool, t) => {
+    if (!isRecord(tool)) return;
+    list(tool.functionDeclarations).forEach((declaration, d) => {
+      if (!isRecord(declaration)) return;
+      const at = `/tools/${t}/functionDeclarations/${d}`;
+      const { name } = declaration;
+      if (typeof name === 'string') {
+        const first = seen.get(name);
+        if (first === undefined) seen.set(name, at);
+        else {
+          out.push({
+            severity: 'error',
+            path: `${at}/name`,
+            keyword: 'request/function-name-collision',
+            message: `function name "${name}" is declared twice (first at ${first}); the model could not tell the two apart`,
+          });
+        }
+      }
+      for (const [a, b] of [
+        ['parameters', 'parametersJsonSchema'],
+        ['response', 'responseJsonSchema'],
+      ] as const) {
+        if (Object.hasOwn(declaration, a) && Object.hasOwn(declaration, b)) {
+          out.push({
+            severity: 'error',
+            path: at,
+            keyword: 'request/both-schema-forms',
+            message: `declaration "${String(name)}" has both "${a}" (OpenAPI subset) and "${b}" (JSON Schema); send one`,
+          });
+        }
+      }
+    });
+  });
+}
+
+interface Turn {
+  index: number;
+  role: unknown;
+  parts: unknown[];
+  calls: { part: number; value: Json; signed: boolean }[];
+  responses: { part: number; value: Json }[];
+  other: number;
+}
+
+function turnsOf(request: Json): Turn[] {
+  return list(request.contents).map((content, index) => {
+    const parts = isRecord(content) ? list(content.parts) : [];
+    const turn: Turn = {
+      index,
+      role: isRecord(content) ? content.role : undefined,
+      parts,
+      calls: [],
+      responses: [],
+      other: 0,
+    };
+    parts.forEach((part, p) => {
+      if (!isRecord(part)) return;
+      if (isRecord(part.functionCall)) {
+        const signed = typeof part.thoughtSignature === 'string' && part.thoughtSignature !== '';
+        turn.calls.push({ part: p, value: part.functionCall, signed });
+      } else if (isRecord(part.functionResponse)) {
+        turn.responses.push({ part: p, value: part.functionResponse });
+      } else turn.other++;
+    });
+    return turn;
+  });
+}
+
+/**
+ * Collects one turn's findings, at most {@link MAX_FINDINGS_PER_RULE} per rule, then one that
+ * says how many more there were: a request with thousands of mismatched calls gets a report
+ * of bounded size.
+ */
+class TurnFindings {
+  readonly #counts = new Map<string, { count: number; path: string }>();
+  constructor(readonly out: RequestFinding[]) {}
+
+  error(path: string, rule: string, message: string): void {
+    const seen = this.#counts.get(rule) ?? { count: 0, path };
+    seen.count++;
+    this.#counts.set(rule, seen);
+    if (seen.count <= MAX_FINDINGS_PER_RULE) {
+      this.out.push({ severity: 'error', path, keyword: `request/${rule}`, message });
+    }
+  }
+
+  /** Adds the "and N more" findings of the turn `at`. */
+  close(at: string): void {
+    for (const [rule, { count }] of this.#counts) {
+      if (count <= MAX_FINDINGS_PER_RULE) continue;
+      this.out.push({
+        severity: 'error',
+        path: at,
+        keyword: `request/${rule}`,
+        message: `and ${count - MAX_FINDINGS_PER_RULE} more request/${rule} finding(s) in this turn (${MAX_FINDINGS_PER_RULE} shown)`,
+      });
+    }
+    this.#counts.clear();
+  }
+}
+
+function checkResponses(turns: Turn[], out: RequestFinding[]): void {
+  const findings = new TurnFindings(out);
+  turns.forEach((turn, k) => {
+    checkTurnResponses(turns, k, findings);
+    findings.close(`/contents/${turn.index}`);
+  });
+}
+
+function checkTurnResponses(turns: Turn[], k: number, findings: TurnFindings): void {
+  const error = (path: string, rule: string, message: string): void =>
+    findings.error(path, rule, message);
+  const turn = turns[k]!;
+  const previous = turns[k - 1];
+  const at = `/contents/${turn.index}`;
+  if (turn.role === 'model' && turn.calls.length > 0) {
+    const next = turns[k + 1];
+    if (next !== undefined && next.responses.length === 0) {
+      error(
+        `/contents/${next.index}`,
+        'missing-function-responses',
+        `the model turn ${at} made ${turn.calls.length} function call(s), but this turn holds no functionResponse`,
+      );
+    }
+  }
+  if (turn.responses.length === 0) return;
+  if (previous === undefined || previous.role !== 'model' || previous.calls.length === 0) {
+    error(
+      at,
+      'orphan-function-responses',
+      'functionResponse parts must follow a model turn with function calls (the content just before)',
+    );
+    return;
+  }
+  const from = `/contents/${previous.index}`;
+  if (turn.responses.length !== previous.calls.length) {
+    error(
+      at,
+      'response-count',
+      `${turn.responses.length} functionResponse part(s) answer ${previous.calls.length} functionCall part(s) of ${from}; the API needs exactly one response per call`,
+    );
+  }
+  const callIds = previous.calls.flatMap((c) =>
+    typeof c.value.id === 'string' ? [c.value.id] : [],
+  );
+  if (callIds.length > 0) {
+    const byId = new Map<unknown, (typeof previous.calls)[number]>();
+    for (const call of previous.calls) if (!byId.has(call.value.id)) byId.set(call.value.id, call);
+    const quoted = quoteIds(callIds);
+    const answered = new Set<unknown>();
+    for (const response of turn.responses) {
+      const { id, name } = response.value;
+      const path = `${at}/parts/${response.part}/functionResponse`;
+      const call = byId.get(id);
+      if (call === undefined) {
+        error(
+          `${path}/id`,
+          'response-id',
+          id === undefined
+            ? `functionResponse "${String(name)}" has no id; the calls of ${from} have ids (${quoted})`
+            : `functionResponse id "${String(id)}" matches no functionCall id of ${from} (${quoted})`,
+        );
+      } else {
+        answered.add(id);
+        if (call.value.name !== name) {
+          error(
+            `${path}/name`,
+            'response-name',
+            `functionResponse "${String(name)}" answers call id "${String(id)}", which called "${String(call.value.name)}"`,
+          );
+        }
+      }
+    }
+    for (const call of previous.calls) {
+      if (typeof call.value.id === 'string' && !answered.has(call.value.id)) {
+        error(
+          at,
+          'unanswered-call',
+          `functionCall id "${call.value.id}" (${from}/parts/${call.part}) has no functionResponse`,
+        );
+      }
+    }
+    return;
+  }
+  const unanswered = new Map<unknown, number>();
+  for (const call of previous.calls) {
+    unanswered.set(call.value.name, (unanswered.get(call.value.name) ?? 0) + 1);
+  }
+  for (const response of turn.responses) {
+    const left = unanswered.get(response.value.name) ?? 0;
+    if (left === 0) {
+      error(
+        `${at}/parts/${response.part}/functionResponse/name`,
+        'response-name',
+        `functionResponse "${String(response.value.name)}" answers no functionCall of ${from}`,
+      );
+    } else unanswered.set(response.value.name, left - 1);
+  }
+}
+
+/**
+ * A content with no parts: the API answers "contents.parts must not be empty" (reported in
+ * vercel/ai#3775; the Vertex AI Content reference: a Content has at least one Part). The
+ * schemas cannot say it, since a response candidate may carry a content without parts.
+ */
+function checkEmptyContents(request: Json, out: RequestFinding[]): void {
+  list(request.contents).forEach((content, index) => {
+    if (isRecord(content) && list(content.parts).length === 0) {
+      out.push({
+        severity: 'error',
+        path: `/contents/${index}/parts`,
+        keyword: 'request/empty-parts',
+        message:
+          'a content must hold at least one part (the API refuses "contents.parts must not be empty")',
+      });
+    }
+  });
+}
+
+function checkSignatures(
+  request: Json,
+  turns: Turn[],
+  options: RequestCheckOptions,
+  out: RequestFinding[],
+): void {
+  const model = options.model ?? (typeof request.model === 'string' ? request.model : undefined);
+  const major = model === undefined ? undefined : geminiMajorVersion(model);
+  if (major !== undefined && major < 3) return;
+  let start = 0;
+  turns.forEach((turn, k) => {
+    if (turn.role !== 'model' && turn.other > 0) start = k + 1;
+  });
+  for (const turn of turns.slice(start)) {
+    if (turn.role !== 'model') continue;
+    const first = turn.calls[0];
+    if (first === undefined || first.signed) continue;
+    const path = `/contents/${turn.index}/parts/${first.part}`;
+    const name = String(first.value.name);
+    if (major !== undefined) {
+      out.push({
+        severity: 'error',
+        path,
+        keyword: 'request/thought-signature',
+        message: `the first functionCall ("${name}") of this model step in the current turn has no thoughtSignature; ${model} refuses that with HTTP 400 (${SIGNATURE_DOCS})`,
+      });
+    } else {
+      out.push({
+        severity: 'warning',
+        path,
+        keyword: 'request/thought-signature',
+        message: `the first functionCall ("${name}") of this model step in the current turn has no thoughtSignature; Gemini 3 models refuse that with HTTP 400 (pass --model to decide; ${SIGNATURE_DOCS})`,
+      });
+    }
+  }
+}
+
+/**
+ * The cross-field findings for one GenerateContentRequest (already parsed; shape errors are
+ * the schema's job, so anything unexpected here is skipped, never thrown on):
+ * - `request/function-name-collision`: two declarations with one name, across or within tools;
+ * - `request/empty-parts`: a content without parts;
+ * - `request/both-schema-forms`: `parameters` with `parametersJsonSchema` (or `response` with
+ *   `responseJsonSchema`) on one declaration;
+ * - `request/response-count`, `request/response-id`, `request/response-name`,
+ *   `request/unanswered-call`, `request/orphan-function-responses`,
+ *   `request/missing-function-responses`: functionResponse turns that do not answer the
+ *   preceding model turn's functionCalls one for one (by id when the calls have ids); at most
+ *   20 findings per rule and turn, then one that counts the rest, and at most 5 call ids
+ *   quoted per message, so the report stays linear in the request's size;
+ * - `request/thought-signature`: see the module comment.
+ *
+ * @example
+ * ```ts
+ * const errors = checkRequest(request, { model: 'gemini-3-pro-preview' }).filter((f) => f.severity === 'error');
+ * // e.g. [{ keyword: 'request/response-count', path: '/contents/2', message: '1 functionResponse part(s) answer 2 ...' }]
+ * ```
+ */
+export function checkRequest(
+  request: unknown,
+  options: RequestCheckOptions = {},
+): RequestFinding[] {
+  if (!isRecord(request)) return [];
+  const out: RequestFinding[] = [];
+  checkDeclarations(request, out);
+  checkEmptyContents(request, out);
+  const turns = turnsOf(request);
+  checkResponses(turns, out);
+  checkSignatures(request, turns, options, out);
+  return out;
+}

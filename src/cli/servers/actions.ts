@@ -1,0 +1,418 @@
+/**
+ * What `gemini-mcp tools`, `answer` and `chat` do, loaded only when one of them runs (so
+ * `validate` and `--help` never load the MCP SDK or the runtime).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { apiDialect, type Dialect } from '../../adapter/dialect.js';
+import { dialectShapes } from '../../adapter/dialect-shapes.js';
+import { type DeclarationWarning, geminiTools } from '../../adapter/tools/declarations.js';
+import { EXPOSED_NAME_PATTERN, type PrefixMode } from '../../adapter/tools/names.js';
+import type { ToolSet, ToolSetWarning } from '../../adapter/tools/toolset-types.js';
+import { GeminiMcpError } from '../../errors.js';
+import type { ReadNotice } from '../../generated/guards.js';
+import type { Content, GenerateContentResponse } from '../../generated/types.js';
+import type { SamplingOptions } from '../../runtime/mcp/features/sampling.js';
+import { type GenAiClient, genaiGenerate } from '../../runtime/model/generate.js';
+import { answerCalls } from '../../runtime/turn/answer.js';
+import { runConversation } from '../../runtime/turn/conversation.js';
+import { CliError, describeFileError, EXIT } from '../cli-error.js';
+import { type CliIo, terminalSafe } from '../io.js';
+import { connect, type ServerFlags } from './connect.js';
+import { progressLine } from './progress.js';
+
+/** Gemini's limit on a function name. */
+const MAX_EXPOSED_NAME_LENGTH = 64;
+
+/** The options every server-using command shares. */
+export interface ServerOpts {
+  config?: string;
+  server?: string[];
+  prefix: PrefixMode;
+  timeout: number;
+  include?: string[];
+  exclude?: string[];
+  serverLog?: string;
+}
+
+const flagsOf = (opts: ServerOpts): ServerFlags => ({
+  ...(opts.config === undefined ? {} : { config: opts.config }),
+  ...(opts.server === undefined ? {} : { server: opts.server }),
+  ...(opts.include === undefined ? {} : { include: opts.include }),
+  ...(opts.exclude === undefined ? {} : { exclude: opts.exclude }),
+  ...(opts.serverLog === undefined ? {} : { serverLog: opts.serverLog }),
+  timeout: opts.timeout,
+});
+
+/** The configuration's warnings on stderr (for the commands whose stdout is their result). */
+function writeConfigLines(io: CliIo, lines: readonly string[]): void {
+  for (const line of lines) io.stderr.write(`warning: ${terminalSafe(line)}\n`);
+}
+
+/** Why a tool was exposed under another name, in words. */
+export function renameReasons(name: string, toolset: ToolSet, prefix: PrefixMode): string[] {
+  const reasons: string[] = [];
+  const servers = new Set(
+    toolset.entries.filter((e) => e.tool.name === name).map((e) => e.serverId),
+  );
+  if (prefix === 'always') reasons.push('--prefix always');
+  else if (servers.size > 1) reasons.push(`${servers.size} servers have a tool "${name}"`);
+  if (!EXPOSED_NAME_PATTERN.test(name)) {
+    if (name.length > MAX_EXPOSED_NAME_LENGTH)
+      reasons.push(`longer than ${MAX_EXPOSED_NAME_LENGTH} characters`);
+    if (/^[0-9-]/.test(name)) reasons.push('Gemini names start with a letter or _');
+    if (/[^A-Za-z0-9_-]/.test(name))
+      reasons.push('characters Gemini refuses (only A-Z a-z 0-9 _ -)');
+  }
+  if (reasons.length === 0) reasons.push('kept unique among the other exposed names');
+  return reasons;
+}
+
+/** One line per warning, what any format prints to explain the tool set. */
+export function warningLine(
+  warning: ToolSetWarning | DeclarationWarning,
+  toolset?: ToolSet,
+  prefix: PrefixMode = 'on-collision',
+): string {
+  if ('code' in warning) {
+    const tool = warning.toolName === undefined ? '' : `/${warning.toolName}`;
+    const why =
+      warning.code === 'TOOL_RENAMED' && toolset !== undefined && warning.toolName !== undefined
+        ? ` (why: ${renameReasons(warning.toolName, toolset, prefix).join('; ')})`
+        : '';
+    return `[${warning.code}] ${warning.serverId}${tool}: ${warning.message}${why}`;
+  }
+  if (warning.kind === 'description') {
+    return `[DESCRIPTION_SANITIZED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
+  }
+  if (warning.kind === 'omitted') {
+    return `[TOOL_OMITTED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
+  }
+  if (warning.kind === 'hidden-text') {
+    return `[SCHEMA_SANITIZED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
+  }
+  if (warning.kind === 'unchecked') {
+    const { pointer, keyword, reason } = warning.unchecked;
+    return `[SCHEMA_UNCHECKED] ${warning.serverId}/${warning.toolName} ${warning.schema}#${pointer} (${keyword}): ${reason}`;
+  }
+  const { pointer, keyword, action, detail } = warning.warning;
+  return `[SCHEMA_${action.toUpperCase()}] ${warning.serverId}/${warning.toolName} ${warning.schema}#${pointer} (${keyword}): ${detail}`;
+}
+
+function table(rows: string[][]): string {
+  rows = rows.map((row) => row.map(terminalSafe));
+  const widths = rows[0]!.map((_, c) =>
+    rows.reduce((most, row) => Math.max(most, row[c]!.length), 0),
+  );
+  return rows
+    .map((row) =>
+      row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  '),
+    )
+    .join('\n');
+}
+
+function parameterSummary(inputSchema: unknown): string {
+  const schema = inputSchema as { properties?: Record<string, unknown>; required?: unknown };
+  const names = Object.keys(schema?.properties ?? {});
+  const required = new Set(Array.isArray(schema?.required) ? schema.required : []);
+  return names.length === 0
+    ? '(none)'
+    : names.map((n) => (required.has(n) ? `${n}*` : n)).join(', ');
+}
+
+/** Options of `tools`. */
+export interface ToolsOpts extends ServerOpts {
+  schemaMode: 'json' | 'openapi';
+  responseSchema?: boolean;
+  format: string;
+}
+
+/** Options of `answer`. */
+export interface AnswerOpts extends ServerOpts {
+  dialect: Dialect;
+  validateArgs?: boolean;
+}
+
+/** Options of `chat`. */
+export interface ChatOpts extends ServerOpts {
+  model?: string;
+  /** `--no-sampling` makes it false. */
+  sampling: boolean;
+  dialect: Dialect;
+  maxTurns: number;
+  schemaMode: 'json' | 'openapi';
+  format: string;
+}
+
+/**
+ * Servers do not declare whether they will ask for sampling, so `tools` (which declares no
+ * sampling capability: nothing can ask it) says who would serve them.
+ */
+const SAMPLING_NOTE =
+  'sampling: any of these servers may ask for completions; `chat` serves them with its model (--no-sampling: it does not)\n';
+
+/** `gemini-mcp tools`. */
+export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
+  const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
+  try {
+    const declarationWarnings: DeclarationWarning[] = [];
+    const tools = geminiTools(connections.toolset, {
+      schemaMode: opts.schemaMode,
+      responseSchema: opts.responseSchema === true,
+      onWarning: (w) => declarationWarnings.push(w),
+    });
+    const warnings = [
+      ...connections.configLines,
+      ...[...connections.warnings, ...declarationWarnings].map((w) =>
+        warningLine(w, connections.toolset, opts.prefix),
+      ),
+    ].map(terminalSafe);
+    const servers = [...connections.clients.keys()];
+    if (opts.format === 'table') {
+      const rows = [
+        ['NAME', 'SERVER', 'TOOL', 'PARAMETERS'],
+        ...connections.toolset.entries.map((e) => [
+          e.exposedName,
+          e.serverId,
+          e.tool.name,
+          parameterSummary(e.tool.inputSchema),
+        ]),
+      ];
+      io.stdout.write(`${table(rows)}\n\n`);
+      const from = connections.example ? ' (the bundled example server)' : '';
+      io.stdout.write(
+        `${connections.toolset.entries.length} tool(s) from ${servers.length} server(s): ${servers.join(', ')}${from}; schema mode ${opts.schemaMode}\n`,
+      );
+      io.stdout.write(
+        warnings.length === 0
+          ? 'no warnings\n'
+          : `${warnings.length} warning(s):\n${warnings.map((w) => `  ${w}\n`).join('')}`,
+      );
+      io.stdout.write(SAMPLING_NOTE);
+    } else {
+      io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+      for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
+    }
+  } finally {
+    await connections.close();
+  }
+}
+
+async function readJsonFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    if ((await stat(path)).isDirectory())
+      throw new CliError(`${path}: is a directory, expected a JSON file`);
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(describeFileError(path, error));
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliError(`${path}: invalid JSON (${reason})`, EXIT.INVALID);
+  }
+}
+
+/** A notice of the read contract, as a warning line. */
+function noticeLine(source: string, notice: ReadNotice): string {
+  return `warning: ${source} at ${notice.path || '(root)'}: ${notice.message}\n`;
+}
+
+/**
+ * A saved model turn (a GenerateContentResponse or a model Content), read with the read
+ * contract: what is newer than the vendored revision is kept and warned about on stderr.
+ */
+function readTurn(
+  io: CliIo,
+  path: string,
+  value: unknown,
+  dialect: Dialect,
+): GenerateContentResponse | Content {
+  const { response, modelContent } = dialectShapes(dialect);
+  const asResponse = response.read(value);
+  const asContent = modelContent.read(value);
+  const hasParts = (value as { parts?: unknown } | null)?.parts !== undefined;
+  const [read, turn] =
+    asResponse.violations.length === 0 &&
+    (value as { candidates?: unknown }).candidates !== undefined
+      ? [asResponse, value as GenerateContentResponse]
+      : hasParts && asContent.violations.length === 0
+        ? [asContent, value as Content]
+        : [undefined, undefined];
+  if (read === undefined || turn === undefined) {
+    const first = asResponse.violations[0] ?? { path: '', message: 'has no candidates' };
+    throw new CliError(
+      `${path}: not a ${response.schema} (nor a model ${modelContent.schema}): at "${first.path}" ${first.message}; gemini-mcp validate ${path} lists every problem`,
+      EXIT.INVALID,
+    );
+  }
+  for (const notice of read.notices) io.stderr.write(noticeLine(path, notice));
+  return turn;
+}
+
+/** `gemini-mcp answer`. */
+export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Promise<void> {
+  const turn = readTurn(io, file, await readJsonFile(file), opts.dialect);
+  const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
+  writeConfigLines(io, connections.configLines);
+  const progress = progressLine(io.stderr);
+  try {
+    const content = await answerCalls(turn, connections.toolset, connections.clients, {
+      dialect: opts.dialect,
+      timeoutMs: opts.timeout,
+      ...(opts.validateArgs === true ? { validateArgs: true } : {}),
+      ...progress.callOptions,
+    });
+    progress.clear();
+    io.stdout.write(`${JSON.stringify(content, null, 2)}\n`);
+  } catch (error) {
+    if (error instanceof GeminiMcpError && error.code === 'INVALID_INPUT') {
+      throw new CliError(`${file}: ${error.message}`, EXIT.INVALID, { cause: error });
+    }
+    throw error;
+  } finally {
+    progress.clear();
+    await connections.close();
+  }
+}
+
+const DEFAULT_MODEL = 'gemini-2.5-flash';
+
+/** The client, its replies typed as the schema has them once `genaiGenerate` checked them. */
+type ChatClient = GenAiClient<GenerateContentResponse>;
+
+/** What the chat gives @google/genai's constructor: an API key, or Vertex AI and its version. */
+type ClientOptions = { apiKey: string } | { vertexai: true; apiVersion: string };
+
+async function loadGenAi(options: ClientOptions): Promise<ChatClient> {
+  let module: { GoogleGenAI: new (options: ClientOptions) => ChatClient };
+  try {
+    module = (await import('@google/genai')) as unknown as typeof module;
+  } catch (error) {
+    throw new CliError(
+      'chat needs the @google/genai package: npm install @google/genai',
+      EXIT.USAGE,
+      {
+        cause: error,
+      },
+    );
+  }
+  return new module.GoogleGenAI(options);
+}
+
+/**
+ * How `chat` serves its servers' sampling requests: with the chat's own model, each request
+ * shown on stderr as it is accepted (within the default limits), each loss warned.
+ */
+function chatSampling(
+  io: CliIo,
+  generate: SamplingOptions['generate'],
+  model: string,
+  opts: ChatOpts,
+): SamplingOptions {
+  return {
+    generate,
+    model,
+    declarations: { schemaMode: opts.schemaMode },
+    onSamplingRequest: ({ serverId, params }) => {
+      const last = params.messages.at(-1)?.content;
+      const text = [last ?? []].flat().find((block) => block.type === 'text')?.text ?? '';
+      io.stderr.write(
+        `<- sampling request from ${terminalSafe(serverId)} (${params.messages.length} message(s), maxTokens ${params.maxTokens}): ${terminalSafe(text.slice(0, 200))}\n`,
+      );
+      return { action: 'accept' };
+    },
+    onWarning: (warning, { serverId }) =>
+      io.stderr.write(
+        `warning: sampling for ${terminalSafe(serverId)} at ${warning.path || '(root)'}: ${terminalSafe(warning.message)}\n`,
+      ),
+  };
+}
+
+/**
+ * The client options for a dialect: the Gemini API with GEMINI_API_KEY, or Vertex AI at the
+ * dialect's version, @google/genai reading its project, location or express-mode key from the
+ * environment (GOOGLE_CLOUD_PROJECT, GOOGLE_CLOUD_LOCATION, GOOGLE_API_KEY).
+ */
+function clientOptions(dialect: Dialect): ClientOptions {
+  const api = apiDialect(dialect);
+  if (api !== 'gemini') return { vertexai: true, apiVersion: api.slice('vertex-'.length) };
+  const apiKey = process.env.GEMINI_API_KEY;
+  if (apiKey === undefined || apiKey === '') {
+    throw new CliError(
+      'chat needs a Gemini API key: set GEMINI_API_KEY (get one at https://aistudio.google.com/apikey)',
+    );
+  }
+  return { apiKey };
+}
+
+/** `gemini-mcp chat`. */
+export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promise<void> {
+  const model = opts.model ?? process.env.GEMINI_MODEL ?? DEFAULT_MODEL;
+  const ai = await loadGenAi(clientOptions(opts.dialect));
+  // A variable, so that the response type is inferred from it before onTurn is typed.
+  const generate = genaiGenerate(ai, { model, dialect: opts.dialect });
+  const connections = await connect(
+    flagsOf(opts),
+    { prefix: opts.prefix },
+    io,
+    opts.sampling ? chatSampling(io, generate, model, opts) : undefined,
+  );
+  writeConfigLines(io, connections.configLines);
+  const progress = progressLine(io.stderr);
+  try {
+    const result = await runConversation({
+      generate,
+      toolset: connections, // each request waits for tool refreshes a call started
+      clients: connections.clients,
+      contents: [{ role: 'user', parts: [{ text: words.join(' ') }] }],
+      maxTurns: opts.maxTurns,
+      dialect: opts.dialect,
+      timeoutMs: opts.timeout,
+      declarations: { schemaMode: opts.schemaMode },
+      onNotice: (notice) => io.stderr.write(noticeLine('the model', notice)),
+      ...progress.callOptions,
+      onTurn: (turn) => {
+        progress.clear();
+        for (const part of turn.model.parts ?? []) {
+          if (part.functionCall === undefined) continue;
+          const { name, args } = part.functionCall;
+          io.stderr.write(`-> ${terminalSafe(`${name}(${JSON.stringify(args ?? {})})`)}\n`);
+        }
+        for (const part of turn.answer.parts ?? []) {
+          const response = part.functionResponse?.response as Record<string, unknown> | undefined;
+          if (response === undefined) continue;
+          const shown = JSON.stringify(response.error ?? response.output ?? response);
+          const tag = response.error === undefined ? '<-' : '<- error:';
+          io.stderr.write(
+            `${tag} ${terminalSafe(`${part.functionResponse?.name}: ${shown.slice(0, 200)}`)}\n`,
+          );
+        }
+      },
+    });
+    if (opts.format === 'json') {
+      io.stdout.write(
+        `${JSON.stringify({ stop: result.stop, turns: result.turns, contents: result.contents }, null, 2)}\n`,
+      );
+    } else if (result.stop.reason === 'answered') {
+      io.stdout.write(`${result.stop.text}\n`);
+    }
+    const { stop } = result;
+    if (stop.reason === 'answered') return;
+    const why =
+      stop.reason === 'max-turns'
+        ? `stopped after ${stop.maxTurns} model turns with calls still coming (--max-turns)`
+        : stop.reason === 'call-failure'
+          ? `the model's function calling failed: ${stop.finish.reason}${stop.finish.message === undefined ? '' : ` (${stop.finish.message})`}`
+          : stop.reason === 'no-content'
+            ? `the model returned no content${stop.finishReason === undefined ? '' : ` (finish reason ${stop.finishReason})`}`
+            : 'cancelled';
+    io.stderr.write(`gemini-mcp chat: ${why}\n`);
+    process.exitCode = EXIT.INVALID;
+  } finally {
+    progress.clear();
+    await connections.close();
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * `gemini-mcp tools`, `answer` and `chat`: the commands that connect MCP servers (the
+ * runtime's `connectServers`) and show or play what Gemini sees of them.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { DIALECT_NAMES } from '../../adapter/dialect.js';
+import { positiveInteger } from '../arguments.js';
+import type { CliIo } from '../io.js';
+import type { AnswerOpts, ChatOpts, ToolsOpts } from './actions.js';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+function milliseconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new InvalidArgumentError('expected milliseconds > 0');
+  return n;
+}
+
+/** The options every server-using command shares. */
+function serverOptions(command: Command): Command {
+  return command
+    .option(
+      '-c, --config <file>',
+      'a server configuration file, told by its shape: mcpServers (Claude Desktop, Cursor, Claude Code), .vscode/mcp.json (VS Code), settings.json (gemini-cli)',
+    )
+    .option(
+      '-s, --server <name=command>',
+      'a stdio server, e.g. "fs=npx -y @modelcontextprotocol/server-filesystem ." or name=https://host/mcp (repeatable)',
+      collect,
+    )
+    .option(
+      '--include <tool>',
+      'expose only these tools: exact names, TOOL (any server) or SERVER/TOOL; no globs (repeatable)',
+      collect,
+    )
+    .option(
+      '--exclude <tool>',
+      'never expose these tools: exact names, TOOL (any server) or SERVER/TOOL; no globs (repeatable)',
+      collect,
+    )
+    .option(
+      '--server-log <file>',
+      "write the stdio servers' stderr to FILE (default: on stderr after the output, each line prefixed [server])",
+    )
+    .addOption(
+      new Option('--prefix <mode>', 'when tool names become server__tool')
+        .choices(['on-collision', 'always', 'never'])
+        .default('on-collision'),
+    )
+    .addOption(
+      new Option('--timeout <ms>', 'limit for connecting, listing and each tool call')
+        .argParser(milliseconds)
+        .default(30_000),
+    )
+    .addHelpText(
+      'after',
+      '\nWith neither --config nor --server, the bundled example server (hello, bitcoin_price) is used.',
+    );
+}
+
+function toolsCommand(io: CliIo): Command {
+  return serverOptions(
+    new Command('tools')
+      .summary('show the Gemini tools a set of MCP servers yields, with every warning')
+      .description(
+        [
+          'Connect the MCP servers, list their tools, build the tool set and print the `tools` array of a Gemini request (proven against the Tool schema), plus every warning: renamed tools and why, tools left out, sanitized descriptions, schema conversion losses with pointers.',
+          'json: the tools array on stdout (pipe it into a request), warnings on stderr. table: a table of the tools and the warnings, on stdout.',
+        ].join('\n\n'),
+      ),
+  )
+    .addOption(
+      new Option(
+        '--schema-mode <mode>',
+        'parametersJsonSchema as is (json) or converted to the OpenAPI subset',
+      )
+        .choices(['json', 'openapi'])
+        .default('json'),
+    )
+    .option('--response-schema', "declare tools' outputSchema too")
+    .addOption(
+      new Option('-f, --format <format>', 'output format')
+        .choices(['json', 'table'])
+        .default('json'),
+    )
+    .action(async (opts: ToolsOpts) => (await import('./actions.js')).runTools(io, opts));
+}
+
+function answerCommand(io: CliIo): Command {
+  return serverOptions(
+    new Command('answer')
+      .summary("run a saved model turn's function calls and print the next user Content")
+      .description(
+        [
+          "Read a saved GenerateContentResponse (or a model Content), run its function calls on the MCP servers and print the next user Content as JSON: exactly one functionResponse per functionCall, in call order, ids echoed where the dialect's reference has them (gemini, vertex-v1beta1; vertex means vertex-v1beta1) and left out where not (vertex-v1).",
+          'Exit status: 0 answered, 1 the file is not a model turn with calls, 2 usage or server error.',
+        ].join('\n\n'),
+      )
+      .argument('<RESPONSE.json>', 'the saved model turn'),
+  )
+    .addOption(
+      new Option('-d, --dialect <dialect>', 'the API and version the turn is for')
+        .choices(DIALECT_NAMES)
+        .default('gemini'),
+    )
+    .option('--validate-args', "check the calls' arguments against the tools' inputSchema first")
+    .action(async (file: string, opts: AnswerOpts) =>
+      (await import('./actions.js')).runAnswer(io, file, opts),
+    );
+}
+
+function chatCommand(io: CliIo): Command {
+  return serverOptions(
+    new Command('chat')
+      .summary('talk to Gemini with the MCP servers as tools (needs GEMINI_API_KEY)')
+      .description(
+        [
+          'The live loop: send PROMPT to Gemini with the tool set, run the calls it makes on the MCP servers, send the answers back, until it answers in words or --max-turns is reached. Tool calls are shown on stderr, the answer on stdout.',
+          'Servers may ask for completions of their own (MCP sampling): chat serves them with the same model, at most 10 per server and minute and 4096 tokens each, and shows each request on stderr; --no-sampling declares no sampling capability.',
+          'Needs GEMINI_API_KEY (https://aistudio.google.com/apikey) and the @google/genai package. GOOGLE_GEMINI_BASE_URL points @google/genai at another endpoint.',
+          'With --dialect vertex-v1 or vertex-v1beta1 (vertex: v1beta1), it talks to Vertex AI through @google/genai, which reads GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (application default credentials) or GOOGLE_API_KEY (express mode); GOOGLE_VERTEX_BASE_URL points it at another endpoint.',
+        ].join('\n\n'),
+      )
+      .argument('<PROMPT...>', 'what to ask'),
+  )
+    .option('-m, --model <model>', 'the Gemini model (default: $GEMINI_MODEL or gemini-2.5-flash)')
+    .option(
+      '--no-sampling',
+      "do not serve the servers' sampling requests (served by default with --model, each shown on stderr)",
+    )
+    .addOption(
+      new Option(
+        '-d, --dialect <dialect>',
+        'the API: gemini (GEMINI_API_KEY), or Vertex AI by version (vertex = vertex-v1beta1)',
+      )
+        .choices(DIALECT_NAMES)
+        .default('gemini'),
+    )
+    .addOption(
+      new Option('--max-turns <n>', 'model turns at most').argParser(positiveInteger).default(10),
+    )
+    .addOption(
+      new Option('--schema-mode <mode>', 'how tools are declared')
+        .choices(['json', 'openapi'])
+        .default('json'),
+    )
+    .addOption(
+      new Option('-f, --format <format>', 'output').choices(['text', 'json']).default('text'),
+    )
+    .action(async (words: string[], opts: ChatOpts) =>
+      (await import('./actions.js')).runChat(io, words, opts),
+    );
+}
+
+/** The server-using commands, in help order. */
+export const SERVER_COMMANDS: ((io: CliIo) => Command)[] = [
+  toolsCommand,
+  answerCommand,
+  chatCommand,
+];

@@ -1,0 +1,325 @@
+/**
+ * Authorization on the wire: a fetch for the Streamable HTTP transport that adds the bearer
+ * token, answers a 401 by authorizing through the SDK's `auth()` (discovery, registration,
+ * PKCE, token exchange or refresh) and a 403 `insufficient_scope` by a scope step-up (at most
+ * `maxStepUps` in a row), then sends the request again. What no authorization gets past
+ * becomes a `GeminiMcpError` `UNAUTHORIZED` naming the server and what it asked for.
+ */
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { GeminiMcpError } from '../../../errors.js';
+import type { ServerAuthProvider } from './provider.js';
+
+/** Scope step-ups (403 `insufficient_scope` answered by a new authorization) in a row, at most: 2. */
+export const DEFAULT_MAX_STEP_UPS = 2;
+
+/** The largest body read from a metadata, registration or token endpoint: 1 MiB. */
+export const MAX_AUTH_RESPONSE_BYTES = 1024 * 1024;
+
+/** How long one metadata, registration or token request may take: 30 s. */
+const AUTH_REQUEST_TIMEOUT_MS = 30_000;
+
+/** The longest text of a server's (or an error's) words quoted in a message. */
+const MAX_QUOTED = 200;
+
+/** What a 401 or 403 said in its `WWW-Authenticate` header. */
+interface Challenge {
+  status: number;
+  resourceMetadataUrl?: URL;
+  scope?: string;
+  error?: string;
+}
+
+/** Options of {@link authorizingFetch}. */
+export interface AuthorizingFetchOptions {
+  /** The server's id, named in errors. */
+  serverId: string;
+  /** The MCP server's URL (the resource being authorized). */
+  serverUrl: URL;
+  /** How to authorize; without one, a 401 or 403 is UNAUTHORIZED at once. */
+  provider?: ServerAuthProvider | undefined;
+  /** Scope step-ups in a row before giving up; default {@link DEFAULT_MAX_STEP_UPS}. */
+  maxStepUps?: number;
+}
+
+const quoted = (text: string): string =>
+  JSON.stringify(text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}...` : text);
+
+function challengeOf(response: Response): Challenge {
+  const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
+  return {
+    status: response.status,
+    ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
+    ...(scope === undefined ? {} : { scope }),
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
+/** The marker of an UNAUTHORIZED error built here (already naming the server). */
+const NAMED = Symbol('named');
+
+function unauthorized(
+  serverId: string,
+  challenge: Challenge,
+  reason: string,
+  cause?: unknown,
+): GeminiMcpError {
+  const asked = [
+    challenge.error === undefined ? '' : `error ${quoted(challenge.error)}`,
+    challenge.scope === undefined ? '' : `scope ${quoted(challenge.scope)}`,
+    challenge.resourceMetadataUrl === undefined
+      ? ''
+      : `resource metadata ${quoted(challenge.resourceMetadataUrl.href)}`,
+  ].filter((part) => part !== '');
+  const error = new GeminiMcpError(
+    'UNAUTHORIZED',
+    `server "${serverId}" answered HTTP ${challenge.status}${asked.length === 0 ? '' : ` (${asked.join(', ')})`}: ${reason}`,
+    {
+      cause,
+      data: {
+        serverId,
+        status: challenge.status,
+        ...(challenge.error === undefined ? {} : { error: challenge.error.slice(0, MAX_QUOTED) }),
+        ...(challenge.scope === undefined ? {} : { scope: challenge.scope.slice(0, MAX_QUOTED) }),
+        ...(challenge.resourceMetadataUrl === undefined
+          ? {}
+          : { resourceMetadata: challenge.resourceMetadataUrl.href.slice(0, MAX_QUOTED) }),
+      },
+    },
+  );
+  Object.defineProperty(error, NAMED, { value: true });
+  return error;
+}
+
+/**
+ * An authorization that needs the user's browser, met by a connection's `initialize` (a 401):
+ * the connection is dropped (its handshake must not wait under the connect timeout), and
+ * {@link withAuthorization} waits for the browser, exchanges the code and connects again.
+ */
+class AuthorizationPending extends Error {
+  constructor(
+    readonly finish: () => Promise<void>,
+    /** What to throw when the connection made after this authorization is refused again. */
+    readonly refusal: GeminiMcpError,
+  ) {
+    super('authorization pending: waiting for the browser to come back');
+  }
+}
+
+/**
+ * Runs `open` (a connection and its first requests); when it stopped for an authorization
+ * that needs the user's browser, waits for it, then runs `open` once more (a second refusal is
+ * UNAUTHORIZED).
+ *
+ * @example
+ * ```ts
+ * const server = await withAuthorization(() => openServer(entry, options));
+ * ```
+ */
+export async function withAuthorization<T>(open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    if (!(error instanceof AuthorizationPending)) throw error;
+    await error.finish();
+  }
+  try {
+    return await open();
+  } catch (error) {
+    throw error instanceof AuthorizationPending ? error.refusal : error;
+  }
+}
+
+/** Whether a request body is the `initialize` request (a connection's first). */
+function isInitialize(body: unknown): boolean {
+  if (typeof body !== 'string' || !body.includes('"initialize"')) return false;
+  try {
+    const message: unknown = JSON.parse(body);
+    return (
+      typeof message === 'object' &&
+      message !== null &&
+      'method' in message &&
+      message.method === 'initialize'
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A fetch for the OAuth endpoints (metadata, registration, token): each request limited to
+ * {@link AUTH_REQUEST_TIMEOUT_MS} and its body to {@link MAX_AUTH_RESPONSE_BYTES}.
+ */
+function boundedAuthFetch(): FetchLike {
+  return async (url, init) => {
+    const timeout = AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    const response = await fetch(url, { ...init, signal });
+    if (response.body === null) return response;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = response.body.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      size += read.value.byteLength;
+      if (size > MAX_AUTH_RESPONSE_BYTES) {
+        await reader.cancel();
+        throw new Error(`${String(url)} sent more than ${MAX_AUTH_RESPONSE_BYTES} bytes`);
+      }
+      chunks.push(read.value);
+    }
+    return new Response(Buffer.concat(chunks), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}
+
+/**
+ * Wraps `next` (the transport's fetch) with OAuth: the provider's bearer token on every
+ * request; a 401 answered by `auth()` once per request; a 403 `insufficient_scope` answered by
+ * a step-up (`maxStepUps` in a row, reset by the next success); one authorization at a time.
+ * An authorization that needs the browser waits for it (the request's own timeout applies),
+ * except after a 401 to `initialize`, which is dropped for {@link withAuthorization} to finish.
+ *
+ * @example
+ * ```ts
+ * const transport = new StreamableHTTPClientTransport(url, {
+ *   fetch: authorizingFetch(fetch, { serverId: 'docs', serverUrl: url, provider }),
+ * });
+ * ```
+ */
+export function authorizingFetch(next: FetchLike, options: AuthorizingFetchOptions): FetchLike {
+  const { serverId, serverUrl, provider } = options;
+  const maxStepUps = options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
+  const authFetch = boundedAuthFetch();
+  let stepUps = 0;
+  let inFlight: Promise<void> | undefined;
+
+  const authorize = async (
+    authorizer: ServerAuthProvider,
+    challenge: Challenge,
+    initialize: boolean,
+  ): Promise<void> => {
+    const request = {
+      serverUrl,
+      fetchFn: authFetch,
+      ...(challenge.resourceMetadataUrl === undefined
+        ? {}
+        : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
+      ...(challenge.scope === undefined ? {} : { scope: challenge.scope }),
+    };
+    const failed = (error: unknown): GeminiMcpError =>
+      error instanceof GeminiMcpError && NAMED in error
+        ? error
+        : unauthorized(
+            serverId,
+            challenge,
+            `authorization failed: ${error instanceof Error ? error.message.slice(0, MAX_QUOTED) : String(error)}`,
+            error,
+          );
+    const finish = async (): Promise<void> => {
+      const { authorizationCode } = authorizer;
+      if (authorizationCode === undefined) {
+        throw unauthorized(
+          serverId,
+          challenge,
+          'it needs the user to authorize in a browser, and the provider cannot wait for the redirect (no authorizationCode())',
+        );
+      }
+      const code = await authorizationCode.call(authorizer);
+      if ((await auth(authorizer, { ...request, authorizationCode: code })) !== 'AUTHORIZED') {
+        throw unauthorized(
+          serverId,
+          challenge,
+          'the authorization code was not exchanged for tokens',
+        );
+      }
+    };
+    let handedOver = false;
+    try {
+      // A step-up needs a new grant for the wider scope: a refresh would keep the old one.
+      if (challenge.status === 403) await authorizer.invalidateCredentials?.('tokens');
+      await authorizer.prepareAuthorization?.();
+      if ((await auth(authorizer, request)) === 'AUTHORIZED') return;
+      if (initialize && challenge.status === 401 && authorizer.authorizationCode !== undefined) {
+        handedOver = true;
+        const pending = new AuthorizationPending(
+          async () => {
+            try {
+              await finish();
+            } catch (error) {
+              throw failed(error);
+            } finally {
+              await authorizer.endAuthorization?.();
+            }
+          },
+          unauthorized(serverId, challenge, 'refused again after the user authorized'),
+        );
+        throw pending;
+      }
+      await finish();
+    } catch (error) {
+      throw error instanceof AuthorizationPending ? error : failed(error);
+    } finally {
+      if (!handedOver) await authorizer.endAuthorization?.();
+    }
+  };
+
+  return async (url, init) => {
+    const send = async (): Promise<Response> => {
+      const headers = new Headers(init?.headers);
+      const tokens = await provider?.tokens();
+      if (tokens !== undefined) headers.set('authorization', `Bearer ${tokens.access_token}`);
+      return next(url, { ...init, headers });
+    };
+    let response = await send();
+    let authorized = false;
+    for (;;) {
+      if (response.status !== 401 && response.status !== 403) {
+        if (response.ok) stepUps = 0;
+        return response;
+      }
+      const challenge = challengeOf(response);
+      await response.body?.cancel().catch(() => undefined);
+      if (provider === undefined) {
+        throw unauthorized(
+          serverId,
+          challenge,
+          'no authorization is configured for it (give connectServers an `auth` provider, or an `oauth` section in its entry)',
+        );
+      }
+      if (challenge.status === 403 && challenge.error !== 'insufficient_scope') {
+        throw unauthorized(
+          serverId,
+          challenge,
+          'access denied, and not for a scope the client could ask for',
+        );
+      }
+      if (challenge.status === 401 && authorized) {
+        throw unauthorized(serverId, challenge, 'refused again right after authorizing');
+      }
+      if (challenge.status === 403) {
+        if (stepUps >= maxStepUps) {
+          throw unauthorized(
+            serverId,
+            challenge,
+            `still refused after ${maxStepUps} scope step-ups in a row (the limit)`,
+          );
+        }
+        stepUps++;
+      }
+      if (inFlight !== undefined) await inFlight.catch(() => undefined);
+      else {
+        inFlight = authorize(provider, challenge, isInitialize(init?.body));
+        try {
+          await inFlight;
+        } finally {
+          inFlight = undefined;
+        }
+      }
+      authorized = true;
+      response = await send();
+    }
+  };
+}

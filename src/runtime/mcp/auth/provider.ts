@@ -1,0 +1,286 @@
+/**
+ * A ready OAuth client for one MCP server, on the SDK's `OAuthClientProvider` interface:
+ * dynamic registration, a URL-based client id or a pre-registered client; the authorization
+ * code flow with PKCE through a loopback redirect, or client credentials for machine-to-machine
+ * use; tokens and registrations kept in a {@link TokenStore}.
+ */
+import { randomBytes } from 'node:crypto';
+import type {
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+} from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { GeminiMcpError } from '../../../errors.js';
+import { LoopbackRedirect } from './loopback.js';
+import { isLoopbackRedirect, type OAuthSettings } from './settings.js';
+import { memoryTokenStore, type StoredAuthorization, type TokenStore } from './store.js';
+
+/**
+ * The optional hooks gemini-mcp calls on a provider so an interactive authorization finishes
+ * inside the request that needed it (a redirect listener opened first, the code awaited).
+ *
+ * @example
+ * ```ts
+ * const hooks: AuthorizationHooks = { authorizationCode: () => codeFromMyBrowserWindow() };
+ * ```
+ */
+export interface AuthorizationHooks {
+  /** Called before each authorization starts (to open a redirect listener, so `redirectUrl` is known). */
+  prepareAuthorization?(): Promise<void>;
+  /** After `redirectToAuthorization`: resolves with the code the browser brought back. */
+  authorizationCode?(): Promise<string>;
+  /** Called when an authorization is over, done or failed (to close the redirect listener). */
+  endAuthorization?(): Promise<void>;
+}
+
+/**
+ * What gemini-mcp takes to authorize one server: any SDK `OAuthClientProvider` (the SDK's
+ * `ClientCredentialsProvider`, `PrivateKeyJwtProvider`, your own), with the optional
+ * {@link AuthorizationHooks}.
+ *
+ * @example
+ * ```ts
+ * import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+ * const provider: ServerAuthProvider = new ClientCredentialsProvider({ clientId: 'bot', clientSecret: 's3cret' });
+ * ```
+ */
+export type ServerAuthProvider = OAuthClientProvider & AuthorizationHooks;
+
+/** Options of {@link oauthProvider}: the `oauth` settings of a configuration file, and where things go. */
+export interface OAuthProviderOptions extends Omit<OAuthSettings, 'enabled'> {
+  /** The MCP server's URL: the key of its stored state. */
+  serverUrl: string;
+  /** Where tokens and the registration are kept; default in memory. */
+  store?: TokenStore;
+  /** The client name shown on consent screens; default `gemini-mcp`. */
+  clientName?: string;
+  /**
+   * Shown the authorization URL the user must open (print it, or open a browser); a loopback
+   * listener takes the redirect. Without it, a flow that needs a browser fails with UNAUTHORIZED
+   * naming the URL.
+   */
+  onAuthorizationUrl?: (url: URL) => void | Promise<void>;
+  /** How long the loopback listener waits for the browser; default 5 minutes. */
+  authorizationTimeoutMs?: number;
+}
+
+/** The redirect URI told to servers when no listener can take it (the flow then fails typed). */
+const UNUSABLE_REDIRECT = 'http://127.0.0.1/oauth/callback';
+
+class OAuthFlowProvider implements ServerAuthProvider {
+  readonly #options: OAuthProviderOptions;
+  readonly #store: TokenStore;
+  readonly #redirect: LoopbackRedirect | undefined;
+  #codeVerifier: string | undefined;
+  #discovery: OAuthDiscoveryState | undefined;
+  prepareTokenRequest?: (scope?: string) => URLSearchParams;
+  clientMetadataUrl?: string;
+
+  constructor(options: OAuthProviderOptions) {
+    this.#options = options;
+    if (options.clientMetadataUrl !== undefined) this.clientMetadataUrl = options.clientMetadataUrl;
+    this.#store = options.store ?? memoryTokenStore();
+    const { onAuthorizationUrl } = options;
+    this.#redirect =
+      onAuthorizationUrl === undefined || this.#machine
+        ? undefined
+        : new LoopbackRedirect({
+            onAuthorizationUrl,
+            ...(options.redirectUri === undefined ? {} : { redirectUri: options.redirectUri }),
+            ...(options.authorizationTimeoutMs === undefined
+              ? {}
+              : { timeoutMs: options.authorizationTimeoutMs }),
+          });
+    if (this.#machine) {
+      this.prepareTokenRequest = (scope) =>
+        new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
+    }
+  }
+
+  get #machine(): boolean {
+    return this.#options.grantType === 'client_credentials';
+  }
+
+  get redirectUrl(): string | undefined {
+    if (this.#machine) return undefined;
+    return this.#redirect?.url?.href ?? this.#options.redirectUri ?? UNUSABLE_REDIRECT;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const scope = this.#options.scopes?.join(' ');
+    const secret = this.#options.clientSecret !== undefined;
+    return {
+      client_name: this.#options.clientName ?? 'gemini-mcp',
+      redirect_uris: this.redirectUrl === undefined ? [] : [this.redirectUrl],
+      grant_types: this.#machine ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
+      response_types: this.#machine ? [] : ['code'],
+      token_endpoint_auth_method: secret ? 'client_secret_basic' : 'none',
+      ...(scope ? { scope } : {}),
+    };
+  }
+
+  async #load(): Promise<StoredAuthorization> {
+    return (await this.#store.load(this.#options.serverUrl)) ?? {};
+  }
+
+  async #update(change: (stored: StoredAuthorization) => StoredAuthorization): Promise<void> {
+    await this.#store.save(this.#options.serverUrl, change(await this.#load()));
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const stored = (await this.#load()).clientInformation;
+    const { clientId, clientSecret } = this.#options;
+    if (clientId !== undefined) {
+      const configured = {
+        client_id: clientId,
+        ...(clientSecret === undefined ? {} : { client_secret: clientSecret }),
+      };
+      return stored?.client_id === clientId ? { ...stored, ...configured } : configured;
+    }
+    // A registration made for another redirect URI (another port) cannot finish this flow: register again.
+    const redirect = this.redirectUrl;
+    if (
+      stored !== undefined &&
+      redirect !== undefined &&
+      'redirect_uris' in stored &&
+      Array.isArray(stored.redirect_uris) &&
+      !stored.redirect_uris.includes(redirect)
+    ) {
+      return undefined;
+    }
+    return stored;
+  }
+
+  async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
+    await this.#update((stored) => ({ ...stored, clientInformation }));
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    return (await this.#load()).tokens;
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    await this.#update((stored) => ({ ...stored, tokens }));
+  }
+
+  async prepareAuthorization(): Promise<void> {
+    if (this.#redirect === undefined) return;
+    const stored = (await this.#load()).clientInformation;
+    const registered =
+      stored !== undefined && 'redirect_uris' in stored && Array.isArray(stored.redirect_uris)
+        ? stored.redirect_uris.find((uri) => typeof uri === 'string' && isLoopbackRedirect(uri))
+        : undefined;
+    await this.#redirect.listen(
+      registered === undefined ? undefined : Number(new URL(registered).port),
+    );
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    if (this.#redirect === undefined) {
+      throw new GeminiMcpError(
+        'UNAUTHORIZED',
+        `${this.#options.serverUrl} needs the user to authorize in a browser (${authorizationUrl.origin}${authorizationUrl.pathname}), and no onAuthorizationUrl was given to show it`,
+        { data: { serverUrl: this.#options.serverUrl, authorizationUrl: authorizationUrl.href } },
+      );
+    }
+    await this.#redirect.open(
+      authorizationUrl,
+      authorizationUrl.searchParams.get('state') ?? undefined,
+    );
+  }
+
+  async authorizationCode(): Promise<string> {
+    if (this.#redirect === undefined)
+      throw new GeminiMcpError('UNAUTHORIZED', 'no redirect listener');
+    return this.#redirect.code();
+  }
+
+  async endAuthorization(): Promise<void> {
+    await this.#redirect?.close();
+  }
+
+  state(): string {
+    return randomBytes(16).toString('base64url');
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.#codeVerifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    if (this.#codeVerifier === undefined) {
+      throw new GeminiMcpError(
+        'UNAUTHORIZED',
+        'no authorization is in progress (no PKCE code verifier)',
+      );
+    }
+    return this.#codeVerifier;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    if (this.#discovery !== undefined) return this.#discovery;
+    const { authorizationUrl, tokenUrl } = this.#options;
+    if (tokenUrl === undefined || (authorizationUrl === undefined && !this.#machine))
+      return undefined;
+    const issuer = new URL(tokenUrl).origin;
+    return {
+      authorizationServerUrl: issuer,
+      authorizationServerMetadata: {
+        issuer,
+        authorization_endpoint: authorizationUrl ?? tokenUrl,
+        token_endpoint: tokenUrl,
+        response_types_supported: ['code'],
+        code_challenge_methods_supported: ['S256'],
+      },
+    };
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.#discovery = state;
+  }
+
+  async invalidateCredentials(
+    scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery',
+  ): Promise<void> {
+    if (scope === 'all' || scope === 'verifier') this.#codeVerifier = undefined;
+    if (scope === 'all' || scope === 'discovery') this.#discovery = undefined;
+    if (scope === 'verifier' || scope === 'discovery') return;
+    await this.#update(({ tokens, clientInformation }) => ({
+      ...(scope === 'tokens' || scope === 'all' || tokens === undefined ? {} : { tokens }),
+      ...(scope === 'client' || scope === 'all' || clientInformation === undefined
+        ? {}
+        : { clientInformation }),
+    }));
+  }
+}
+
+/**
+ * An OAuth client for one MCP server, ready for `connectServers`' `auth` option. With
+ * `onAuthorizationUrl`, the authorization code flow (PKCE) runs through a loopback listener
+ * on 127.0.0.1 that waits for the browser; with `grantType: 'client_credentials'` no browser
+ * is involved. Discovery (RFC 9728, RFC 8414), registration (dynamic, or `clientMetadataUrl`,
+ * or `clientId`), token refresh and scope step-up are the SDK's.
+ *
+ * @example
+ * ```ts
+ * const servers = await connectServers(
+ *   { mcpServers: { docs: { url: 'https://docs.example.com/mcp' } } },
+ *   {
+ *     auth: {
+ *       docs: oauthProvider({
+ *         serverUrl: 'https://docs.example.com/mcp',
+ *         store: fileTokenStore(),
+ *         onAuthorizationUrl: (url) => console.error(`Open ${url} to authorize docs`),
+ *       }),
+ *     },
+ *   },
+ * );
+ * ```
+ */
+export function oauthProvider(options: OAuthProviderOptions): ServerAuthProvider {
+  return new OAuthFlowProvider(options);
+}

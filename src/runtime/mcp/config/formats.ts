@@ -1,0 +1,371 @@
+/**
+ * Reads the server configurations of Claude Desktop, Cursor and Claude Code (`mcpServers`),
+ * VS Code (`servers`, `inputs`) and gemini-cli (`mcpServers` with `httpUrl`, `includeTools`,
+ * ...), told apart by their shape, into checked entries. Every error points at its place with a
+ * JSON pointer; unknown keys are warnings with a "did you mean".
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { closestNames } from '../../../adapter/tools/similar-names.js';
+import type { ToolFilter } from '../../../adapter/tools/toolset-types.js';
+import { GeminiMcpError } from '../../../errors.js';
+import { isJsonObject } from '../../../json/object.js';
+import { appendPointer } from '../../../json/pointer.js';
+import { checkOAuthSettings } from '../auth/settings.js';
+import type { ConfigFormat, ConfigWarning, ServerEntry } from './types.js';
+import { expandVariables, type VariableContext } from './vars.js';
+
+/** The top-level keys of a gemini-cli `settings.json` (besides `mcpServers`). */
+const GEMINI_CLI_SETTINGS = new Set([
+  'general',
+  'ui',
+  'tools',
+  'security',
+  'model',
+  'modelConfigs',
+  'context',
+  'privacy',
+  'telemetry',
+  'ide',
+  'advanced',
+  'experimental',
+  'extensions',
+  'output',
+  'mcp',
+  'theme',
+  'selectedAuthType',
+  'contextFileName',
+  'coreTools',
+  'allowMCPServers',
+  'excludeMCPServers',
+  'checkpointing',
+  'autoAccept',
+  'preferredEditor',
+  'hideTips',
+  'hideBanner',
+  'usageStatisticsEnabled',
+  'vimMode',
+]);
+
+/** Keys only gemini-cli writes in a server entry. */
+const GEMINI_CLI_ENTRY_KEYS = ['httpUrl', 'includeTools', 'excludeTools', 'trust'];
+
+/** The keys gemini-mcp reads in a server entry of Claude Desktop, Cursor, Claude Code or VS Code. */
+const ENTRY_KEYS = [
+  'type',
+  'command',
+  'args',
+  'env',
+  'envFile',
+  'cwd',
+  'url',
+  'headers',
+  'oauth',
+  'disabled',
+  'includeTools',
+  'excludeTools',
+];
+
+/** The keys gemini-mcp reads in a server entry, per format. */
+const USED_KEYS: Record<ConfigFormat, readonly string[]> = {
+  'mcp-servers': ENTRY_KEYS,
+  vscode: ENTRY_KEYS,
+  'gemini-cli': [...ENTRY_KEYS.filter((key) => key !== 'envFile'), 'httpUrl', 'timeout'],
+};
+
+/**
+ * Keys other clients write that gemini-mcp knows and does not use: why, or `''` to pass over
+ * them without a word (notes, install metadata).
+ */
+const IGNORED_KEYS: Readonly<Record<string, string>> = {
+  description: '',
+  gallery: '',
+  version: '',
+  trust: 'gemini-mcp asks for no confirmation before a call',
+  timeout:
+    "read in gemini-cli settings only (milliseconds); use connectServers' timeoutMs or --timeout",
+  authProviderType: 'only OAuth with discovery (the "oauth" section) is supported',
+  targetAudience: 'Google credentials for servers are not supported; pass a token in "headers"',
+  targetServiceAccount:
+    'Google credentials for servers are not supported; pass a token in "headers"',
+  dev: "VS Code's watch and debug mode",
+  sandbox: 'servers are not sandboxed by gemini-mcp',
+  sandboxEnabled: 'servers are not sandboxed by gemini-mcp',
+  autoApprove: 'gemini-mcp asks for no approval before a call',
+  alwaysAllow: 'gemini-mcp asks for no approval before a call',
+};
+
+const TYPES = ['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse'] as const;
+
+function fail(path: string, message: string, data: Record<string, unknown> = {}): never {
+  throw new GeminiMcpError('CONFIG_INVALID', `${path || '(root)'}: ${message}`, { path, data });
+}
+
+/** ` (did you mean "x"?)` when a known name is close to `name`, else `''`. */
+function didYouMean(name: string, known: Iterable<string>): string {
+  const [best] = closestNames(
+    name,
+    [...known].map((k) => ({ name: k })),
+    1,
+  );
+  return best === undefined ? '' : ` (did you mean "${best}"?)`;
+}
+
+/** Where the servers are in a configuration, and which client wrote it. */
+export interface LocatedServers {
+  format: ConfigFormat;
+  /** JSON pointer of the servers object. */
+  pointer: string;
+  servers: Record<string, unknown>;
+  /** VS Code `inputs`: description by id. */
+  inputs: Map<string, string>;
+}
+
+function inputsOf(value: unknown, warn: (w: ConfigWarning) => void): Map<string, string> {
+  const inputs = new Map<string, string>();
+  if (value === undefined) return inputs;
+  if (!Array.isArray(value)) {
+    warn({ path: '/inputs', message: 'not an array: ignored' });
+    return inputs;
+  }
+  for (const input of value) {
+    if (!isJsonObject(input) || typeof input.id !== 'string') continue;
+    inputs.set(input.id, typeof input.description === 'string' ? input.description : input.id);
+  }
+  return inputs;
+}
+
+const CONTAINERS = ['mcpServers', 'servers', 'inputs'];
+
+/**
+ * Finds the servers of a configuration and tells its format by shape: `servers` (or VS Code
+ * settings' `mcp.servers`) is VS Code; `mcpServers` is gemini-cli when the file holds gemini-cli
+ * settings or an entry uses a key only gemini-cli writes, else Claude Desktop, Cursor or Claude
+ * Code. Top-level keys close to `mcpServers`/`servers` are warned about; other top-level keys
+ * (a settings file has many) are left alone.
+ *
+ * @example
+ * ```ts
+ * locateServers({ servers: { fs: { type: 'stdio', command: 'npx' } } }, 'auto', warn).format; // 'vscode'
+ * ```
+ */
+export function locateServers(
+  config: unknown,
+  format: ConfigFormat | 'auto',
+  warn: (warning: ConfigWarning) => void,
+): LocatedServers {
+  const expected =
+    'expected {"mcpServers": {...}} (Claude Desktop, Cursor, gemini-cli) or {"servers": {...}} (VS Code)';
+  if (!isJsonObject(config)) fail('', expected);
+  let located: LocatedServers | undefined;
+  if (config.mcpServers !== undefined) {
+    if (!isJsonObject(config.mcpServers)) fail('/mcpServers', 'must be an object of servers');
+    const servers = config.mcpServers;
+    const geminiCli =
+      Object.keys(config).some((key) => GEMINI_CLI_SETTINGS.has(key)) ||
+      Object.values(servers).some(
+        (entry) => isJsonObject(entry) && GEMINI_CLI_ENTRY_KEYS.some((key) => key in entry),
+      );
+    located = {
+      format: format === 'auto' ? (geminiCli ? 'gemini-cli' : 'mcp-servers') : format,
+      pointer: '/mcpServers',
+      servers,
+      inputs: new Map(),
+    };
+  } else if (config.servers !== undefined) {
+    if (!isJsonObject(config.servers)) fail('/servers', 'must be an object of servers');
+    located = {
+      format: format === 'auto' ? 'vscode' : format,
+      pointer: '/servers',
+      servers: config.servers,
+      inputs: inputsOf(config.inputs, warn),
+    };
+  } else if (isJsonObject(config.mcp) && isJsonObject(config.mcp.servers)) {
+    located = {
+      format: format === 'auto' ? 'vscode' : format,
+      pointer: '/mcp/servers',
+      servers: config.mcp.servers,
+      inputs: inputsOf(config.mcp.inputs, warn),
+    };
+  }
+  for (const key of Object.keys(config)) {
+    if (CONTAINERS.includes(key) || GEMINI_CLI_SETTINGS.has(key) || key.length < 5) continue;
+    const hint = didYouMean(key, ['mcpServers', 'servers']);
+    if (hint === '') continue;
+    if (located === undefined) fail(appendPointer('', key), `${expected}${hint}`);
+    warn({ path: appendPointer('', key), message: `unknown key, ignored${hint}` });
+  }
+  if (located === undefined) fail('', expected);
+  return located;
+}
+
+function stringAt(value: unknown, path: string, what = 'a string'): string {
+  if (typeof value !== 'string') fail(path, `must be ${what}, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function stringList(value: unknown, path: string): string[] {
+  if (!Array.isArray(value)) fail(path, 'must be an array of strings');
+  return value.map((item, i) => stringAt(item, appendPointer(path, i)));
+}
+
+function stringRecord(value: unknown, path: string, ctx: VariableContext): Record<string, string> {
+  if (!isJsonObject(value)) fail(path, 'must be an object of strings');
+  const record: Record<string, string> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const at = appendPointer(path, key);
+    Object.defineProperty(record, key, {
+      value: expandVariables(stringAt(item, at), at, ctx),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return record;
+}
+
+function filterOf(entry: Record<string, unknown>, pointer: string): ToolFilter | undefined {
+  const { includeTools, excludeTools } = entry;
+  if (includeTools === undefined && excludeTools === undefined) return undefined;
+  return {
+    ...(includeTools === undefined
+      ? {}
+      : { include: stringList(includeTools, appendPointer(pointer, 'includeTools')) }),
+    ...(excludeTools === undefined
+      ? {}
+      : { exclude: stringList(excludeTools, appendPointer(pointer, 'excludeTools')) }),
+  };
+}
+
+function warnKeys(entry: Record<string, unknown>, pointer: string, ctx: VariableContext): void {
+  const used = USED_KEYS[ctx.format];
+  for (const key of Object.keys(entry)) {
+    if (used.includes(key)) continue;
+    const path = appendPointer(pointer, key);
+    const reason = IGNORED_KEYS[key];
+    if (reason === '') continue;
+    if (reason !== undefined) ctx.warn({ path, message: `ignored: ${reason}` });
+    else {
+      // Keys gemini-mcp reads come first: `evn` is `env`, not VS Code's `dev`.
+      const hint = didYouMean(key, used) || didYouMean(key, Object.keys(IGNORED_KEYS));
+      ctx.warn({ path, message: `unknown key, ignored${hint}` });
+    }
+  }
+}
+
+function timeoutOf(value: unknown, path: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (
+    typeof value !== 'number' ||
+    !Number.isSafeInteger(value) ||
+    value <= 0 ||
+    value > 2 ** 31 - 1
+  ) {
+    fail(path, 'must be a whole number of milliseconds in (0, 2147483647]');
+  }
+  return value;
+}
+
+function urlAt(value: unknown, path: string, ctx: VariableContext): string {
+  const url = expandVariables(stringAt(value, path), path, ctx);
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+    fail(path, `must be an http(s) URL, got ${JSON.stringify(url)}`);
+  }
+  return url;
+}
+
+/**
+ * One server entry, checked and expanded, or `undefined` when it is disabled.
+ *
+ * @example
+ * ```ts
+ * readEntry('fs', { command: 'npx', args: ['-y', 'pkg'] }, '/mcpServers/fs', ctx);
+ * // {serverId: 'fs', pointer: '/mcpServers/fs', transport: 'stdio', config: {command: 'npx', args: [...]}}
+ * ```
+ */
+export function readEntry(
+  serverId: string,
+  value: unknown,
+  pointer: string,
+  ctx: VariableContext,
+): ServerEntry | undefined {
+  if (!isJsonObject(value)) fail(pointer, 'must be an object', { serverId });
+  if (value.disabled !== undefined && typeof value.disabled !== 'boolean') {
+    fail(appendPointer(pointer, 'disabled'), 'must be true or false');
+  }
+  if (value.disabled === true) return undefined;
+  warnKeys(value, pointer, ctx);
+  const at = (key: string): string => appendPointer(pointer, key);
+  const { type } = value;
+  if (type !== undefined && !(TYPES as readonly unknown[]).includes(type)) {
+    fail(
+      at('type'),
+      `unknown type ${JSON.stringify(type)}${typeof type === 'string' ? didYouMean(type, TYPES) : ''}; known: ${TYPES.join(', ')}`,
+    );
+  }
+  const filter = filterOf(value, pointer);
+  const timeoutMs =
+    ctx.format === 'gemini-cli' ? timeoutOf(value.timeout, at('timeout')) : undefined;
+  const common = {
+    serverId,
+    pointer,
+    ...(filter === undefined ? {} : { filter }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  };
+  const httpUrl = ctx.format === 'gemini-cli' ? value.httpUrl : undefined;
+  const remotes = [value.url, httpUrl].filter((v) => v !== undefined).length;
+  if (value.command !== undefined && remotes > 0) {
+    fail(pointer, 'has both "command" (stdio) and a URL: keep one');
+  }
+  if (remotes > 1) fail(pointer, 'has both "url" (SSE) and "httpUrl" (Streamable HTTP): keep one');
+  if (value.command !== undefined) {
+    if (type !== undefined && type !== 'stdio') fail(at('type'), '"command" needs type "stdio"');
+    const expand = (text: string, path: string) => expandVariables(text, path, ctx);
+    const args =
+      value.args === undefined
+        ? undefined
+        : stringList(value.args, at('args')).map((arg, i) =>
+            expand(arg, appendPointer(at('args'), i)),
+          );
+    const cwd =
+      value.cwd === undefined ? undefined : expand(stringAt(value.cwd, at('cwd')), at('cwd'));
+    const envFile =
+      value.envFile === undefined || ctx.format === 'gemini-cli'
+        ? undefined
+        : expand(stringAt(value.envFile, at('envFile')), at('envFile'));
+    return {
+      ...common,
+      transport: 'stdio',
+      config: {
+        command: expand(stringAt(value.command, at('command')), at('command')),
+        ...(args === undefined ? {} : { args }),
+        ...(value.env === undefined ? {} : { env: stringRecord(value.env, at('env'), ctx) }),
+        ...(envFile === undefined
+          ? {}
+          : { envFile: isAbsolute(envFile) ? envFile : resolve(ctx.workspaceFolder, envFile) }),
+        ...(cwd === undefined ? {} : { cwd }),
+      },
+    };
+  }
+  if (remotes === 0) {
+    const urls =
+      ctx.format === 'gemini-cli' ? '"url" (SSE) or "httpUrl" (Streamable HTTP)' : '"url"';
+    fail(pointer, `needs "command" (stdio) or ${urls}`, { serverId });
+  }
+  if (type === 'stdio') fail(at('type'), 'type "stdio" needs "command"');
+  const key = httpUrl === undefined ? 'url' : 'httpUrl';
+  const url = urlAt(value[key], at(key), ctx);
+  const headers =
+    value.headers === undefined ? undefined : stringRecord(value.headers, at('headers'), ctx);
+  const oauth = checkOAuthSettings(value.oauth, at('oauth'));
+  const config = {
+    url,
+    ...(headers === undefined ? {} : { headers }),
+    ...(oauth === undefined ? {} : { oauth }),
+  };
+  // gemini-cli: `url` is SSE unless a type says otherwise; `httpUrl` is Streamable HTTP.
+  const sse =
+    type === 'sse' || (ctx.format === 'gemini-cli' && key === 'url' && type === undefined);
+  if (sse) return { ...common, transport: 'sse', config };
+  const fallback = key === 'url' && (type === undefined || type === 'http');
+  return { ...common, transport: 'http', config, ...(fallback ? { sseFallback: true } : {}) };
+}

@@ -1,0 +1,153 @@
+/**
+ * The server configurations other MCP clients keep (Claude Desktop, Cursor, Claude Code,
+ * VS Code, gemini-cli): read from an object or a JSON file, told apart by shape, checked, and
+ * turned into typed entries.
+ */
+
+import { readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { GeminiMcpError } from '../../../errors.js';
+import { appendPointer } from '../../../json/pointer.js';
+import { readEnvFile } from './env-file.js';
+import { locateServers, readEntry } from './formats.js';
+import type { ConfigReadOptions, ConfigWarning, ServerEntry } from './types.js';
+
+/** The folder `${workspaceFolder}` means for a file: its folder, or the parent of `.vscode/` & co. */
+function workspaceOf(path: string): string {
+  const folder = dirname(path);
+  return ['.vscode', '.cursor', '.gemini', '.claude'].includes(basename(folder))
+    ? dirname(folder)
+    : folder;
+}
+
+/**
+ * Checks a server configuration (any format gemini-mcp reads: see {@link ConfigReadOptions})
+ * and returns its enabled entries, in the file's order, variables expanded. Throws a
+ * `GeminiMcpError` with code `CONFIG_INVALID` and the JSON pointer of the first bad value as
+ * `path`; warnings (unknown keys with a did-you-mean, ignored keys, unset variables) go to
+ * `options.onWarning`. An `envFile` is read when the servers are connected.
+ *
+ * @example
+ * ```ts
+ * parseServersConfig({ mcpServers: { bitcoin: { command: 'npx', args: ['tsx', 'server.ts'] } } });
+ * // [{serverId: 'bitcoin', pointer: '/mcpServers/bitcoin', transport: 'stdio', config: {...}}]
+ * ```
+ */
+export function parseServersConfig(
+  config: unknown,
+  options: ConfigReadOptions = {},
+): ServerEntry[] {
+  const warn = options.onWarning ?? (() => undefined);
+  const located = locateServers(config, options.format ?? 'auto', warn);
+  const ctx = {
+    format: located.format,
+    workspaceFolder: options.workspaceFolder ?? process.cwd(),
+    env: options.env ?? process.env,
+    inputs: located.inputs,
+    warn,
+  };
+  return Object.entries(located.servers).flatMap(([serverId, value]) => {
+    const entry = readEntry(serverId, value, appendPointer(located.pointer, serverId), ctx);
+    return entry === undefined ? [] : [entry];
+  });
+}
+
+/**
+ * Reads a configuration file and checks it like {@link parseServersConfig}; `${workspaceFolder}`
+ * is the file's folder (the parent of `.vscode/`, `.cursor/`, `.gemini/` or `.claude/`). Errors
+ * name the file.
+ *
+ * @example
+ * ```ts
+ * const entries = await readServersConfig('.vscode/mcp.json', {
+ *   onWarning: (w) => console.warn(`${w.path}: ${w.message}`),
+ * });
+ * ```
+ */
+export async function readServersConfig(
+  path: string,
+  options: ConfigReadOptions = {},
+): Promise<ServerEntry[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (cause) {
+    throw new GeminiMcpError('CONFIG_INVALID', `cannot read ${path}`, { cause, data: { path } });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new GeminiMcpError('CONFIG_INVALID', `${path} is not JSON (${reason})`, {
+      cause,
+      path: '',
+      data: { path },
+    });
+  }
+  try {
+    return parseServersConfig(value, {
+      ...options,
+      workspaceFolder: options.workspaceFolder ?? workspaceOf(path),
+    });
+  } catch (error) {
+    if (!(error instanceof GeminiMcpError)) throw error;
+    throw new GeminiMcpError(error.code, `${path}: ${error.message}`, {
+      cause: error,
+      ...(error.path === undefined ? {} : { path: error.path }),
+      data: { ...error.data, file: path },
+    });
+  }
+}
+
+/**
+ * The entries with each `envFile` read into `env` (the entry's own `env` wins), for connecting.
+ *
+ * @example
+ * ```ts
+ * const ready = await withEnvFiles(parseServersConfig(config));
+ * ```
+ */
+async function withEnvFiles(entries: readonly ServerEntry[]): Promise<ServerEntry[]> {
+  return Promise.all(
+    entries.map(async (entry) => {
+      if (entry.transport !== 'stdio' || entry.config.envFile === undefined) return entry;
+      const { envFile, ...config } = entry.config;
+      const fromFile = await readEnvFile(envFile, appendPointer(entry.pointer, 'envFile'));
+      return { ...entry, config: { ...config, env: { ...fromFile, ...config.env } } };
+    }),
+  );
+}
+
+/** Warnings collected while reading, and the entries. */
+interface LoadedServers {
+  entries: ServerEntry[];
+  warnings: ConfigWarning[];
+}
+
+/**
+ * A configuration (an object, a file path, or entries already checked) read, checked, and its
+ * env files loaded: what `connectServers` connects.
+ *
+ * @example
+ * ```ts
+ * const { entries, warnings } = await loadServers('.vscode/mcp.json');
+ * ```
+ */
+export async function loadServers(
+  config: unknown,
+  options: ConfigReadOptions = {},
+): Promise<LoadedServers> {
+  const warnings: ConfigWarning[] = [];
+  const onWarning = (warning: ConfigWarning): void => {
+    warnings.push(warning);
+    options.onWarning?.(warning);
+  };
+  const entries =
+    typeof config === 'string'
+      ? await readServersConfig(config, { ...options, onWarning })
+      : Array.isArray(config)
+        ? (config as ServerEntry[])
+        : parseServersConfig(config, { ...options, onWarning });
+  return { entries: await withEnvFiles(entries), warnings };
+}

@@ -1,0 +1,133 @@
+/**
+ * The shapes of the server configurations users keep for other MCP clients, and of the checked
+ * entries gemini-mcp connects.
+ */
+import type { ToolFilter } from '../../../adapter/tools/toolset-types.js';
+import type { OAuthSettings } from '../auth/settings.js';
+
+/** Fields every entry may carry, whatever its transport. */
+interface CommonServerFields {
+  /** Left out of the connection when `true`. */
+  disabled?: boolean;
+  /** Only these tool names of the server are exposed (gemini-cli's allow list; exact names). */
+  includeTools?: string[];
+  /** These tool names of the server are never exposed (applied after `includeTools`). */
+  excludeTools?: string[];
+  /**
+   * gemini-cli: the limit, in milliseconds, for connecting to this server and listing its tools
+   * (read in gemini-cli settings only; other clients use other units).
+   */
+  timeout?: number;
+  /** gemini-cli: skip its confirmations. gemini-mcp confirms nothing: ignored, with a warning. */
+  trust?: boolean;
+  /** A note for people: ignored. */
+  description?: string;
+}
+
+/** A server started as a child process and spoken to over stdio. */
+export interface StdioServerConfig extends CommonServerFields {
+  type?: 'stdio';
+  command: string;
+  args?: string[];
+  /** Added to the SDK's safe default environment (PATH, HOME, ...). */
+  env?: Record<string, string>;
+  /** VS Code, Cursor: a dotenv file whose variables are added too (`env` wins). */
+  envFile?: string;
+  cwd?: string;
+}
+
+/**
+ * A server reached over HTTP. `type` `"sse"` is the legacy HTTP+SSE transport (protocol
+ * 2024-11-05); `"http"` or no type is Streamable HTTP, falling back to SSE when the server
+ * answers the first POST with a 4xx but 401 and 403 (as the MCP specification describes). In a
+ * gemini-cli settings file a `url` without type is SSE.
+ */
+export interface HttpServerConfig extends CommonServerFields {
+  type?: 'http' | 'streamable-http' | 'streamableHttp' | 'sse';
+  url: string;
+  headers?: Record<string, string>;
+  /** How to authorize with OAuth (gemini-cli's `oauth` section). */
+  oauth?: OAuthSettings;
+}
+
+/** gemini-cli: a server reached over Streamable HTTP (no fallback). */
+export interface GeminiCliHttpServerConfig extends CommonServerFields {
+  httpUrl: string;
+  headers?: Record<string, string>;
+  /** How to authorize with OAuth. */
+  oauth?: OAuthSettings;
+}
+
+/** One server of a configuration file. */
+export type ServerConfig = StdioServerConfig | HttpServerConfig | GeminiCliHttpServerConfig;
+
+/**
+ * The shape of Claude Desktop's, Cursor's, Claude Code's and gemini-cli's files:
+ * `{"mcpServers": {"name": {...}}}` (other top-level keys of a settings file are left alone).
+ */
+export interface McpServersConfig {
+  mcpServers: Record<string, ServerConfig>;
+}
+
+/** VS Code's `.vscode/mcp.json`: `{"servers": {"name": {...}}, "inputs": [...]}`. */
+export interface VsCodeServersConfig {
+  servers: Record<string, ServerConfig>;
+  /** Prompted values (`${input:id}`): gemini-mcp prompts for nothing and refuses them. */
+  inputs?: unknown[];
+}
+
+/** Any configuration gemini-mcp reads. */
+export type ServersConfig = McpServersConfig | VsCodeServersConfig;
+
+/** Which client wrote the file, as far as its shape tells. */
+export type ConfigFormat = 'mcp-servers' | 'vscode' | 'gemini-cli';
+
+/** Something in a configuration that was read but deserves the user's eye. */
+export interface ConfigWarning {
+  /** JSON pointer to the place in the configuration (`/mcpServers/fs/evn`). */
+  readonly path: string;
+  /** The warning in words, with a "did you mean" when a known name is close. */
+  readonly message: string;
+}
+
+/** How a configuration is read. */
+export interface ConfigReadOptions {
+  /** The format; default `'auto'`: told by the shape (see the README's "Configuration files"). */
+  format?: ConfigFormat | 'auto';
+  /**
+   * `${workspaceFolder}`. Default: the folder holding the file (its parent for a file in
+   * `.vscode/`, `.cursor/` or `.gemini/`), or the current directory for an object.
+   */
+  workspaceFolder?: string;
+  /** The environment `${env:NAME}` reads; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Receives each warning (unknown keys with a did-you-mean, ignored keys, unset variables). */
+  onWarning?: (warning: ConfigWarning) => void;
+}
+
+interface EntryFields {
+  serverId: string;
+  /** JSON pointer to the entry in its configuration. */
+  pointer: string;
+  /** The entry's `includeTools`/`excludeTools`, when it has either. */
+  filter?: ToolFilter;
+  /** The entry's own connect-and-list limit (gemini-cli `timeout`), in milliseconds. */
+  timeoutMs?: number;
+}
+
+/** A checked stdio entry: variables expanded, `envFile` absolute (read when connecting). */
+export interface StdioServerEntry extends EntryFields {
+  transport: 'stdio';
+  config: Pick<StdioServerConfig, 'command' | 'args' | 'env' | 'envFile' | 'cwd'>;
+}
+
+/** A checked HTTP entry: `'http'` is Streamable HTTP, `'sse'` the legacy HTTP+SSE transport. */
+export interface HttpServerEntry extends EntryFields {
+  transport: 'http' | 'sse';
+  config: { url: string; headers?: Record<string, string>; oauth?: OAuthSettings };
+  /** Streamable HTTP that falls back to SSE on a 4xx (but 401, 403) to the first POST. */
+  sseFallback?: boolean;
+}
+
+/** A checked, enabled entry, tagged with its transport. */
+export type ServerEntry = StdioServerEntry | HttpServerEntry;

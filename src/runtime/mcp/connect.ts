@@ -1,0 +1,339 @@
+/**
+ * Connects the servers of an `mcpServers` configuration, lists their tools and keeps one tool
+ * set over all of them, rebuilt whenever a server says its tools changed.
+ */
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ResponseInput, SchemaMode } from '../../adapter/shapes.js';
+import type {
+  BuildToolSetOptions,
+  ToolFilter,
+  ToolSet,
+  ToolSetWarning,
+} from '../../adapter/tools/toolset-types.js';
+import { GeminiMcpError } from '../../errors.js';
+import type { GenerateContentResponse } from '../../generated/types.js';
+import { checkCount, checkTimeout } from '../options.js';
+import { packageVersion } from '../version.js';
+import { withAuthorization } from './auth/authorize.js';
+import { closeClient, watchClient } from './client-state.js';
+import { loadServers } from './config/index.js';
+import type {
+  ConfigReadOptions,
+  ConfigWarning,
+  ServerEntry,
+  ServersConfig,
+} from './config/types.js';
+import { type ClientFeature, equipClient } from './features/capabilities.js';
+import {
+  type CapabilitiesConfig,
+  checkCapabilitiesConfig,
+  serverFeatures,
+} from './features/capabilities-config.js';
+import { type ClientRoot, checkRoots, type ServerRoots } from './features/roots.js';
+import { type SamplingOptions, samplingFeature } from './features/sampling.js';
+import { listAllTools } from './list-tools.js';
+import {
+  LiveToolSet,
+  type ToolSetSource,
+  type ToolsChange,
+  type ToolsSettleOptions,
+} from './live-toolset.js';
+import {
+  createTransport,
+  describeStartFailure,
+  type TransportOptions,
+} from './transports/index.js';
+
+export type { ToolSetSource, ToolsChange, ToolsSettleOptions } from './live-toolset.js';
+
+/**
+ * Options of {@link connectServers}. `capabilities` (elicitation, roots) are declared to every
+ * server, `servers[id].capabilities` override them for one server; a capability is advertised
+ * only where it is configured. `R` and `M` are the response type and schema mode of the sampling
+ * `generate` function, when there is one.
+ */
+export interface ConnectOptions<
+  R extends ResponseInput = GenerateContentResponse,
+  M extends SchemaMode = SchemaMode,
+> extends TransportOptions,
+    CapabilitiesConfig {
+  /** How the tool set is built (prefixing, filters). */
+  toolSet?: BuildToolSetOptions;
+  /** Limit for connecting to one server and for each `tools/list` page. Default 30 000 ms. */
+  timeoutMs?: number;
+  /** How this client introduces itself to servers; default `gemini-mcp` and its version. */
+  clientInfo?: { name: string; version: string };
+  /** How a configuration file or object is read (format, `${workspaceFolder}`, environment). */
+  configOptions?: ConfigReadOptions;
+  /**
+   * Serve the servers' sampling requests (`sampling/createMessage`) with Gemini: the
+   * `sampling` capability is declared to every server and each request answered through
+   * `generate`, behind the approval hook and limits (see `serveSampling`).
+   */
+  sampling?: SamplingOptions<R, M>;
+}
+
+/**
+ * Live connections to every configured server and the tool set over them. As a
+ * {@link ToolSetSource} it goes to `runConversation` as `toolset`, which then waits for a
+ * refresh a tool call started before the next request.
+ */
+export interface ServerConnections extends ToolSetSource {
+  /** A connected SDK client per server id, in configuration order. */
+  readonly clients: ReadonlyMap<string, Client>;
+  /** The current tool set over every server (replaced when a server's tools change). */
+  readonly toolset: ToolSet;
+  /** The current tool set's warnings (renames, tools left out, ...). */
+  readonly warnings: readonly ToolSetWarning[];
+  /**
+   * What reading the configuration found: unknown keys (with a did-you-mean), keys that are
+   * ignored, unset variables; each with its JSON pointer. Empty for entries passed in.
+   */
+  readonly configWarnings: readonly ConfigWarning[];
+  /** Lists one server's tools again (every server's when `serverId` is omitted) and rebuilds the set. */
+  refreshTools(serverId?: string): Promise<void>;
+  /** Calls `listener` after each refresh that `notifications/tools/list_changed` triggers; returns an unsubscribe. */
+  onToolsChanged(listener: (change: ToolsChange) => void): () => void;
+  /**
+   * Resolves `true` once no tool refresh is in flight (those that start while it waits
+   * included), `false` when `timeoutMs` (default 5 000) passed or `signal` fired first. A
+   * server that sends `tools/list_changed` while it answers a call (stdio, in memory, or on the
+   * call's own HTTP stream) has its refresh in flight by the time the call's result is read, so
+   * awaiting this after the calls of a turn gives the set the next request should declare:
+   * `await connections.toolsSettled(); geminiTools(connections.toolset)`.
+   */
+  toolsSettled(options?: ToolsSettleOptions): Promise<boolean>;
+  /**
+   * Replaces the roots of every server that has the roots capability (of `serverId` only, when
+   * given) and sends each `notifications/roots/list_changed`. INVALID_INPUT for a bad list or
+   * when no such server declared roots.
+   */
+  setRoots(roots: readonly ClientRoot[], serverId?: string): Promise<void>;
+  /**
+   * Closes every client; each stdio server's process group is ended (stdin closed, then
+   * SIGTERM, then SIGKILL), so processes a wrapper started go too.
+   */
+  close(): Promise<void>;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+
+/** Both filters: names both include lists allow (either, when one is absent), and either exclude list. */
+function bothFilters(a: ToolFilter, b: ToolFilter): ToolFilter {
+  const include =
+    a.include === undefined || b.include === undefined
+      ? (a.include ?? b.include)
+      : a.include.filter((name) => b.include?.includes(name));
+  const exclude = [...(a.exclude ?? []), ...(b.exclude ?? [])];
+  return {
+    ...(include === undefined ? {} : { include }),
+    ...(exclude.length === 0 ? {} : { exclude }),
+  };
+}
+
+/** The tool set options with each entry's own filter (gemini-cli `includeTools`/`excludeTools`) added. */
+function withEntryFilters(
+  entries: readonly ServerEntry[],
+  toolSet: BuildToolSetOptions | undefined,
+): BuildToolSetOptions | undefined {
+  if (entries.every((entry) => entry.filter === undefined)) return toolSet;
+  const filters = new Map(Object.entries(toolSet?.filters ?? {}));
+  for (const { serverId, filter } of entries) {
+    if (filter === undefined) continue;
+    const given = filters.get(serverId);
+    filters.set(serverId, given === undefined ? filter : bothFilters(filter, given));
+  }
+  return { ...toolSet, filters: Object.fromEntries(filters) };
+}
+
+function defaultClientInfo(): { name: string; version: string } {
+  return { name: 'gemini-mcp', version: packageVersion() };
+}
+
+interface OpenServer {
+  entry: ServerEntry;
+  client: Client;
+  tools: unknown[];
+  roots: ServerRoots | undefined;
+}
+
+/** The options the opening of one server reads, and the features added to every client. */
+interface OpenOptions extends Omit<ConnectOptions, 'sampling'> {
+  /** Features beyond the configured capabilities (sampling), per server. */
+  moreFeatures(serverId: string): ClientFeature[];
+}
+
+async function openOnce(entry: ServerEntry, options: OpenOptions): Promise<OpenServer> {
+  const timeout = entry.timeoutMs ?? options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const client = new Client(options.clientInfo ?? defaultClientInfo());
+  watchClient(client);
+  const { features, roots } = serverFeatures(entry.serverId, options);
+  equipClient(client, entry.serverId, [...features, ...options.moreFeatures(entry.serverId)]);
+  try {
+    await client.connect(createTransport(entry, options, timeout), { timeout });
+    return { entry, client, roots, tools: await listAllTools(client, { timeoutMs: timeout }) };
+  } catch (error) {
+    await closeClient(client);
+    throw error;
+  }
+}
+
+/** Opens one server; an authorization that needs the browser is waited for, then it connects again. */
+function openServer(entry: ServerEntry, options: OpenOptions): Promise<OpenServer> {
+  return withAuthorization(() => openOnce(entry, options));
+}
+
+async function openAll(entries: ServerEntry[], options: OpenOptions): Promise<OpenServer[]> {
+  const settled = await Promise.allSettled(entries.map((entry) => openServer(entry, options)));
+  const opened = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failures = settled.flatMap((s, i) =>
+    s.status === 'rejected' ? [{ serverId: entries[i]?.serverId ?? '', error: s.reason }] : [],
+  );
+  const first = failures[0];
+  if (first === undefined) return opened;
+  await Promise.allSettled(opened.map(({ client }) => closeClient(client)));
+  // An authorization refusal already names its server and what it asked for.
+  if (first.error instanceof GeminiMcpError && first.error.code === 'UNAUTHORIZED')
+    throw first.error;
+  const entry = entries.find((e) => e.serverId === first.serverId);
+  const reason =
+    entry === undefined ? String(first.error) : describeStartFailure(entry, first.error);
+  throw new GeminiMcpError(
+    'CONFIG_INVALID',
+    `server "${first.serverId}" could not be started: ${reason}`,
+    {
+      cause: first.error,
+      ...(entry === undefined ? {} : { path: entry.pointer }),
+      data: { failures: failures.map((f) => f.serverId) },
+    },
+  );
+}
+
+/**
+ * Starts or reaches every server of a configuration (an object, the path of a JSON file in any
+ * format {@link parseServersConfig} reads: Claude Desktop, Cursor, Claude Code, VS Code,
+ * gemini-cli; or entries already checked), over stdio, Streamable HTTP or the legacy HTTP+SSE
+ * transport, lists each one's tools (every page) and builds one tool set over them (an entry's
+ * `includeTools`/`excludeTools` added to `toolSet.filters`). What reading the file found is in
+ * `configWarnings`. A server
+ * that announces `notifications/tools/list_changed` has its tools listed again and the set
+ * rebuilt. If any server fails to connect, the others are closed and a `GeminiMcpError`
+ * (`CONFIG_INVALID`, `path` the entry's pointer) names it, and for an HTTP server its URL and
+ * the cause (`ECONNREFUSED 127.0.0.1:1234`, `HTTP 404`); a server that refuses authorization
+ * gives `UNAUTHORIZED` instead. A `timeoutMs` outside (0, 2^31 - 1] or a `maxMessageBytes` that
+ * is not a whole number >= 1 is refused with INVALID_INPUT naming the option, and so are bad
+ * `capabilities`. Each client declares only the capabilities configured for its server
+ * (elicitation, roots, sampling), with their handlers in place before it connects.
+ *
+ * @example
+ * ```ts
+ * const connections = await connectServers({
+ *   mcpServers: {
+ *     bitcoin: { command: 'npx', args: ['tsx', 'examples/bitcoin-server.ts'] },
+ *     docs: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ...' } },
+ *   },
+ * });
+ * try {
+ *   console.log(connections.toolset.entries.map((e) => e.exposedName));
+ * } finally {
+ *   await connections.close();
+ * }
+ * ```
+ */
+export async function connectServers<
+  R extends ResponseInput = GenerateContentResponse,
+  M extends SchemaMode = SchemaMode,
+>(
+  config: ServersConfig | string | readonly ServerEntry[],
+  options: ConnectOptions<R, M> = {},
+): Promise<ServerConnections> {
+  checkTimeout('timeoutMs', options.timeoutMs);
+  checkCount('maxMessageBytes', options.maxMessageBytes);
+  checkCapabilitiesConfig(options);
+  const { entries, warnings: configWarnings } = await loadServers(config, options.configOptions);
+  // Built before any server starts, so bad sampling limits are refused up front.
+  const { sampling } = options;
+  const samplingFeatures = new Map(
+    entries.map((entry) => [
+      entry.serverId,
+      sampling === undefined ? [] : [samplingFeature(entry.serverId, sampling)],
+    ]),
+  );
+  const opened = await openAll(entries, {
+    ...options,
+    moreFeatures: (serverId) => samplingFeatures.get(serverId) ?? [],
+  });
+  const clients = new Map(opened.map(({ entry, client }) => [entry.serverId, client]));
+  const roots = new Map(
+    opened.flatMap(({ entry, client, roots }) =>
+      roots === undefined ? [] : [[entry.serverId, { roots, client }] as const],
+    ),
+  );
+  let live: LiveToolSet;
+  try {
+    live = new LiveToolSet(
+      new Map(opened.map(({ entry, tools }) => [entry.serverId, tools])),
+      withEntryFilters(entries, options.toolSet),
+    );
+  } catch (error) {
+    await Promise.allSettled([...clients.values()].map((client) => closeClient(client)));
+    throw error;
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const fetchTools = (client: Client) => () => listAllTools(client, { timeoutMs });
+  for (const [serverId, client] of clients) {
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
+      live.replaceAndNotify(serverId, fetchTools(client)),
+    );
+  }
+
+  return {
+    clients,
+    get toolset() {
+      return live.toolset;
+    },
+    get warnings() {
+      return live.warnings;
+    },
+    configWarnings,
+    async refreshTools(serverId) {
+      const ids = serverId === undefined ? [...clients.keys()] : [serverId];
+      await Promise.all(
+        ids.map((id) => {
+          const client = clients.get(id);
+          if (client === undefined) {
+            throw new GeminiMcpError('INVALID_INPUT', `no server "${id}" is connected`);
+          }
+          return live.replace(id, fetchTools(client));
+        }),
+      );
+    },
+    onToolsChanged(listener) {
+      return live.onChange(listener);
+    },
+    toolsSettled(settleOptions) {
+      return live.toolsSettled(settleOptions);
+    },
+    async setRoots(list, serverId) {
+      const checked = checkRoots(list, 'setRoots');
+      const ids = serverId === undefined ? [...roots.keys()] : [serverId];
+      const targets = ids.map((id) => roots.get(id));
+      if (targets.length === 0 || targets.includes(undefined)) {
+        throw new GeminiMcpError(
+          'INVALID_INPUT',
+          serverId === undefined
+            ? 'setRoots: no server was connected with the roots capability (option capabilities.roots)'
+            : `setRoots: server "${serverId}" was not connected with the roots capability`,
+          { data: { option: 'capabilities.roots' } },
+        );
+      }
+      await Promise.all(targets.map((target) => target?.roots.replace(checked, target.client)));
+    },
+    async close() {
+      live.clearListeners();
+      await Promise.allSettled([...clients.values()].map((client) => closeClient(client)));
+    },
+  };
+}

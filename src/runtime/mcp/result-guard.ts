@@ -1,0 +1,162 @@
+/**
+ * The SDK drops a response whose result it cannot parse as a JSON-RPC result (one that is not an
+ * object: an array, a string, null; or an object whose `_meta` fails the SDK's result schema) as
+ * an "unknown message", and the request then waits for its timeout. Guarded clients turn such a
+ * response into a JSON-RPC error for the same request at once, which {@link refusedResult}
+ * recognises, so the call ends as `INVALID_RESULT` within milliseconds.
+ */
+
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject } from '../../json/object.js';
+import { appendPointer } from '../../json/pointer.js';
+
+/** Where a result is malformed, and how. */
+export interface ResultRefusal {
+  /** JSON pointer into the result (`''`: the result itself). */
+  readonly path: string;
+  /** What failed: `type` for a result that is not an object, else zod's issue code. */
+  readonly keyword: string;
+  /** In words, e.g. `an array, not an object`. */
+  readonly problem: string;
+}
+
+/** The `data` of every stand-in error (the refusal itself): identity, not a code a server could also send. */
+const standIns = new WeakSet<object>();
+const guarded = new WeakSet<Transport>();
+
+/** JSON-RPC "internal error": what a stand-in error says it is, to anyone else listening. */
+const INTERNAL_ERROR = -32603;
+
+/** What a value is, in words, for the error message. */
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
+/** Why the SDK would drop a response carrying `result`, or undefined when it would not. */
+function refusal(result: unknown): ResultRefusal | undefined {
+  if (!isJsonObject(result)) {
+    return { path: '', keyword: 'type', problem: `${describe(result)}, not an object` };
+  }
+  // Only `_meta` has a shape in the SDK's result schema: a result without one always passes.
+  if (!Object.hasOwn(result, '_meta')) return undefined;
+  const parsed = ResultSchema.safeParse(result);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0];
+  const path = (issue?.path ?? ['_meta']).reduce<string>(
+    (pointer, key) => appendPointer(pointer, typeof key === 'number' ? key : String(key)),
+    '',
+  );
+  return { path, keyword: issue?.code ?? 'invalid', problem: issue?.message ?? 'is invalid' };
+}
+
+/** The message itself, or, for a response whose result the SDK would drop, the stand-in error. */
+export function standIn(message: unknown): unknown {
+  if (!isJsonObject(message) || !Object.hasOwn(message, 'result') || 'method' in message)
+    return message;
+  const { id, result } = message;
+  if (typeof id !== 'string' && typeof id !== 'number') return message;
+  const refused = refusal(result);
+  if (refused === undefined) return message;
+  standIns.add(refused);
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: INTERNAL_ERROR,
+      message:
+        refused.path === ''
+          ? `the server's result is ${refused.problem}`
+          : `the server's result is malformed at ${refused.path}: ${refused.problem}`,
+      data: refused,
+    },
+  };
+}
+
+/**
+ * Makes `client` answer a response whose result the SDK would drop as an error at once
+ * (idempotent; a client reconnected on a new transport is guarded again by the next call). Call
+ * it after `client.connect`: it wraps the handler the SDK installed on the transport.
+ *
+ * @example
+ * ```ts
+ * await client.connect(transport);
+ * guardResults(client);
+ * ```
+ */
+export function guardResults(client: Client): void {
+  const transport = client.transport;
+  if (transport === undefined || guarded.has(transport)) return;
+  guarded.add(transport);
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => deliver?.(standIn(message) as typeof message, extra);
+}
+
+/**
+ * Where and how the result was malformed, when a request failed because the SDK would have
+ * dropped its response (see {@link guardResults}); `undefined` for any other failure.
+ *
+ * @example
+ * ```ts
+ * refusedResult(error); // {path: '', keyword: 'type', problem: 'an array, not an object'}
+ * ```
+ */
+export function refusedResult(error: unknown): ResultRefusal | undefined {
+  if (!(error instanceof McpError) || !isJsonObject(error.data) || !standIns.has(error.data))
+    return undefined;
+  return error.data as unknown as ResultRefusal;
+}
+
+/** The SDK's `ReadBuffer` as the guard sees it (the pinned SDK, 1.32). */
+interface LineBuffer {
+  _buffer?: Buffer;
+  readMessage(): unknown;
+}
+
+function parsed(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Over stdio the SDK's line buffer refuses such a response before any handler sees it (its
+ * parser throws, and the line is lost): this lets the stand-in error through instead. Applied
+ * to the SDK's `ReadBuffer` (whose pending bytes are its `_buffer`), as our own stdio
+ * transport and the SDK's both use it.
+ *
+ * @example
+ * ```ts
+ * const buffer = new ReadBuffer();
+ * guardLineBuffer(buffer);
+ * ```
+ */
+export function guardLineBuffer(buffer: LineBuffer): void {
+  const read = buffer.readMessage.bind(buffer);
+  buffer.readMessage = () => {
+    // The bytes before the read: reading only moves `_buffer` past the line, so the refused
+    // line is still there to decode, and a line read without a throw is never decoded twice.
+    const pending = buffer._buffer;
+    try {
+      return read();
+    } catch (error) {
+      const end = pending === undefined ? -1 : pending.indexOf(10);
+      const line = end === -1 ? undefined : pending?.toString('utf8', 0, end);
+      const message = line === undefined ? undefined : parsed(line);
+      const replaced = message === undefined ? message : standIn(message);
+      if (replaced === message) throw error;
+      return replaced;
+    }
+  };
+}
+
+/** {@link guardLineBuffer} on the SDK's own stdio transport (where it holds it privately). */
+export function guardStdioResults(transport: StdioClientTransport): void {
+  const buffer = (transport as unknown as { _readBuffer?: LineBuffer })._readBuffer;
+  if (buffer !== undefined && typeof buffer.readMessage === 'function') guardLineBuffer(buffer);
+}

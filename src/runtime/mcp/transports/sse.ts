@@ -1,0 +1,178 @@
+/**
+ * The legacy HTTP+SSE transport (protocol 2024-11-05) with the same download bounds as
+ * Streamable HTTP, and the fallback the MCP specification describes for a URL of unknown kind:
+ * POST the `initialize` request as Streamable HTTP; on a 4xx (but 401 and 403) open the SSE
+ * stream (GET) and send it there.
+ */
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type {
+  Transport,
+  TransportSendOptions,
+} from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { authorizedBoundedFetch, type BoundedHttpOptions } from './http.js';
+
+/** What the SSE transport is given. */
+export interface HttpTransportOptions extends BoundedHttpOptions {
+  /** How long SSE's `start()` waits for the `endpoint` event; default 30 000 ms. */
+  startTimeoutMs?: number;
+}
+
+const DEFAULT_START_TIMEOUT_MS = 30_000;
+
+/**
+ * Whether a status to the first POST means "not Streamable HTTP: try SSE": any 4xx, as the
+ * specification says, but 401 and 403 (credentials: SSE would refuse them too, and the real
+ * reason would be lost).
+ */
+const fallsBack = (status: number): boolean =>
+  status >= 400 && status < 500 && status !== 401 && status !== 403;
+
+/**
+ * The SDK's SSE client transport over a bounded, authorizing fetch (`authorizedBoundedFetch`): every event of the stream is cut
+ * off past `maxMessageBytes`, and then the connection is closed, so the requests waiting on
+ * it fail at once (connection closed) instead of waiting for their timeout. A response whose
+ * result is not an object reaches the client as an error answer.
+ *
+ * @example
+ * ```ts
+ * await client.connect(new BoundedSseTransport(new URL('http://127.0.0.1:3000/sse'), { serverId: 'web', maxMessageBytes: 1 << 20 }));
+ * ```
+ */
+export class BoundedSseTransport extends SSEClientTransport {
+  readonly #startTimeoutMs: number;
+  /** Ends a `start()` still waiting for the `endpoint` event. */
+  #failStart: ((error: Error) => void) | undefined;
+
+  constructor(url: URL, options: HttpTransportOptions) {
+    const bounded = authorizedBoundedFetch(url, options);
+    super(url, {
+      fetch: bounded.fetch,
+      ...(options.headers === undefined ? {} : { requestInit: { headers: options.headers } }),
+    });
+    this.#startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    bounded.onStandIn = (message) => this.onmessage?.(message);
+    bounded.onTooLarge = (_ids, error) => {
+      this.onerror?.(error);
+      this.#failStart?.(error);
+      void this.close();
+    };
+  }
+
+  /**
+   * Opens the stream and waits for the server's `endpoint` event, at most `startTimeoutMs`;
+   * fails at once when the stream is cut off first.
+   */
+  override start(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const started = new Promise<void>((resolve, reject) => {
+      this.#failStart = reject;
+      timer = setTimeout(() => {
+        reject(new Error(`no endpoint event within ${this.#startTimeoutMs} ms`));
+        void this.close();
+      }, this.#startTimeoutMs);
+      super.start().then(resolve, reject);
+    });
+    return started.finally(() => {
+      clearTimeout(timer);
+      this.#failStart = undefined;
+    });
+  }
+}
+
+const isInitialize = (message: JSONRPCMessage): boolean =>
+  'method' in message && message.method === 'initialize';
+
+/**
+ * Streamable HTTP first; when the server answers the `initialize` POST with a 4xx (but 401 and
+ * 403), the legacy SSE transport on the same URL (and headers) from then on. Errors of the first
+ * attempt are not reported when the fallback takes over.
+ *
+ * @example
+ * ```ts
+ * const transport = new HttpWithSseFallback(
+ *   new BoundedHttpTransport(url, { maxMessageBytes }),
+ *   () => new BoundedSseTransport(url, { maxMessageBytes }),
+ * );
+ * await client.connect(transport);
+ * ```
+ */
+export class HttpWithSseFallback implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+  #current: Transport;
+  readonly #sse: () => Transport;
+  #decided = false;
+  /** Errors of the first attempt, held until it is known whether the fallback takes over. */
+  readonly #held: Error[] = [];
+  #protocolVersion: string | undefined;
+
+  constructor(streamable: Transport, sse: () => Transport) {
+    this.#current = streamable;
+    this.#sse = sse;
+  }
+
+  get sessionId(): string | undefined {
+    return this.#current.sessionId;
+  }
+
+  #wire(transport: Transport, held?: Error[]): void {
+    transport.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    transport.onclose = () => {
+      if (transport === this.#current) this.onclose?.();
+    };
+    transport.onerror = (error) => {
+      if (transport !== this.#current) return;
+      if (held !== undefined && !this.#decided) held.push(error);
+      else this.onerror?.(error);
+    };
+  }
+
+  start(): Promise<void> {
+    this.#wire(this.#current, this.#held);
+    return this.#current.start();
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.#decided || !isInitialize(message)) {
+      this.#decided = true;
+      return this.#current.send(message, options);
+    }
+    try {
+      await this.#current.send(message, options);
+    } catch (error) {
+      if (!(error instanceof StreamableHTTPError) || !fallsBack(error.code ?? 0)) {
+        this.#decide();
+        throw error;
+      }
+      const streamable = this.#current;
+      const sse = this.#sse();
+      this.#current = sse;
+      this.#held.length = 0;
+      this.#decided = true;
+      void streamable.close();
+      this.#wire(sse);
+      if (this.#protocolVersion !== undefined) sse.setProtocolVersion?.(this.#protocolVersion);
+      await sse.start();
+      return sse.send(message, options);
+    }
+    this.#decide();
+  }
+
+  /** The first attempt stands: its held errors are reported. */
+  #decide(): void {
+    this.#decided = true;
+    for (const error of this.#held.splice(0)) this.onerror?.(error);
+  }
+
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
+    this.#current.setProtocolVersion?.(version);
+  }
+
+  close(): Promise<void> {
+    return this.#current.close();
+  }
+}

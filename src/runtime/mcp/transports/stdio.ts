@@ -1,0 +1,176 @@
+/**
+ * stdio to a server started in its own process group (POSIX), so that closing ends every
+ * process the server started, not just the one spawned: a wrapper (`sh -c ...`, `npx`) and what
+ * it runs go together. Messages are framed and read as the SDK's own stdio transport does.
+ */
+import { type ChildProcess, type IOType, spawn } from 'node:child_process';
+import { PassThrough, type Stream } from 'node:stream';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { guardLineBuffer } from '../result-guard.js';
+
+/** How long each step of closing waits for the server to go: stdin closed, SIGTERM, SIGKILL. */
+const CLOSE_STEP_MS = 2000;
+
+/** What {@link ProcessGroupStdioTransport} starts. */
+export interface ProcessGroupServer {
+  command: string;
+  args?: string[];
+  /** Added to the SDK's safe default environment. */
+  env?: Record<string, string>;
+  cwd?: string;
+  stderr?: IOType;
+  /** Largest message read; default the SDK's (10 MiB). */
+  maxBufferSize?: number;
+}
+
+const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `promise` or `ms` elapsed, whichever comes first; the timer is cleared either way. */
+async function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      promise,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Signals every process of the group `pgid`; false when none is left.
+ */
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A client transport over a child process's stdin and stdout, the child leading its own
+ * process group. `close()` closes stdin, then (after 2 s, or at once when the child has
+ * exited) sends SIGTERM to the whole group, then SIGKILL to whatever is left 2 s later.
+ */
+export class ProcessGroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly #server: ProcessGroupServer;
+  readonly #readBuffer: ReadBuffer;
+  #process: ChildProcess | undefined;
+  /** With `stderr: 'pipe'`: the child's stderr, available before it starts (as the SDK's). */
+  readonly #stderr: PassThrough | undefined;
+
+  constructor(server: ProcessGroupServer) {
+    this.#server = server;
+    this.#stderr = server.stderr === 'pipe' ? new PassThrough() : undefined;
+    this.#readBuffer = new ReadBuffer(
+      server.maxBufferSize === undefined ? undefined : { maxBufferSize: server.maxBufferSize },
+    );
+    // A result that is not an object becomes an error answer instead of a lost line.
+    guardLineBuffer(this.#readBuffer as unknown as Parameters<typeof guardLineBuffer>[0]);
+  }
+
+  /** The child's stderr when `stderr` is `'pipe'` (read it: an unread pipe stalls the child). */
+  get stderr(): Stream | null {
+    return this.#stderr ?? null;
+  }
+
+  /** The child's pid (its process group's id), once started. */
+  get pid(): number | null {
+    return this.#process?.pid ?? null;
+  }
+
+  start(): Promise<void> {
+    if (this.#process !== undefined) {
+      return Promise.reject(new Error('ProcessGroupStdioTransport already started'));
+    }
+    const { command, args = [], env, cwd, stderr = 'inherit' } = this.#server;
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, args, {
+        env: { ...getDefaultEnvironment(), ...env },
+        stdio: ['pipe', 'pipe', stderr],
+        shell: false,
+        detached: true,
+        ...(cwd === undefined ? {} : { cwd }),
+      });
+      this.#process = child;
+      if (this.#stderr !== undefined) child.stderr?.pipe(this.#stderr);
+      child.on('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.on('spawn', () => resolve());
+      child.on('close', () => {
+        if (this.#process === child) this.#process = undefined;
+        this.onclose?.();
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        try {
+          this.#readBuffer.append(chunk);
+        } catch (error) {
+          this.onerror?.(error as Error);
+          void this.close();
+          return;
+        }
+        this.#drain();
+      });
+    });
+  }
+
+  #drain(): void {
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#readBuffer.readMessage();
+      } catch (error) {
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#process?.stdin;
+    if (stdin === undefined || stdin === null) return Promise.reject(new Error('Not connected'));
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.#process;
+    this.#process = undefined;
+    this.#readBuffer.clear();
+    if (child?.pid === undefined) return;
+    const pgid = child.pid;
+    const running = (): boolean => child.exitCode === null && child.signalCode === null;
+    const closed = new Promise<void>((resolve) => {
+      if (!running()) resolve();
+      else child.once('exit', () => resolve());
+    });
+    try {
+      child.stdin?.end();
+    } catch {
+      // already closed
+    }
+    await within(closed, CLOSE_STEP_MS);
+    // The group goes too, even when its leader left on stdin's end: what it started may not.
+    if (!signalGroup(pgid, 'SIGTERM')) return;
+    await within(closed, CLOSE_STEP_MS);
+    for (let left = CLOSE_STEP_MS; left > 0 && signalGroup(pgid, 0); left -= 50) await wait(50);
+    signalGroup(pgid, 'SIGKILL');
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * MCP servers as one @google/genai `CallableTool`: the drop-in for genai's `mcpToTool`, so that
+ * genai's automatic function calling runs MCP tools with gemini-mcp's names, declarations and
+ * answers.
+ */
+
+import type {
+  AnswerPart,
+  FunctionCallInput,
+  FunctionTool,
+  SchemaMode,
+} from '../../adapter/shapes.js';
+import {
+  type FunctionDeclarationsOptions,
+  functionDeclarations,
+} from '../../adapter/tools/declarations.js';
+import type { ToolSet } from '../../adapter/tools/toolset-types.js';
+import { type AnswerOptions, answerCalls } from './answer.js';
+import type { ClientMap } from './execute.js';
+
+/** The servers a {@link mcpCallableTool} calls: what `connectServers` returns fits. */
+export interface CallableServers {
+  /** The current tool set, read on every `tool()` (a live set follows `tools/list_changed`). */
+  readonly toolset: ToolSet;
+  readonly clients: ClientMap;
+}
+
+/** Options of {@link mcpCallableTool}: how tools are declared, called and answered. */
+export interface CallableToolOptions<M extends SchemaMode = 'json'>
+  extends FunctionDeclarationsOptions<M>,
+    Omit<AnswerOptions, 'dialect'> {}
+
+/**
+ * A `CallableTool` for @google/genai's `config.tools`: `tool()` declares the servers' tools,
+ * `callTool()` runs the model's calls on them.
+ */
+export interface McpCallableTool<M extends SchemaMode = 'json'> {
+  /** The tool set as one Gemini Tool, read afresh on each call. */
+  tool(): Promise<FunctionTool<M>>;
+  /** Runs the calls; one functionResponse part per call, in call order, ids echoed. */
+  callTool(functionCalls: readonly FunctionCallInput[]): Promise<AnswerPart[]>;
+}
+
+/**
+ * MCP servers as a `CallableTool` for @google/genai's automatic function calling, where
+ * `mcpToTool` would go: `config: { tools: [mcpCallableTool(servers)] }`. Unlike `mcpToTool`:
+ *
+ * - names are gemini-mcp's: valid for Gemini, unique across servers (a name two servers share
+ *   becomes `server__tool` on both) where `mcpToTool` throws on the duplicate;
+ * - descriptions are sanitized and capped; `schemaMode` picks json or openapi declarations;
+ * - `callTool` answers every call with exactly one functionResponse, in call order, its id
+ *   echoed: unknown names and bad arguments are answered to the model, failures, timeouts
+ *   (`timeoutMs`) and cancellation (`signal`) too, and results are checked against the MCP
+ *   schema and the tool's outputSchema;
+ * - `tool()` reads `servers.toolset` each time genai asks, so a set rebuilt on
+ *   `tools/list_changed` is declared from the next request on; the calls of a turn resolve
+ *   against the set last declared.
+ *
+ * Because it answers every call, it should be the only CallableTool of a request; it holds any
+ * number of servers. For openapi declarations typed with genai's `Type` enum, import it from
+ * `gemini-mcp/genai`.
+ *
+ * @example
+ * ```ts
+ * const servers = await connectServers('mcp.json');
+ * const response = await ai.models.generateContent({
+ *   model: 'gemini-2.5-flash',
+ *   contents: 'What does a bitcoin cost in euros?',
+ *   config: { tools: [mcpCallableTool(servers, { timeoutMs: 30_000 })] },
+ * });
+ * console.log(response.text);
+ * ```
+ */
+export function mcpCallableTool<M extends SchemaMode = 'json'>(
+  servers: CallableServers,
+  options: CallableToolOptions<M> = {},
+): McpCallableTool<M> {
+  let declared: ToolSet | undefined;
+  return {
+    async tool() {
+      declared = servers.toolset;
+      return { functionDeclarations: functionDeclarations(declared, options) };
+    },
+    async callTool(calls) {
+      if (calls.length === 0) return [];
+      const parts = calls.map((functionCall) => ({ functionCall }));
+      const answer = await answerCalls(
+        parts,
+        declared ?? servers.toolset,
+        servers.clients,
+        options,
+      );
+      return answer.parts;
+    },
+  };
+}

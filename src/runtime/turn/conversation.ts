@@ -1,0 +1,236 @@
+/**
+ * The conversation loop: ask the model, keep its turn exactly as returned, answer its calls,
+ * and go on until it answers without calls or the turn limit is reached.
+ */
+
+import type {
+  AnswerContent,
+  ContentInput,
+  ResponseInput,
+  SchemaMode,
+} from '../../adapter/shapes.js';
+import { type FunctionDeclarationsOptions, geminiTools } from '../../adapter/tools/declarations.js';
+import type { ToolSet } from '../../adapter/tools/toolset-types.js';
+import type { CallFinish } from '../../adapter/turn/calls.js';
+import { functionCalls } from '../../adapter/turn/calls.js';
+import type { GenerateContentResponse } from '../../generated/types.js';
+import { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS, type ToolSetSource } from '../mcp/live-toolset.js';
+import { gatherTurn } from '../model/gather.js';
+import type { ContentOf, Generate, ReadOptions } from '../model/generate.js';
+import { checkTimeout } from '../options.js';
+import { type AnswerOptions, answerCalls } from './answer.js';
+import type { ClientMap } from './execute.js';
+
+/**
+ * Options of {@link runConversation}. `R` is the response type `generate` returns (inferred:
+ * gemini-mcp's own, or @google/genai's `GenerateContentResponse`), whose Content type the
+ * history has; `M` is the schema mode of `declarations`. `onNotice` hears every tolerance used
+ * in reading the model's replies (fields, enum values, kinds of part newer than the vendored
+ * revision).
+ */
+export interface ConversationOptions<
+  R extends ResponseInput = GenerateContentResponse,
+  M extends SchemaMode = 'json',
+> extends AnswerOptions,
+    ReadOptions {
+  /** Asks the model for one turn; see `genaiGenerate` and `genaiGenerateStream`. */
+  generate: Generate<R, M>;
+  /**
+   * The tools offered to the model. Pass what `connectServers` returned (a
+   * {@link ToolSetSource}) and each request first waits, at most `toolsRefreshTimeoutMs`, for
+   * the tool refreshes in flight, so a tool that a call of the previous turn made its server add
+   * (`tools/list_changed`) is declared in the very next request. A function is asked again
+   * before each turn without waiting; a ToolSet is used as it is.
+   */
+  toolset: ToolSet | (() => ToolSet) | ToolSetSource;
+  /**
+   * The longest wait, before each request, for tool refreshes in flight (with a
+   * {@link ToolSetSource} as `toolset`); when it passes, the request declares the current set.
+   * Default 5 000 ms.
+   */
+  toolsRefreshTimeoutMs?: number;
+  clients: ClientMap;
+  /** The conversation so far, ending with the user's turn (not modified): `generate`'s Contents. */
+  contents: readonly NoInfer<ContentOf<R>>[];
+  /** Model turns at most (calls to `generate`). Default 10. */
+  maxTurns?: number;
+  /** How the tool set is declared to the model. */
+  declarations?: FunctionDeclarationsOptions<M>;
+  /** Called after each model turn whose calls were answered. */
+  onTurn?: (turn: AnsweredTurn<R>) => void;
+}
+
+/** A model turn with calls, and the answer sent back. */
+export interface AnsweredTurn<R extends ResponseInput = GenerateContentResponse> {
+  /** 1 for the first model turn. */
+  turn: number;
+  response: R;
+  /** The model's Content as returned (for a stream: every chunk's parts, in order). */
+  model: ContentOf<R>;
+  /** The user Content answering each call. */
+  answer: AnswerContent;
+  /** The history so far, ending with `answer`: the contents of the next request. */
+  contents: readonly (ContentOf<R> | AnswerContent)[];
+}
+
+/** Why the conversation stopped; `R` is the response type (for `promptFeedback`). */
+export type ConversationStop<R extends ResponseInput = GenerateContentResponse> =
+  /**
+   * The model answered without calling a tool: `text` is its answer (thoughts left out).
+   * `finishReason` is the API's raw value, also when it is newer than the vendored revision
+   * (then `onNotice` heard of it).
+   */
+  | { reason: 'answered'; text: string; finishReason?: string }
+  /** `maxTurns` model turns were played; the last one's calls were answered but not yet sent. */
+  | { reason: 'max-turns'; maxTurns: number }
+  /** The model's function calling failed (FC-6): nothing of that turn was kept. */
+  | { reason: 'call-failure'; finish: CallFinish }
+  /** The model gave no content: the prompt was blocked, or the candidate came back empty. */
+  | {
+      reason: 'no-content';
+      finishReason?: string;
+      promptFeedback?: NonNullable<R['promptFeedback']>;
+    }
+  /** The signal fired. */
+  | { reason: 'cancelled' };
+
+/** The result of {@link runConversation}. */
+export interface ConversationResult<R extends ResponseInput = GenerateContentResponse> {
+  /**
+   * The whole history: the given contents, then each model turn and each answer; typed so that
+   * it goes back into the next request as it is.
+   */
+  contents: (ContentOf<R> | AnswerContent)[];
+  stop: ConversationStop<R>;
+  /** Model turns played. */
+  turns: number;
+  /** The last model response (gathered, for a stream). */
+  lastResponse?: R;
+}
+
+/** The tool set to declare now: after the refreshes in flight, for a source. */
+async function currentToolset(
+  toolset: ConversationOptions<ResponseInput, SchemaMode>['toolset'],
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<ToolSet> {
+  if (typeof toolset === 'function') return toolset();
+  if (!('toolsSettled' in toolset)) return toolset;
+  await toolset.toolsSettled({ timeoutMs, ...(signal === undefined ? {} : { signal }) });
+  return toolset.toolset;
+}
+
+function answerText(content: ContentInput): string {
+  return (content.parts ?? [])
+    .filter((part) => part.thought !== true && typeof part.text === 'string')
+    .map((part) => part.text)
+    .join('');
+}
+
+/**
+ * Plays a conversation with tools: calls `generate` with the history and the tool set as
+ * Gemini tools, appends the model's Content exactly as returned (thought signatures and every
+ * other field untouched; a stream's chunks gathered into one Content, so parallel calls stay
+ * together), answers its function calls with {@link answerCalls} and repeats. Stops, with a
+ * typed {@link ConversationStop} rather than a throw, when the model answers without calls, at
+ * `maxTurns`, when function calling fails or no content comes back, or when `signal` fires.
+ * Errors of `generate` itself (network, HTTP 4xx/5xx) propagate. With `toolset: connections`
+ * each request waits (bounded) for the tool refreshes in flight, so tools a call unlocked
+ * (`tools/list_changed`) are declared in the very next request; `onProgress` hears each call's
+ * progress notifications.
+ *
+ * The history is typed by `generate`'s response type: with @google/genai's client, `contents`
+ * and the result's `contents` are genai `Content`s. With an inline `onTurn`, pass `generate` as
+ * a variable, so that TypeScript infers that type before it types the turn.
+ *
+ * @example
+ * ```ts
+ * const ai = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY });
+ * const { contents, stop } = await runConversation({
+ *   generate: genaiGenerate(ai, { model: 'gemini-2.5-flash' }),
+ *   toolset: connections, // waits for tool refreshes in flight before each request
+ *   clients: connections.clients,
+ *   contents: [{ role: 'user', parts: [{ text: 'What does a bitcoin cost in euros?' }] }],
+ *   maxTurns: 5,
+ * });
+ * if (stop.reason === 'answered') console.log(stop.text);
+ * ```
+ */
+export async function runConversation<R extends ResponseInput, M extends SchemaMode = 'json'>(
+  options: ConversationOptions<R, M>,
+): Promise<ConversationResult<R>> {
+  const { generate, clients, signal, onTurn, onNotice } = options;
+  checkTimeout('toolsRefreshTimeoutMs', options.toolsRefreshTimeoutMs);
+  const refreshTimeoutMs = options.toolsRefreshTimeoutMs ?? DEFAULT_TOOLS_REFRESH_TIMEOUT_MS;
+  const maxTurns = options.maxTurns ?? 10;
+  const contents: (ContentOf<R> | AnswerContent)[] = [...options.contents];
+  let lastResponse: R | undefined;
+  const result = (stop: ConversationStop<R>, turns: number): ConversationResult<R> => ({
+    contents,
+    stop,
+    turns,
+    ...(lastResponse === undefined ? {} : { lastResponse }),
+  });
+
+  for (let turn = 1; turn <= maxTurns; turn++) {
+    if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
+    const toolset = await currentToolset(options.toolset, refreshTimeoutMs, signal);
+    if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
+    const tools = geminiTools(toolset, options.declarations);
+    let response: R;
+    try {
+      response = await gatherTurn(
+        await generate({
+          contents: [...contents],
+          tools,
+          ...(signal ? { signal } : {}),
+          ...(onNotice ? { onNotice } : {}),
+        }),
+      );
+    } catch (error) {
+      if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
+      throw error;
+    }
+    lastResponse = response;
+    const candidate = response.candidates?.[0];
+    const read = functionCalls(response, toolset, {
+      dialect: options.dialect ?? 'gemini',
+      ...(options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs }),
+    });
+    const { items, finish } = read;
+    if (finish !== undefined) return result({ reason: 'call-failure', finish }, turn);
+    const model = candidate?.content;
+    if (model === undefined || (model.parts ?? []).length === 0) {
+      return result(
+        {
+          reason: 'no-content',
+          ...(candidate?.finishReason === undefined
+            ? {}
+            : { finishReason: candidate.finishReason }),
+          ...(response.promptFeedback === undefined
+            ? {}
+            : { promptFeedback: response.promptFeedback }),
+        },
+        turn,
+      );
+    }
+    contents.push(model);
+    if (items.length === 0) {
+      return result(
+        {
+          reason: 'answered',
+          text: answerText(model),
+          ...(candidate?.finishReason === undefined
+            ? {}
+            : { finishReason: candidate.finishReason }),
+        },
+        turn,
+      );
+    }
+    const answer = await answerCalls(read, toolset, clients, options);
+    contents.push(answer);
+    onTurn?.({ turn, response, model, answer, contents: [...contents] });
+  }
+  if (signal?.aborted) return result({ reason: 'cancelled' }, maxTurns);
+  return result({ reason: 'max-turns', maxTurns }, maxTurns);
+}

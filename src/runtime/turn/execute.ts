@@ -1,0 +1,331 @@
+/**
+ * Runs resolved tool calls on MCP clients: one outcome per call, in call order, never a throw
+ * for one call's failure.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { unknown } from 'zod/v4';
+import { TOO_DEEP, toolSchemaViolations } from '../../adapter/tools/tool-schemas.js';
+import type { CallItem, RejectedItem } from '../../adapter/turn/calls.js';
+import type { ResolvedCall, ToolError, ToolResult } from '../../adapter/types.js';
+import {
+  isMcpCallToolResult,
+  type ReadNotice,
+  readMcpCallToolResult,
+} from '../../generated/guards.js';
+import { type CallProgress, followProgress, progressHandler } from '../mcp/call-progress.js';
+import { transportErrorSince, wasClosed } from '../mcp/client-state.js';
+import { guardResults } from '../mcp/result-guard.js';
+import { checkCount, checkTimeout } from '../options.js';
+import { mapConcurrent } from './pool.js';
+import { describeCall, toolErrorFrom, violationError } from './tool-errors.js';
+
+/** The MCP clients calls run on, by server id. */
+export type ClientMap = ReadonlyMap<string, Client> | Readonly<Record<string, Client>>;
+
+/** A call that was run, and what came of it. */
+export interface ExecutedCall {
+  readonly kind: 'call';
+  readonly call: ResolvedCall;
+  /**
+   * The server's result (possibly `isError: true`), proven against the MCP CallToolResult
+   * schema and the tool's outputSchema, or the error that stands in for one.
+   */
+  readonly result: ToolResult | ToolError;
+  /** Wall time of the call, from its start (not its time queued) to its outcome. */
+  readonly durationMs: number;
+}
+
+/** What came of one item of a model turn: the call run, or the rejection passed through. */
+export type Outcome = ExecutedCall | RejectedItem;
+
+/** Options of {@link executeToolCalls}. */
+export interface ExecuteOptions {
+  /** Per-call limit; the MCP request is cancelled when it passes. Default 60 000 ms. */
+  timeoutMs?: number;
+  /** Calls in flight at once. Default 8. */
+  concurrency?: number;
+  /** Cancels every call not yet answered (the servers are told) and every call not yet started. */
+  signal?: AbortSignal;
+  /** Hears each novelty a result holds that no known MCP version defines (kept as it came). */
+  onNotice?: (notice: ReadNotice) => void;
+  /**
+   * Hears the servers' `notifications/progress` about each running call (given, each call's
+   * request carries a progress token). Progress that is not a finite number is dropped and
+   * messages are capped at 1 KiB; every other notification is passed on as it arrives, so
+   * throttle what you draw. Progress does not extend `timeoutMs`: it stays the limit of the
+   * whole call, so a server cannot keep a call open by reporting progress. A throw from it
+   * goes to the client's `onerror`, as from any notification handler.
+   */
+  onProgress?: (progress: CallProgress) => void;
+}
+
+/** Default per-call timeout. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Default number of calls in flight. */
+export const DEFAULT_CONCURRENCY = 8;
+
+/**
+ * The result schema handed to the SDK: anything passes, as it came. The SDK's own `ResultSchema`
+ * (an open object with an optional `_meta`) would copy every result only for {@link checkResult}
+ * to check it again, whole, against the MCP CallToolResult schema.
+ */
+const AS_RECEIVED = unknown();
+
+/** Options of a call made with none. */
+const NO_OPTIONS: ExecuteOptions = {};
+
+function clientOf(clients: ClientMap, serverId: string): Client | undefined {
+  if (clients instanceof Map) return clients.get(serverId);
+  const record = clients as Readonly<Record<string, Client>>;
+  return Object.hasOwn(record, serverId) ? record[serverId] : undefined;
+}
+
+/**
+ * The result itself when it is a valid CallToolResult (its read contract) meeting the output
+ * schema, else a ToolError.
+ */
+function checkResult(
+  call: ResolvedCall,
+  raw: unknown,
+  onNotice: ExecuteOptions['onNotice'],
+): ToolResult | ToolError {
+  // The strict check alone for the common, valid result; the read contract for the rest.
+  if (!isMcpCallToolResult(raw)) {
+    const { violations, notices } = readMcpCallToolResult(raw);
+    for (const notice of notices)
+      onNotice?.({ ...notice, message: `${describeCall(call)}: ${notice.message}` });
+    const first = violations[0];
+    if (first !== undefined) {
+      return violationError(
+        'INVALID_RESULT',
+        call,
+        'returned a malformed result',
+        first,
+        violations,
+      );
+    }
+  }
+  const result = raw as ToolResult;
+  const { outputSchema } = call.tool;
+  if (outputSchema === undefined || result.isError === true) return result;
+  if (result.structuredContent === undefined) {
+    return {
+      code: 'OUTPUT_SCHEMA_MISMATCH',
+      message: `${describeCall(call)} declares an output schema but returned no structuredContent`,
+    };
+  }
+  const mismatches = toolSchemaViolations(outputSchema, result.structuredContent) ?? [];
+  const firstMismatch = mismatches[0];
+  if (firstMismatch === undefined) return result;
+  if (firstMismatch.keyword === TOO_DEEP) {
+    return {
+      code: 'INVALID_RESULT',
+      message: `${describeCall(call)} returned structuredContent that cannot be checked: at ${firstMismatch.path} it ${firstMismatch.message}`,
+    };
+  }
+  return violationError(
+    'OUTPUT_SCHEMA_MISMATCH',
+    call,
+    'returned structuredContent that fails its output schema',
+    firstMismatch,
+    mismatches,
+  );
+}
+
+/** The outcome of `call`, timed from `started` to now. */
+function outcome(
+  call: ResolvedCall,
+  started: number,
+  result: ToolResult | ToolError,
+): ExecutedCall {
+  return { kind: 'call', call, result, durationMs: performance.now() - started };
+}
+
+/** The call an item asks to run (a bare call is one), or undefined for a rejected item. */
+function toRun(item: CallItem | ResolvedCall): ResolvedCall | undefined {
+  return !('kind' in item) ? item : item.kind === 'call' ? item.call : undefined;
+}
+
+/** What a run call's promise carries: the outcome as it is (the pool), or as a list (one call). */
+type Deliver<T> = (executed: ExecutedCall) => T;
+const itself: Deliver<ExecutedCall> = (executed) => executed;
+const inList: Deliver<Outcome[]> = (executed) => [executed];
+
+/** What a running call undoes when it settles: its listener on the caller's signal, its progress. */
+function release(
+  signal: AbortSignal | undefined,
+  forward: (() => void) | undefined,
+  progress: { stop: () => void } | undefined,
+): void {
+  if (forward !== undefined) signal?.removeEventListener('abort', forward);
+  progress?.stop();
+}
+
+/** The ToolError standing in for the result of `call` on `client`, which failed with `error`. */
+function failure(
+  error: unknown,
+  call: ResolvedCall,
+  client: Client,
+  started: number,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): ToolError {
+  return toolErrorFrom(error, {
+    call,
+    cancelled: signal?.aborted === true,
+    clientClosed: wasClosed(client),
+    transportError: transportErrorSince(client, started),
+    timeoutMs,
+  });
+}
+
+/**
+ * Runs `call`: the request and one reaction to it, which hands the outcome to `deliver` (no
+ * async frame of its own, no hop after it), so a call costs the adapter a single promise hop
+ * over the bare request.
+ */
+function executed<T>(
+  call: ResolvedCall,
+  clients: ClientMap,
+  options: ExecuteOptions,
+  index: number,
+  deliver: Deliver<T>,
+): Promise<T> {
+  const started = performance.now();
+  const { signal } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (signal?.aborted) {
+    return Promise.resolve(
+      deliver(
+        outcome(call, started, {
+          code: 'CANCELLED',
+          message: `${describeCall(call)} was cancelled before it started`,
+        }),
+      ),
+    );
+  }
+  const client = clientOf(clients, call.serverId);
+  if (client === undefined) {
+    return Promise.resolve(
+      deliver(
+        outcome(call, started, {
+          code: 'UNKNOWN_SERVER',
+          message: `no server "${call.serverId}" is connected; ${describeCall(call)} was not run`,
+        }),
+      ),
+    );
+  }
+  // A signal of our own per call, only when the caller gave one: the SDK never removes its
+  // abort listener, so handing it the caller's signal would pile up one listener per call.
+  const controller = signal === undefined ? undefined : new AbortController();
+  guardResults(client);
+  const forward =
+    controller === undefined ? undefined : (): void => controller.abort(signal?.reason);
+  if (forward !== undefined) signal?.addEventListener('abort', forward, { once: true });
+  const { onProgress } = options;
+  const progress =
+    onProgress === undefined
+      ? undefined
+      : followProgress(client, progressHandler(call, index, onProgress));
+  const { name, arguments: args } = call;
+  let request: Promise<unknown>;
+  try {
+    request = client.request(
+      {
+        method: 'tools/call',
+        params:
+          progress === undefined
+            ? { name, arguments: args }
+            : { name, arguments: args, _meta: { progressToken: progress.progressToken } },
+      },
+      AS_RECEIVED,
+      controller === undefined
+        ? { timeout: timeoutMs }
+        : { signal: controller.signal, timeout: timeoutMs },
+    );
+  } catch (error) {
+    request = Promise.reject(error);
+  }
+  return request.then(
+    (raw) => {
+      release(signal, forward, progress);
+      let result: ToolResult | ToolError;
+      try {
+        result = checkResult(call, raw, options.onNotice);
+      } catch (error) {
+        result = failure(error, call, client, started, signal, timeoutMs);
+      }
+      return deliver(outcome(call, started, result));
+    },
+    (error: unknown) => {
+      release(signal, forward, progress);
+      return deliver(
+        outcome(call, started, failure(error, call, client, started, signal, timeoutMs)),
+      );
+    },
+  );
+}
+
+/**
+ * Runs the calls of a model turn on their servers' clients, at most `concurrency` at a time,
+ * and returns one {@link Outcome} per item, in order: pass `functionCalls(...).items` and a
+ * rejected item comes back as it is, a call as an {@link ExecutedCall}; pass calls alone
+ * (`functionCalls(...).calls`) and each comes back executed. Every failure (timeout,
+ * cancellation, transport, closed client, unknown server, a result that fails the MCP
+ * CallToolResult schema or the tool's outputSchema) becomes a `ToolError` with its code; a
+ * single call never throws. Timeouts and `signal` cancel the MCP request itself, so the server
+ * gets `notifications/cancelled`. `onProgress` hears each call's progress notifications with
+ * the call's index, id, exposed name and server. Throws INVALID_INPUT (naming the option) for a `concurrency`
+ * that is not a whole number >= 1 or Infinity, or a `timeoutMs` outside (0, 2^31 - 1].
+ *
+ * @example
+ * ```ts
+ * const { items } = functionCalls(response, connections.toolset);
+ * const outcomes = await executeToolCalls(items, connections.clients, { timeoutMs: 10_000 });
+ * for (const outcome of outcomes) {
+ *   if (outcome.kind === 'call') console.log(outcome.call.exposedName, isToolError(outcome.result) ? outcome.result.code : 'ok');
+ * }
+ * ```
+ */
+export function executeToolCalls(
+  calls: readonly ResolvedCall[],
+  clients: ClientMap,
+  options?: ExecuteOptions,
+): Promise<ExecutedCall[]>;
+export function executeToolCalls(
+  items: readonly CallItem[],
+  clients: ClientMap,
+  options?: ExecuteOptions,
+): Promise<Outcome[]>;
+export function executeToolCalls(
+  items: readonly (CallItem | ResolvedCall)[],
+  clients: ClientMap,
+  options: ExecuteOptions = NO_OPTIONS,
+): Promise<Outcome[]> {
+  // Not an async function (a single call would pay its frame and a hop): every throw is
+  // turned into the rejection an async function would give.
+  try {
+    checkCount('concurrency', options.concurrency, true);
+    checkTimeout('timeoutMs', options.timeoutMs);
+    if (items.length === 1) {
+      const only = items[0]!;
+      const call = toRun(only);
+      return call === undefined
+        ? Promise.resolve([only as RejectedItem])
+        : executed(call, clients, options, 0, inList);
+    }
+    return mapConcurrent(items, options.concurrency ?? DEFAULT_CONCURRENCY, (item, index) => {
+      try {
+        const call = toRun(item);
+        return call === undefined
+          ? Promise.resolve(item as RejectedItem)
+          : executed(call, clients, options, index, itself);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    });
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
