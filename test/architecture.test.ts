@@ -1,6 +1,7 @@
 /**
- * The house rules of DESIGN.md section 1: src/ is layered as folders, each importing only from
- * the layers below it, and nothing imports in a cycle.
+ * The house rules (ARCHITECTURE.md): src/ is layered as folders, each importing only from the
+ * layers below it; inside a layer, sub-layer folders keep their own order; nothing imports in a
+ * cycle.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -28,6 +29,60 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   cli: ['errors', 'generated', 'json', 'schema', 'adapter', 'runtime'],
   index: ['errors', 'generated', 'json', 'schema', 'adapter', 'runtime'],
 };
+
+/**
+ * Inside the layers: what a sub-layer folder must never import (project-relative prefixes), and
+ * why. A file in the layer's own folder (for instance `src/runtime/options.ts`) is the shared
+ * bottom of its layer.
+ */
+const SUBLAYER_RULES: readonly { from: string; never: readonly string[]; why: string }[] = [
+  {
+    from: 'src/adapter/tools/',
+    never: ['src/adapter/turn/', 'src/adapter/sampling/'],
+    why: 'the tool set and its declarations come before any turn',
+  },
+  {
+    from: 'src/adapter/turn/',
+    never: ['src/adapter/sampling/'],
+    why: 'sampling builds on the turn adapters, not the other way',
+  },
+  {
+    from: 'src/runtime/model/',
+    never: ['src/runtime/mcp/', 'src/runtime/turn/'],
+    why: 'calling the model knows nothing of MCP servers or turns',
+  },
+  {
+    from: 'src/runtime/mcp/',
+    never: ['src/runtime/turn/'],
+    why: 'talking to servers never depends on answering the model',
+  },
+  {
+    from: 'src/runtime/turn/',
+    never: [
+      'src/runtime/mcp/config/',
+      'src/runtime/mcp/auth/',
+      'src/runtime/mcp/transports/',
+      'src/runtime/mcp/features/',
+    ],
+    why: 'a turn uses the MCP call API, never config, auth, transports or client features',
+  },
+  {
+    from: 'src/cli/validate/',
+    never: ['src/runtime/', 'src/cli/servers/'],
+    why: 'validate works offline and loads no MCP client',
+  },
+  {
+    from: 'src/cli/servers/',
+    never: ['src/cli/validate/'],
+    why: 'the server commands and validate are separate commands',
+  },
+];
+
+/**
+ * Layers whose own files (`src/runtime/options.ts`) are the bottom of their sub-layers. The CLI's
+ * own files are its entry (`main`, `program`), which dispatches to its command folders.
+ */
+const LAYER_ROOTS = ['src/adapter/', 'src/runtime/'] as const;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
@@ -90,10 +145,42 @@ describe('architecture', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('inside a layer, each sub-layer folder keeps its order (SUBLAYER_RULES)', () => {
+    const wrong: string[] = [];
+    for (const [file, imports] of graph) {
+      for (const rule of SUBLAYER_RULES.filter((r) => file.startsWith(r.from))) {
+        for (const target of imports.filter((t) => rule.never.some((p) => t.startsWith(p)))) {
+          wrong.push(`${file} -> ${target}: ${rule.why}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("a layer's own files import none of its sub-layer folders", () => {
+    const wrong: string[] = [];
+    for (const [file, imports] of graph) {
+      const rootFolder = LAYER_ROOTS.find(
+        (r) => file.startsWith(r) && !file.slice(r.length).includes('/'),
+      );
+      if (rootFolder === undefined) continue;
+      for (const target of imports) {
+        if (target.startsWith(rootFolder) && target.slice(rootFolder.length).includes('/')) {
+          wrong.push(`${file} -> ${target}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('the rule catches an upward import (the checker itself is checked)', () => {
     expect(ALLOWED.adapter.includes('runtime')).toBe(false);
     expect(ALLOWED.runtime.includes('cli')).toBe(false);
-    expect(layerOf('src/runtime/connect.ts')).toBe('runtime');
+    expect(layerOf('src/runtime/mcp/connect.ts')).toBe('runtime');
+    const turnRule = SUBLAYER_RULES.find((rule) => rule.from === 'src/runtime/turn/');
+    expect(turnRule?.never.some((p) => 'src/runtime/mcp/transports/stdio.ts'.startsWith(p))).toBe(
+      true,
+    );
     expect(layerOf('src/loose.ts')).toBeUndefined();
   });
 
