@@ -1,5 +1,5 @@
 /**
- * The shapes gemini-mcp takes from a model client and gives back to it, typed so that
+ * The shapes gemini-mcp-kit takes from a model client and gives back to it, typed so that
  * @google/genai's own values fit both ways without casts:
  *
  * - What we read (a response, a Content, Parts) is typed structurally, by the few fields the
@@ -9,7 +9,7 @@
  *   validators prove at run time), so it has none of the enum-typed fields (`behavior`,
  *   `scheduling`, `mediaResolution`, ...) that a string-literal union could never meet in
  *   genai's TypeScript enums. The one emitted field that is an enum in genai, the OpenAPI
- *   `Schema.type`, is typed by the `gemini-mcp/genai` entry.
+ *   `Schema.type`, is typed by the `gemini-mcp-kit/genai` entry.
  */
 import type { FunctionResponsePart, Schema } from '../generated/types.js';
 
@@ -20,7 +20,7 @@ export interface FunctionCallInput {
   readonly args?: Readonly<Record<string, unknown>> | undefined;
 }
 
-/** A Part as read from a model turn: the fields gemini-mcp looks at, any others kept as they are. */
+/** A Part as read from a model turn: the fields gemini-mcp-kit looks at, any others kept as they are. */
 export interface PartInput {
   readonly text?: string | undefined;
   readonly thought?: boolean | undefined;
@@ -47,7 +47,7 @@ export interface ResponseInput {
   readonly promptFeedback?: object | undefined;
 }
 
-/** A functionResponse part answering one function call, as gemini-mcp emits it. */
+/** A functionResponse part answering one function call, as gemini-mcp-kit emits it. */
 export interface AnswerPart {
   functionResponse: {
     /** The call's id, when the call had one and the dialect has ids. */

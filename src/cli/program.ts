@@ -1,5 +1,5 @@
 /**
- * The `gemini-mcp` command line: `validate`, `tools`, `answer` and `chat`, parsed with
+ * The `gemini-mcp-kit` command line: `validate`, `tools`, `answer` and `chat`, parsed with
  * commander. {@link main} returns the exit code instead of exiting, so stdout is flushed.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -49,8 +49,8 @@ function validateCommand(io: CliIo): Command {
       [
         'Check Gemini and MCP payloads against the vendored schemas.',
         'FILE is a .json file (one payload, may be pretty-printed), a .jsonl/.ndjson file (one payload per line) or - for stdin; other files are read as JSONL when their first line is a JSON value by itself. Input is streamed: memory stays flat however large the file.',
-        "FILE may be a glob, quoted so that gemini-mcp expands it the same under every shell: 'fixtures/**/*.json' (matches sorted; a glob matching no file is an input error).",
-        'A JSON array (what gemini-mcp tools prints, say) is as many payloads, each named by its index: /3/parts/0 is in the fourth.',
+        "FILE may be a glob, quoted so that gemini-mcp-kit expands it the same under every shell: 'fixtures/**/*.json' (matches sorted; a glob matching no file is an input error).",
+        'A JSON array (what gemini-mcp-kit tools prints, say) is as many payloads, each named by its index: /3/parts/0 is in the fourth.',
         'Received kinds (generate-content-response, mcp-tool, list-tools-result, call-tool-result, content blocks and what they hold) are read with the read contract: what is newer than the vendored schemas (a field, an enum value, a kind of part) is a warning; --strict makes it an error. Other kinds (requests, declarations and the like) are what we send: always strict.',
         'Exit status: 0 every payload valid, 1 some payload invalid, 2 usage or input error.',
       ].join('\n\n'),
@@ -138,7 +138,7 @@ function validateCommand(io: CliIo): Command {
 
 /** Builds the program of `commands`; each command's action sets `process.exitCode`. */
 function buildProgram(io: CliIo, commands: ((io: CliIo) => Command)[]): Command {
-  const program = new Command('gemini-mcp')
+  const program = new Command('gemini-mcp-kit')
     .description(
       'Connect MCP servers to Gemini function calling; check payloads against the API schemas.',
     )
@@ -149,7 +149,7 @@ function buildProgram(io: CliIo, commands: ((io: CliIo) => Command)[]): Command 
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(`gemini-mcp: ${s.replace(/^error: /, '')}`),
+      outputError: (s, write) => write(`gemini-mcp-kit: ${s.replace(/^error: /, '')}`),
     });
   for (const make of commands) {
     const command = make(io);
@@ -161,7 +161,7 @@ function buildProgram(io: CliIo, commands: ((io: CliIo) => Command)[]): Command 
         writeErr: (s) => io.stderr.write(s),
         outputError: (s, write) =>
           write(
-            `gemini-mcp ${command.name()}: ${s.replace(/^error: /, '').trimEnd()} (see --help)\n`,
+            `gemini-mcp-kit ${command.name()}: ${s.replace(/^error: /, '').trimEnd()} (see --help)\n`,
           ),
       });
     program.addCommand(command);
@@ -203,7 +203,7 @@ export async function main(
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
     }
-    io.stderr.write(`gemini-mcp: ${terminalSafe(describe(error))}\n`);
+    io.stderr.write(`gemini-mcp-kit: ${terminalSafe(describe(error))}\n`);
     if (debug && error instanceof Error && error.stack !== undefined) {
       io.stderr.write(`${error.stack}\n`);
       if (error.cause !== undefined)

@@ -1,8 +1,8 @@
 /**
- * Every point where a @google/genai value meets gemini-mcp, in each direction, written as a user
+ * Every point where a @google/genai value meets gemini-mcp-kit, in each direction, written as a user
  * writes it: no cast, no `any`. Never run; test/types/genai-interop.test.ts compiles it under
  * `strict` against each @google/genai version of the peer range it names (the main type check
- * leaves it out: `gemini-mcp` resolves to the built package).
+ * leaves it out: `gemini-mcp-kit` resolves to the built package).
  */
 import {
   type CallableTool,
@@ -36,8 +36,8 @@ import {
   readGenerateContentResponse,
   runConversation,
   type schemas,
-} from 'gemini-mcp';
-import * as typed from 'gemini-mcp/genai';
+} from 'gemini-mcp-kit';
+import * as typed from 'gemini-mcp-kit/genai';
 
 const ai = new GoogleGenAI({ apiKey: 'key' });
 const servers = await connectServers('mcp.json');
@@ -45,12 +45,12 @@ const { toolset, clients } = servers;
 const model = 'gemini-2.5-flash';
 const history: Content[] = [{ role: 'user', parts: [{ text: 'What does a bitcoin cost?' }] }];
 
-// gemini-mcp -> genai: the tools of a request (json schema mode, the default).
+// gemini-mcp-kit -> genai: the tools of a request (json schema mode, the default).
 const tools: Tool[] = geminiTools(toolset);
 const declared: FunctionDeclaration[] = functionDeclarations(toolset, { schemaMode: 'json' });
 const params: GenerateContentParameters = { model, contents: history, config: { tools } };
 
-// gemini-mcp/genai -> genai: the same in openapi schema mode, and converted schemas.
+// gemini-mcp-kit/genai -> genai: the same in openapi schema mode, and converted schemas.
 const openapiTools: Tool[] = typed.geminiTools(toolset, { schemaMode: 'openapi' });
 const openapiDeclared: FunctionDeclaration[] = typed.functionDeclarations(toolset, {
   schemaMode: 'openapi',
@@ -58,7 +58,7 @@ const openapiDeclared: FunctionDeclaration[] = typed.functionDeclarations(toolse
 const converted: Schema = typed.toGeminiSchema({ type: 'string' }).schema;
 const parameters: Schema | undefined = typed.toGeminiParameters({ type: 'object' }).schema;
 
-// genai -> gemini-mcp: a response as the client returns it, its Content, its Parts.
+// genai -> gemini-mcp-kit: a response as the client returns it, its Content, its Parts.
 const response: GenerateContentResponse = await ai.models.generateContent(params);
 const turn: Content | undefined = response.candidates?.[0]?.content;
 const parts: Part[] = turn?.parts ?? [];
@@ -67,13 +67,13 @@ functionCalls(turn ?? { parts }, toolset);
 functionCalls(parts, toolset);
 readGenerateContentResponse(response);
 
-// gemini-mcp -> genai: the answers, into the history.
+// gemini-mcp-kit -> genai: the answers, into the history.
 const rejected: Part[] = read.rejected;
 const answer: Content = await answerCalls(response, toolset, clients);
 history.push(answer, await answerCalls(parts, toolset, clients));
 if (turn) history.push(turn, await answerCalls(turn, toolset, clients));
 
-// MCP SDK -> gemini-mcp -> genai: a callTool result, legacy variant included, as a Part.
+// MCP SDK -> gemini-mcp-kit -> genai: a callTool result, legacy variant included, as a Part.
 const client = new Client({ name: 'app', version: '1.0.0' });
 await client.connect(new StdioClientTransport({ command: 'mcp-server' }));
 const own = buildToolSet([{ serverId: 'weather', tools: await listAllTools(client) }]);
@@ -83,7 +83,7 @@ for (const call of functionCalls(response, own.toolset).calls) {
   history.push({ role: 'user', parts: [part] });
 }
 
-// genai -> gemini-mcp -> genai: a stream gathered into one response of genai's class.
+// genai -> gemini-mcp-kit -> genai: a stream gathered into one response of genai's class.
 const gathered: GenerateContentResponse = await gatherTurn(
   await ai.models.generateContentStream(params),
 );
@@ -115,7 +115,7 @@ const generate = async (request: GenerateRequest<Content>) =>
 const own2 = await runConversation({ generate, toolset, clients, contents: history });
 history.push(...own2.contents);
 
-// gemini-mcp -> genai: the CallableTool for automatic function calling, both entries.
+// gemini-mcp-kit -> genai: the CallableTool for automatic function calling, both entries.
 const callable: CallableTool = mcpCallableTool(servers, { timeoutMs: 30_000 });
 const openapiCallable: CallableTool = typed.mcpCallableTool(servers, { schemaMode: 'openapi' });
 const afc = await ai.models.generateContent({

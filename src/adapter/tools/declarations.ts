@@ -463,7 +463,7 @@ function declared(toolset: ToolSet, options: FunctionDeclarationsOptions): Decla
  * The declarations are typed by the mode: {@link JsonFunctionDeclaration} (the default) or
  * {@link OpenApiFunctionDeclaration}. Json ones are assignable to @google/genai's
  * `FunctionDeclaration`; for openapi ones typed with genai's `Type` enum, import this function
- * from `gemini-mcp/genai`.
+ * from `gemini-mcp-kit/genai`.
  *
  * Every declaration is proven against the FunctionDeclaration schema (CONTRACT_VIOLATION
  * otherwise). In openapi mode a tool whose schema the converter refuses (SCHEMA_UNSUPPORTED /

@@ -1,5 +1,5 @@
 /**
- * What `gemini-mcp tools`, `answer` and `chat` do, loaded only when one of them runs (so
+ * What `gemini-mcp-kit tools`, `answer` and `chat` do, loaded only when one of them runs (so
  * `validate` and `--help` never load the MCP SDK or the runtime).
  */
 import { readFile, stat } from 'node:fs/promises';
@@ -150,7 +150,7 @@ export interface ChatOpts extends ServerOpts {
 const SAMPLING_NOTE =
   'sampling: any of these servers may ask for completions; `chat` serves them with its model (--no-sampling: it does not)\n';
 
-/** `gemini-mcp tools`. */
+/** `gemini-mcp-kit tools`. */
 export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
   const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
   try {
@@ -244,7 +244,7 @@ function readTurn(
   if (read === undefined || turn === undefined) {
     const first = asResponse.violations[0] ?? { path: '', message: 'has no candidates' };
     throw new CliError(
-      `${path}: not a ${response.schema} (nor a model ${modelContent.schema}): at "${first.path}" ${first.message}; gemini-mcp validate ${path} lists every problem`,
+      `${path}: not a ${response.schema} (nor a model ${modelContent.schema}): at "${first.path}" ${first.message}; gemini-mcp-kit validate ${path} lists every problem`,
       EXIT.INVALID,
     );
   }
@@ -252,7 +252,7 @@ function readTurn(
   return turn;
 }
 
-/** `gemini-mcp answer`. */
+/** `gemini-mcp-kit answer`. */
 export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Promise<void> {
   const turn = readTurn(io, file, await readJsonFile(file), opts.dialect);
   const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
@@ -348,7 +348,7 @@ function clientOptions(dialect: Dialect): ClientOptions {
   return { apiKey };
 }
 
-/** `gemini-mcp chat`. */
+/** `gemini-mcp-kit chat`. */
 export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promise<void> {
   const model = opts.model ?? process.env.GEMINI_MODEL ?? DEFAULT_MODEL;
   const ai = await loadGenAi(clientOptions(opts.dialect));
@@ -409,7 +409,7 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
           : stop.reason === 'no-content'
             ? `the model returned no content${stop.finishReason === undefined ? '' : ` (finish reason ${stop.finishReason})`}`
             : 'cancelled';
-    io.stderr.write(`gemini-mcp chat: ${why}\n`);
+    io.stderr.write(`gemini-mcp-kit chat: ${why}\n`);
     process.exitCode = EXIT.INVALID;
   } finally {
     progress.clear();

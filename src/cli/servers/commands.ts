@@ -1,5 +1,5 @@
 /**
- * `gemini-mcp tools`, `answer` and `chat`: the commands that connect MCP servers (the
+ * `gemini-mcp-kit tools`, `answer` and `chat`: the commands that connect MCP servers (the
  * runtime's `connectServers`) and show or play what Gemini sees of them.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';

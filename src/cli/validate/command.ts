@@ -1,7 +1,7 @@
 /**
- * `gemini-mcp validate`: checks JSON and JSONL payloads against the vendored schemas, line by
+ * `gemini-mcp-kit validate`: checks JSON and JSONL payloads against the vendored schemas, line by
  * line, in constant memory, and reports every violation with file, line and JSON pointer. A JSON
- * array (what `gemini-mcp tools` prints) is as many payloads, each named by its index.
+ * array (what `gemini-mcp-kit tools` prints) is as many payloads, each named by its index.
  */
 
 import { createReadStream } from 'node:fs';
@@ -101,7 +101,7 @@ function resolveKind(options: ValidateOptions): Fixed | undefined {
     const near = similarKinds(options.kind);
     const hint = near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : '';
     throw new CliError(
-      `unknown kind "${options.kind}"${hint}; gemini-mcp validate --list-kinds lists them`,
+      `unknown kind "${options.kind}"${hint}; gemini-mcp-kit validate --list-kinds lists them`,
     );
   }
   const fixed = { kind: named.kind, dialect: named.dialect ?? options.dialect };
@@ -602,7 +602,7 @@ export async function runValidate(
 ): Promise<number> {
   if (files.length === 0) {
     throw new CliError(
-      'validate needs at least one FILE (or - for stdin); see gemini-mcp validate --help',
+      'validate needs at least one FILE (or - for stdin); see gemini-mcp-kit validate --help',
     );
   }
   const fixed = resolveKind(options);

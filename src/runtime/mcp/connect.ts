@@ -63,7 +63,7 @@ export interface ConnectOptions<
   toolSet?: BuildToolSetOptions;
   /** Limit for connecting to one server and for each `tools/list` page. Default 30 000 ms. */
   timeoutMs?: number;
-  /** How this client introduces itself to servers; default `gemini-mcp` and its version. */
+  /** How this client introduces itself to servers; default `gemini-mcp-kit` and its version. */
   clientInfo?: { name: string; version: string };
   /** How a configuration file or object is read (format, `${workspaceFolder}`, environment). */
   configOptions?: ConfigReadOptions;
@@ -149,7 +149,7 @@ function withEntryFilters(
 }
 
 function defaultClientInfo(): { name: string; version: string } {
-  return { name: 'gemini-mcp', version: packageVersion() };
+  return { name: 'gemini-mcp-kit', version: packageVersion() };
 }
 
 interface OpenServer {

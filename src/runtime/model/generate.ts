@@ -1,7 +1,7 @@
 /**
  * The `generate` functions {@link runConversation} calls, and ready ones for @google/genai's
  * `ai.models.generateContent` and `ai.models.generateContentStream`. @google/genai is typed
- * structurally here, so gemini-mcp never loads it: users bring their own client.
+ * structurally here, so gemini-mcp-kit never loads it: users bring their own client.
  */
 
 import type { Dialect } from '../../adapter/dialect.js';
@@ -67,8 +67,8 @@ export type ContentOf<R extends ResponseInput> = NonNullable<
 /**
  * One model turn: a whole response, or a stream of chunks that together make one turn.
  * Any client works: wrap it in a function of this type. `R` is the client's response type
- * (gemini-mcp's own, or @google/genai's `GenerateContentResponse`); the history it is given
- * holds that response's Contents and gemini-mcp's answers.
+ * (gemini-mcp-kit's own, or @google/genai's `GenerateContentResponse`); the history it is given
+ * holds that response's Contents and gemini-mcp-kit's answers.
  */
 export type Generate<
   R extends ResponseInput = GenerateContentResponse,

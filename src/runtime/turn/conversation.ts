@@ -23,7 +23,7 @@ import type { ClientMap } from './execute.js';
 
 /**
  * Options of {@link runConversation}. `R` is the response type `generate` returns (inferred:
- * gemini-mcp's own, or @google/genai's `GenerateContentResponse`), whose Content type the
+ * gemini-mcp-kit's own, or @google/genai's `GenerateContentResponse`), whose Content type the
  * history has; `M` is the schema mode of `declarations`. `onNotice` hears every tolerance used
  * in reading the model's replies (fields, enum values, kinds of part newer than the vendored
  * revision).
