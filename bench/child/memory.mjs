@@ -8,8 +8,8 @@ const [dist, path] = process.argv.slice(2);
 if (dist === undefined || path === undefined) throw new Error('usage: memory.mjs DIST CORPUS.json');
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
 const load = (file) => import(pathToFileURL(join(dist, file)).href);
-const { buildToolSet } = await load('adapter/toolset.js');
-const { functionDeclarations } = await load('adapter/declarations.js');
+const { buildToolSet } = await load('adapter/tools/toolset.js');
+const { functionDeclarations } = await load('adapter/tools/declarations.js');
 
 const heap = () => {
   globalThis.gc();

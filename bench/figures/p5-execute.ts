@@ -219,7 +219,7 @@ export async function p5(ctx: BenchContext): Promise<Figure> {
     // The stdio transport connectServers gives on POSIX (the build's own), as users run it.
     // A build from before the library had a stdio transport of its own (issue 14's "before")
     // ran the SDK's, as its connectServers did.
-    const ownTransport = join(ctx.lib.dist, 'runtime/stdio-transport.js');
+    const ownTransport = join(ctx.lib.dist, 'runtime/mcp/transports/stdio.js');
     const Transport = existsSync(ownTransport)
       ? ((await import(pathToFileURL(ownTransport).href)) as StdioTransportModule)
           .ProcessGroupStdioTransport

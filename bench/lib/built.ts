@@ -54,13 +54,13 @@ export async function loadBuilt(cli: BuiltCli): Promise<Built> {
     uncheckedBuild,
     uncheckedSchema,
   ] = await Promise.all([
-    load<Declarations>(dist, 'adapter/declarations.js'),
-    load<Build>(dist, 'adapter/toolset.js'),
+    load<Declarations>(dist, 'adapter/tools/declarations.js'),
+    load<Build>(dist, 'adapter/tools/toolset.js'),
     load<ToGeminiSchema>(dist, 'schema/to-gemini-schema.js'),
-    load<Execute>(dist, 'runtime/execute.js'),
+    load<Execute>(dist, 'runtime/turn/execute.js'),
     load<Guards>(dist, 'generated/guards.js'),
-    load<Declarations>(cli.unchecked, 'adapter/declarations.js'),
-    load<Build>(cli.unchecked, 'adapter/toolset.js'),
+    load<Declarations>(cli.unchecked, 'adapter/tools/declarations.js'),
+    load<Build>(cli.unchecked, 'adapter/tools/toolset.js'),
     load<ToGeminiSchema>(cli.unchecked, 'schema/to-gemini-schema.js'),
   ]);
   return {
