@@ -3,7 +3,12 @@
  * schema, one module per family (`guards-gemini.ts`, ...) over that family's validators; the
  * helpers they share (`guards-common.ts`); the catalogue of every schema, which loads no
  * validator and imports a family's guards on demand (`catalog.ts`); and `guards.ts`, every guard
- * and the `SCHEMAS` table (what the public index exports).
+ * and the `SCHEMAS` table (what the `schemas` entry exports).
+ *
+ * A family's guards load its validators (a module of 0.3-0.45 MB each) on the first call of one
+ * of them, synchronously (`lazyValidators` in guards-common.ts): importing the library costs no
+ * validator, a program that never names a Vertex AI dialect never loads theirs, and every guard
+ * stays a plain function.
  */
 import { Project, type SourceFile, VariableDeclarationKind } from 'ts-morph';
 import {
@@ -70,10 +75,13 @@ function entryGuards(g: Guarded, typeName: string, prefix = ''): string {
  */
 function generateGuardsCommon(g: Guarded): string {
   const file = newFile('guards-common.ts');
-  file.addImportDeclaration({
-    moduleSpecifier: '../errors.js',
-    namedImports: ['GeminiMcpError', { name: 'ViolationDetail', isTypeOnly: true }],
-  });
+  file.addImportDeclarations([
+    { moduleSpecifier: 'node:module', namedImports: ['createRequire'] },
+    {
+      moduleSpecifier: '../errors.js',
+      namedImports: ['GeminiMcpError', { name: 'ViolationDetail', isTypeOnly: true }],
+    },
+  ]);
   file.addStatements(GUARDS_PRELUDE);
   file.addTypeAlias({
     isExported: true,
@@ -107,6 +115,7 @@ function generateFamilyGuards(
   knownTo: string,
 ): string {
   const schemas = members.filter((s) => !s.file.startsWith('read/'));
+  const validatorsModule = `./validators-${familyModule(family)}.js`;
   const file = newFile(`guards-${familyModule(family)}.ts`);
   file.addImportDeclarations([
     {
@@ -118,6 +127,7 @@ function generateFamilyGuards(
       moduleSpecifier: './guards-common.js',
       namedImports: [
         'fail',
+        'lazyValidators',
         { name: 'ReadCheck', isTypeOnly: true },
         'readWith',
         { name: 'SchemaGuards', isTypeOnly: true },
@@ -130,15 +140,25 @@ function generateFamilyGuards(
       isTypeOnly: true,
       namedImports: schemas.map((s) => s.typeName),
     },
-    {
-      moduleSpecifier: `./validators-${familyModule(family)}.js`,
-      namedImports: sorted(members.map((s) => validatorName(s.typeName))),
-    },
+    { moduleSpecifier: validatorsModule, isTypeOnly: true, namespaceImport: 'Validators' },
   ]);
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     declarations: [{ name: 'KNOWN_TO', initializer: `'${knownTo.replace(/'/g, "\\'")}'` }],
   });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    docs: [`The ${family} validators, loaded on the first call of a guard below.`],
+    declarations: [
+      {
+        name: 'validators',
+        initializer: `lazyValidators<typeof Validators>('${validatorsModule}', import.meta.url)`,
+      },
+    ],
+  });
+  /** The statements of a guard: `name` bound to the schema's validator, then `body`. */
+  const using = (name: string, body: string): string =>
+    `const ${name} = validators().${name};\n${body}`;
   for (const { typeName, file: source } of schemas) {
     const validate = validatorName(typeName);
     file.addFunctions([
@@ -148,7 +168,7 @@ function generateFamilyGuards(
         docs: [`True when \`value\` is a valid ${typeName} (schemas/${source}).`],
         parameters: [{ name: 'value', type: 'unknown' }],
         returnType: `value is ${typeName}`,
-        statements: `return ${validate}(value);`,
+        statements: `return validators().${validate}(value);`,
       },
       {
         isExported: true,
@@ -156,7 +176,7 @@ function generateFamilyGuards(
         docs: [`Throws GeminiMcpError INVALID_PAYLOAD unless \`value\` is a valid ${typeName}.`],
         parameters: [{ name: 'value', type: 'unknown' }],
         returnType: `asserts value is ${typeName}`,
-        statements: `if (!${validate}(value)) fail('${typeName}', ${validate});`,
+        statements: using(validate, `if (!${validate}(value)) fail('${typeName}', ${validate});`),
       },
       {
         isExported: true,
@@ -164,7 +184,7 @@ function generateFamilyGuards(
         docs: [`Every violation of ${typeName} in \`value\` (empty when valid).`],
         parameters: [{ name: 'value', type: 'unknown' }],
         returnType: 'ViolationDetail[]',
-        statements: `return ${validate}(value) ? [] : violations(${validate});`,
+        statements: using(validate, `return ${validate}(value) ? [] : violations(${validate});`),
       },
     ]);
     if (!hasTwin(g, typeName)) continue;
@@ -177,7 +197,7 @@ function generateFamilyGuards(
       ],
       parameters: [{ name: 'value', type: 'unknown' }],
       returnType: 'ReadCheck',
-      statements: `return readWith(value, ${validate}, ${twin}, '${typeName}', KNOWN_TO);`,
+      statements: `const v = validators();\nreturn readWith(value, v.${validate}, v.${twin}, '${typeName}', KNOWN_TO);`,
     });
   }
   file.addVariableStatement({
@@ -250,7 +270,8 @@ function generateCatalog(g: Guarded): string {
 
 /**
  * `src/generated/guards.ts` (without banner): every family's guards and the `SCHEMAS` table, as
- * the public index exports them (importing it loads every family's validators).
+ * the `schemas` entry exports them (a family's validators load with the first check of one of
+ * its schemas).
  */
 function generateAllGuards(g: Guarded): string {
   const file = newFile('guards.ts');

@@ -1,7 +1,8 @@
 /**
  * The fixed part of the generated guards, `src/generated/guards-common.ts`: turns ajv errors
- * into the project's violations. It is emitted verbatim into the generated file (which imports
- * nothing from src/ but the leaf module errors.ts); each family's guards call its exports.
+ * into the project's violations, and loads a family's validators on first use. It is emitted
+ * verbatim into the generated file (which imports nothing from src/ but the leaf module
+ * errors.ts); each family's guards call its exports.
  */
 export const GUARDS_PRELUDE = `
 type AjvError = {
@@ -159,6 +160,26 @@ export function readWith(value: unknown, strict: Validate, twin: Validate, schem
   const errors = strict.errors ?? [];
   if (!twin(value)) return { violations: violations(twin), notices: [] };
   return { violations: [], notices: notices(errors, schema, knownTo) };
+}
+
+/**
+ * A family's validators module, loaded on the first call and kept: \`require\` of an ES module
+ * (Node.js 20.19, 22.12 and later), so a guard stays synchronous and a program that never calls
+ * one never loads the module. Where Node.js cannot require an ES module, the call is a
+ * GeminiMcpError NOT_AVAILABLE naming the Node.js versions that can.
+ */
+export function lazyValidators<T>(specifier: string, from: string): () => T {
+  let loaded: T | undefined;
+  return () => {
+    if (loaded !== undefined) return loaded;
+    try {
+      loaded = createRequire(from)(specifier) as T;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ERR_REQUIRE_ESM') throw error;
+      throw new GeminiMcpError('NOT_AVAILABLE', \`the validators \${specifier} load with require() of an ES module, which Node.js \${process.version} cannot do: use Node.js 20.19, 22.12 or later\`, { cause: error, data: { module: specifier } });
+    }
+    return loaded;
+  };
 }
 
 export function fail(schema: string, validate: Validate): never {

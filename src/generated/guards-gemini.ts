@@ -6,1394 +6,1596 @@
  */
 
 import type { ViolationDetail } from "../errors.js";
-import { fail, type ReadCheck, readWith, type SchemaGuards, type SchemaName, violations } from "./guards-common.js";
+import { fail, lazyValidators, type ReadCheck, readWith, type SchemaGuards, type SchemaName, violations } from "./guards-common.js";
 import type { AttributionSourceId, Blob, Candidate, CitationMetadata, CitationSource, CodeExecution, CodeExecutionResult, ComputerUse, Content, DynamicRetrievalConfig, ExecutableCode, FileData, FileSearch, FunctionCall, FunctionCallingConfig, FunctionDeclaration, FunctionResponse, FunctionResponseBlob, FunctionResponsePart, GenerateContentRequest, GenerateContentResponse, GenerationConfig, GoogleAiGenerativelanguageV1AlphaGroundingSupport, GoogleAiGenerativelanguageV1AlphaSegment, GoogleMaps, GoogleSearch, GoogleSearchRetrieval, GroundingAttribution, GroundingChunk, GroundingChunkCustomMetadata, GroundingChunkStringList, GroundingMetadata, GroundingPassageId, Image, ImageConfig, ImageSearch, Interval, LatLng, LogprobsResult, LogprobsResultCandidate, Maps, McpServer, MediaResolution, ModalityTokenCount, ModelStatus, MultiSpeakerVoiceConfig, Part, PlaceAnswerSources, PrebuiltVoiceConfig, PromptFeedback, RetrievalConfig, RetrievalMetadata, RetrievedContext, ReviewSnippet, SafetyRating, SafetySetting, Schema, SearchEntryPoint, SearchTypes, SemanticRetrieverChunk, SpeakerVoiceConfig, SpeechConfig, StreamableHttpTransport, ThinkingConfig, Tool, ToolCall, ToolConfig, ToolResponse, TopCandidates, UrlContext, UrlContextMetadata, UrlMetadata, UsageMetadata, VideoMetadata, VoiceConfig, Web, WebSearch } from "./types.js";
-import { validateAttributionSourceId, validateBlob, validateCandidate, validateCitationMetadata, validateCitationSource, validateCodeExecution, validateCodeExecutionResult, validateComputerUse, validateContent, validateDynamicRetrievalConfig, validateExecutableCode, validateFileData, validateFileSearch, validateFunctionCall, validateFunctionCallingConfig, validateFunctionDeclaration, validateFunctionResponse, validateFunctionResponseBlob, validateFunctionResponsePart, validateGenerateContentRequest, validateGenerateContentResponse, validateGenerationConfig, validateGoogleAiGenerativelanguageV1AlphaGroundingSupport, validateGoogleAiGenerativelanguageV1AlphaSegment, validateGoogleMaps, validateGoogleSearch, validateGoogleSearchRetrieval, validateGroundingAttribution, validateGroundingChunk, validateGroundingChunkCustomMetadata, validateGroundingChunkStringList, validateGroundingMetadata, validateGroundingPassageId, validateImage, validateImageConfig, validateImageSearch, validateInterval, validateLatLng, validateLogprobsResult, validateLogprobsResultCandidate, validateMaps, validateMcpServer, validateMediaResolution, validateModalityTokenCount, validateModelStatus, validateMultiSpeakerVoiceConfig, validatePart, validatePlaceAnswerSources, validatePrebuiltVoiceConfig, validatePromptFeedback, validateReadAttributionSourceId, validateReadBlob, validateReadCandidate, validateReadCitationMetadata, validateReadCitationSource, validateReadCodeExecutionResult, validateReadContent, validateReadExecutableCode, validateReadFileData, validateReadFunctionCall, validateReadFunctionResponse, validateReadFunctionResponseBlob, validateReadFunctionResponsePart, validateReadGenerateContentResponse, validateReadGoogleAiGenerativelanguageV1AlphaGroundingSupport, validateReadGoogleAiGenerativelanguageV1AlphaSegment, validateReadGroundingAttribution, validateReadGroundingChunk, validateReadGroundingChunkCustomMetadata, validateReadGroundingChunkStringList, validateReadGroundingMetadata, validateReadGroundingPassageId, validateReadImage, validateReadLogprobsResult, validateReadLogprobsResultCandidate, validateReadMaps, validateReadMediaResolution, validateReadModalityTokenCount, validateReadModelStatus, validateReadPart, validateReadPlaceAnswerSources, validateReadPromptFeedback, validateReadRetrievalMetadata, validateReadRetrievedContext, validateReadReviewSnippet, validateReadSafetyRating, validateReadSearchEntryPoint, validateReadSemanticRetrieverChunk, validateReadToolCall, validateReadToolResponse, validateReadTopCandidates, validateReadUrlContextMetadata, validateReadUrlMetadata, validateReadUsageMetadata, validateReadVideoMetadata, validateReadWeb, validateRetrievalConfig, validateRetrievalMetadata, validateRetrievedContext, validateReviewSnippet, validateSafetyRating, validateSafetySetting, validateSchema, validateSearchEntryPoint, validateSearchTypes, validateSemanticRetrieverChunk, validateSpeakerVoiceConfig, validateSpeechConfig, validateStreamableHttpTransport, validateThinkingConfig, validateTool, validateToolCall, validateToolConfig, validateToolResponse, validateTopCandidates, validateUrlContext, validateUrlContextMetadata, validateUrlMetadata, validateUsageMetadata, validateVideoMetadata, validateVoiceConfig, validateWeb, validateWebSearch } from "./validators-gemini.js";
+import type * as Validators from "./validators-gemini.js";
 
 const KNOWN_TO = 'revision 20260325';
+/** The gemini validators, loaded on the first call of a guard below. */
+const validators = lazyValidators<typeof Validators>('./validators-gemini.js', import.meta.url);
 
 /** True when `value` is a valid AttributionSourceId (schemas/gemini/AttributionSourceId.schema.json). */
 export function isAttributionSourceId(value: unknown): value is AttributionSourceId {
-  return validateAttributionSourceId(value);
+  return validators().validateAttributionSourceId(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid AttributionSourceId. */
 export function assertAttributionSourceId(value: unknown): asserts value is AttributionSourceId {
+  const validateAttributionSourceId = validators().validateAttributionSourceId;
   if (!validateAttributionSourceId(value)) fail('AttributionSourceId', validateAttributionSourceId);
 }
 
 /** Every violation of AttributionSourceId in `value` (empty when valid). */
 export function checkAttributionSourceId(value: unknown): ViolationDetail[] {
+  const validateAttributionSourceId = validators().validateAttributionSourceId;
   return validateAttributionSourceId(value) ? [] : violations(validateAttributionSourceId);
 }
 
 /** Reads a received AttributionSourceId with its read contract (ReadAttributionSourceId): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readAttributionSourceId(value: unknown): ReadCheck {
-  return readWith(value, validateAttributionSourceId, validateReadAttributionSourceId, 'AttributionSourceId', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateAttributionSourceId, v.validateReadAttributionSourceId, 'AttributionSourceId', KNOWN_TO);
 }
 
 /** True when `value` is a valid Blob (schemas/gemini/Blob.schema.json). */
 export function isBlob(value: unknown): value is Blob {
-  return validateBlob(value);
+  return validators().validateBlob(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Blob. */
 export function assertBlob(value: unknown): asserts value is Blob {
+  const validateBlob = validators().validateBlob;
   if (!validateBlob(value)) fail('Blob', validateBlob);
 }
 
 /** Every violation of Blob in `value` (empty when valid). */
 export function checkBlob(value: unknown): ViolationDetail[] {
+  const validateBlob = validators().validateBlob;
   return validateBlob(value) ? [] : violations(validateBlob);
 }
 
 /** Reads a received Blob with its read contract (ReadBlob): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readBlob(value: unknown): ReadCheck {
-  return readWith(value, validateBlob, validateReadBlob, 'Blob', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateBlob, v.validateReadBlob, 'Blob', KNOWN_TO);
 }
 
 /** True when `value` is a valid Candidate (schemas/gemini/Candidate.schema.json). */
 export function isCandidate(value: unknown): value is Candidate {
-  return validateCandidate(value);
+  return validators().validateCandidate(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Candidate. */
 export function assertCandidate(value: unknown): asserts value is Candidate {
+  const validateCandidate = validators().validateCandidate;
   if (!validateCandidate(value)) fail('Candidate', validateCandidate);
 }
 
 /** Every violation of Candidate in `value` (empty when valid). */
 export function checkCandidate(value: unknown): ViolationDetail[] {
+  const validateCandidate = validators().validateCandidate;
   return validateCandidate(value) ? [] : violations(validateCandidate);
 }
 
 /** Reads a received Candidate with its read contract (ReadCandidate): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readCandidate(value: unknown): ReadCheck {
-  return readWith(value, validateCandidate, validateReadCandidate, 'Candidate', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateCandidate, v.validateReadCandidate, 'Candidate', KNOWN_TO);
 }
 
 /** True when `value` is a valid CitationMetadata (schemas/gemini/CitationMetadata.schema.json). */
 export function isCitationMetadata(value: unknown): value is CitationMetadata {
-  return validateCitationMetadata(value);
+  return validators().validateCitationMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid CitationMetadata. */
 export function assertCitationMetadata(value: unknown): asserts value is CitationMetadata {
+  const validateCitationMetadata = validators().validateCitationMetadata;
   if (!validateCitationMetadata(value)) fail('CitationMetadata', validateCitationMetadata);
 }
 
 /** Every violation of CitationMetadata in `value` (empty when valid). */
 export function checkCitationMetadata(value: unknown): ViolationDetail[] {
+  const validateCitationMetadata = validators().validateCitationMetadata;
   return validateCitationMetadata(value) ? [] : violations(validateCitationMetadata);
 }
 
 /** Reads a received CitationMetadata with its read contract (ReadCitationMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readCitationMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateCitationMetadata, validateReadCitationMetadata, 'CitationMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateCitationMetadata, v.validateReadCitationMetadata, 'CitationMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid CitationSource (schemas/gemini/CitationSource.schema.json). */
 export function isCitationSource(value: unknown): value is CitationSource {
-  return validateCitationSource(value);
+  return validators().validateCitationSource(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid CitationSource. */
 export function assertCitationSource(value: unknown): asserts value is CitationSource {
+  const validateCitationSource = validators().validateCitationSource;
   if (!validateCitationSource(value)) fail('CitationSource', validateCitationSource);
 }
 
 /** Every violation of CitationSource in `value` (empty when valid). */
 export function checkCitationSource(value: unknown): ViolationDetail[] {
+  const validateCitationSource = validators().validateCitationSource;
   return validateCitationSource(value) ? [] : violations(validateCitationSource);
 }
 
 /** Reads a received CitationSource with its read contract (ReadCitationSource): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readCitationSource(value: unknown): ReadCheck {
-  return readWith(value, validateCitationSource, validateReadCitationSource, 'CitationSource', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateCitationSource, v.validateReadCitationSource, 'CitationSource', KNOWN_TO);
 }
 
 /** True when `value` is a valid CodeExecution (schemas/gemini/CodeExecution.schema.json). */
 export function isCodeExecution(value: unknown): value is CodeExecution {
-  return validateCodeExecution(value);
+  return validators().validateCodeExecution(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid CodeExecution. */
 export function assertCodeExecution(value: unknown): asserts value is CodeExecution {
+  const validateCodeExecution = validators().validateCodeExecution;
   if (!validateCodeExecution(value)) fail('CodeExecution', validateCodeExecution);
 }
 
 /** Every violation of CodeExecution in `value` (empty when valid). */
 export function checkCodeExecution(value: unknown): ViolationDetail[] {
+  const validateCodeExecution = validators().validateCodeExecution;
   return validateCodeExecution(value) ? [] : violations(validateCodeExecution);
 }
 
 /** True when `value` is a valid CodeExecutionResult (schemas/gemini/CodeExecutionResult.schema.json). */
 export function isCodeExecutionResult(value: unknown): value is CodeExecutionResult {
-  return validateCodeExecutionResult(value);
+  return validators().validateCodeExecutionResult(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid CodeExecutionResult. */
 export function assertCodeExecutionResult(value: unknown): asserts value is CodeExecutionResult {
+  const validateCodeExecutionResult = validators().validateCodeExecutionResult;
   if (!validateCodeExecutionResult(value)) fail('CodeExecutionResult', validateCodeExecutionResult);
 }
 
 /** Every violation of CodeExecutionResult in `value` (empty when valid). */
 export function checkCodeExecutionResult(value: unknown): ViolationDetail[] {
+  const validateCodeExecutionResult = validators().validateCodeExecutionResult;
   return validateCodeExecutionResult(value) ? [] : violations(validateCodeExecutionResult);
 }
 
 /** Reads a received CodeExecutionResult with its read contract (ReadCodeExecutionResult): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readCodeExecutionResult(value: unknown): ReadCheck {
-  return readWith(value, validateCodeExecutionResult, validateReadCodeExecutionResult, 'CodeExecutionResult', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateCodeExecutionResult, v.validateReadCodeExecutionResult, 'CodeExecutionResult', KNOWN_TO);
 }
 
 /** True when `value` is a valid ComputerUse (schemas/gemini/ComputerUse.schema.json). */
 export function isComputerUse(value: unknown): value is ComputerUse {
-  return validateComputerUse(value);
+  return validators().validateComputerUse(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ComputerUse. */
 export function assertComputerUse(value: unknown): asserts value is ComputerUse {
+  const validateComputerUse = validators().validateComputerUse;
   if (!validateComputerUse(value)) fail('ComputerUse', validateComputerUse);
 }
 
 /** Every violation of ComputerUse in `value` (empty when valid). */
 export function checkComputerUse(value: unknown): ViolationDetail[] {
+  const validateComputerUse = validators().validateComputerUse;
   return validateComputerUse(value) ? [] : violations(validateComputerUse);
 }
 
 /** True when `value` is a valid Content (schemas/gemini/Content.schema.json). */
 export function isContent(value: unknown): value is Content {
-  return validateContent(value);
+  return validators().validateContent(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Content. */
 export function assertContent(value: unknown): asserts value is Content {
+  const validateContent = validators().validateContent;
   if (!validateContent(value)) fail('Content', validateContent);
 }
 
 /** Every violation of Content in `value` (empty when valid). */
 export function checkContent(value: unknown): ViolationDetail[] {
+  const validateContent = validators().validateContent;
   return validateContent(value) ? [] : violations(validateContent);
 }
 
 /** Reads a received Content with its read contract (ReadContent): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readContent(value: unknown): ReadCheck {
-  return readWith(value, validateContent, validateReadContent, 'Content', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateContent, v.validateReadContent, 'Content', KNOWN_TO);
 }
 
 /** True when `value` is a valid DynamicRetrievalConfig (schemas/gemini/DynamicRetrievalConfig.schema.json). */
 export function isDynamicRetrievalConfig(value: unknown): value is DynamicRetrievalConfig {
-  return validateDynamicRetrievalConfig(value);
+  return validators().validateDynamicRetrievalConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid DynamicRetrievalConfig. */
 export function assertDynamicRetrievalConfig(value: unknown): asserts value is DynamicRetrievalConfig {
+  const validateDynamicRetrievalConfig = validators().validateDynamicRetrievalConfig;
   if (!validateDynamicRetrievalConfig(value)) fail('DynamicRetrievalConfig', validateDynamicRetrievalConfig);
 }
 
 /** Every violation of DynamicRetrievalConfig in `value` (empty when valid). */
 export function checkDynamicRetrievalConfig(value: unknown): ViolationDetail[] {
+  const validateDynamicRetrievalConfig = validators().validateDynamicRetrievalConfig;
   return validateDynamicRetrievalConfig(value) ? [] : violations(validateDynamicRetrievalConfig);
 }
 
 /** True when `value` is a valid ExecutableCode (schemas/gemini/ExecutableCode.schema.json). */
 export function isExecutableCode(value: unknown): value is ExecutableCode {
-  return validateExecutableCode(value);
+  return validators().validateExecutableCode(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ExecutableCode. */
 export function assertExecutableCode(value: unknown): asserts value is ExecutableCode {
+  const validateExecutableCode = validators().validateExecutableCode;
   if (!validateExecutableCode(value)) fail('ExecutableCode', validateExecutableCode);
 }
 
 /** Every violation of ExecutableCode in `value` (empty when valid). */
 export function checkExecutableCode(value: unknown): ViolationDetail[] {
+  const validateExecutableCode = validators().validateExecutableCode;
   return validateExecutableCode(value) ? [] : violations(validateExecutableCode);
 }
 
 /** Reads a received ExecutableCode with its read contract (ReadExecutableCode): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readExecutableCode(value: unknown): ReadCheck {
-  return readWith(value, validateExecutableCode, validateReadExecutableCode, 'ExecutableCode', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateExecutableCode, v.validateReadExecutableCode, 'ExecutableCode', KNOWN_TO);
 }
 
 /** True when `value` is a valid FileData (schemas/gemini/FileData.schema.json). */
 export function isFileData(value: unknown): value is FileData {
-  return validateFileData(value);
+  return validators().validateFileData(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FileData. */
 export function assertFileData(value: unknown): asserts value is FileData {
+  const validateFileData = validators().validateFileData;
   if (!validateFileData(value)) fail('FileData', validateFileData);
 }
 
 /** Every violation of FileData in `value` (empty when valid). */
 export function checkFileData(value: unknown): ViolationDetail[] {
+  const validateFileData = validators().validateFileData;
   return validateFileData(value) ? [] : violations(validateFileData);
 }
 
 /** Reads a received FileData with its read contract (ReadFileData): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readFileData(value: unknown): ReadCheck {
-  return readWith(value, validateFileData, validateReadFileData, 'FileData', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateFileData, v.validateReadFileData, 'FileData', KNOWN_TO);
 }
 
 /** True when `value` is a valid FileSearch (schemas/gemini/FileSearch.schema.json). */
 export function isFileSearch(value: unknown): value is FileSearch {
-  return validateFileSearch(value);
+  return validators().validateFileSearch(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FileSearch. */
 export function assertFileSearch(value: unknown): asserts value is FileSearch {
+  const validateFileSearch = validators().validateFileSearch;
   if (!validateFileSearch(value)) fail('FileSearch', validateFileSearch);
 }
 
 /** Every violation of FileSearch in `value` (empty when valid). */
 export function checkFileSearch(value: unknown): ViolationDetail[] {
+  const validateFileSearch = validators().validateFileSearch;
   return validateFileSearch(value) ? [] : violations(validateFileSearch);
 }
 
 /** True when `value` is a valid FunctionCall (schemas/gemini/FunctionCall.schema.json). */
 export function isFunctionCall(value: unknown): value is FunctionCall {
-  return validateFunctionCall(value);
+  return validators().validateFunctionCall(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FunctionCall. */
 export function assertFunctionCall(value: unknown): asserts value is FunctionCall {
+  const validateFunctionCall = validators().validateFunctionCall;
   if (!validateFunctionCall(value)) fail('FunctionCall', validateFunctionCall);
 }
 
 /** Every violation of FunctionCall in `value` (empty when valid). */
 export function checkFunctionCall(value: unknown): ViolationDetail[] {
+  const validateFunctionCall = validators().validateFunctionCall;
   return validateFunctionCall(value) ? [] : violations(validateFunctionCall);
 }
 
 /** Reads a received FunctionCall with its read contract (ReadFunctionCall): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readFunctionCall(value: unknown): ReadCheck {
-  return readWith(value, validateFunctionCall, validateReadFunctionCall, 'FunctionCall', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateFunctionCall, v.validateReadFunctionCall, 'FunctionCall', KNOWN_TO);
 }
 
 /** True when `value` is a valid FunctionCallingConfig (schemas/gemini/FunctionCallingConfig.schema.json). */
 export function isFunctionCallingConfig(value: unknown): value is FunctionCallingConfig {
-  return validateFunctionCallingConfig(value);
+  return validators().validateFunctionCallingConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FunctionCallingConfig. */
 export function assertFunctionCallingConfig(value: unknown): asserts value is FunctionCallingConfig {
+  const validateFunctionCallingConfig = validators().validateFunctionCallingConfig;
   if (!validateFunctionCallingConfig(value)) fail('FunctionCallingConfig', validateFunctionCallingConfig);
 }
 
 /** Every violation of FunctionCallingConfig in `value` (empty when valid). */
 export function checkFunctionCallingConfig(value: unknown): ViolationDetail[] {
+  const validateFunctionCallingConfig = validators().validateFunctionCallingConfig;
   return validateFunctionCallingConfig(value) ? [] : violations(validateFunctionCallingConfig);
 }
 
 /** True when `value` is a valid FunctionDeclaration (schemas/gemini/FunctionDeclaration.schema.json). */
 export function isFunctionDeclaration(value: unknown): value is FunctionDeclaration {
-  return validateFunctionDeclaration(value);
+  return validators().validateFunctionDeclaration(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FunctionDeclaration. */
 export function assertFunctionDeclaration(value: unknown): asserts value is FunctionDeclaration {
+  const validateFunctionDeclaration = validators().validateFunctionDeclaration;
   if (!validateFunctionDeclaration(value)) fail('FunctionDeclaration', validateFunctionDeclaration);
 }
 
 /** Every violation of FunctionDeclaration in `value` (empty when valid). */
 export function checkFunctionDeclaration(value: unknown): ViolationDetail[] {
+  const validateFunctionDeclaration = validators().validateFunctionDeclaration;
   return validateFunctionDeclaration(value) ? [] : violations(validateFunctionDeclaration);
 }
 
 /** True when `value` is a valid FunctionResponse (schemas/gemini/FunctionResponse.schema.json). */
 export function isFunctionResponse(value: unknown): value is FunctionResponse {
-  return validateFunctionResponse(value);
+  return validators().validateFunctionResponse(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FunctionResponse. */
 export function assertFunctionResponse(value: unknown): asserts value is FunctionResponse {
+  const validateFunctionResponse = validators().validateFunctionResponse;
   if (!validateFunctionResponse(value)) fail('FunctionResponse', validateFunctionResponse);
 }
 
 /** Every violation of FunctionResponse in `value` (empty when valid). */
 export function checkFunctionResponse(value: unknown): ViolationDetail[] {
+  const validateFunctionResponse = validators().validateFunctionResponse;
   return validateFunctionResponse(value) ? [] : violations(validateFunctionResponse);
 }
 
 /** Reads a received FunctionResponse with its read contract (ReadFunctionResponse): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readFunctionResponse(value: unknown): ReadCheck {
-  return readWith(value, validateFunctionResponse, validateReadFunctionResponse, 'FunctionResponse', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateFunctionResponse, v.validateReadFunctionResponse, 'FunctionResponse', KNOWN_TO);
 }
 
 /** True when `value` is a valid FunctionResponseBlob (schemas/gemini/FunctionResponseBlob.schema.json). */
 export function isFunctionResponseBlob(value: unknown): value is FunctionResponseBlob {
-  return validateFunctionResponseBlob(value);
+  return validators().validateFunctionResponseBlob(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FunctionResponseBlob. */
 export function assertFunctionResponseBlob(value: unknown): asserts value is FunctionResponseBlob {
+  const validateFunctionResponseBlob = validators().validateFunctionResponseBlob;
   if (!validateFunctionResponseBlob(value)) fail('FunctionResponseBlob', validateFunctionResponseBlob);
 }
 
 /** Every violation of FunctionResponseBlob in `value` (empty when valid). */
 export function checkFunctionResponseBlob(value: unknown): ViolationDetail[] {
+  const validateFunctionResponseBlob = validators().validateFunctionResponseBlob;
   return validateFunctionResponseBlob(value) ? [] : violations(validateFunctionResponseBlob);
 }
 
 /** Reads a received FunctionResponseBlob with its read contract (ReadFunctionResponseBlob): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readFunctionResponseBlob(value: unknown): ReadCheck {
-  return readWith(value, validateFunctionResponseBlob, validateReadFunctionResponseBlob, 'FunctionResponseBlob', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateFunctionResponseBlob, v.validateReadFunctionResponseBlob, 'FunctionResponseBlob', KNOWN_TO);
 }
 
 /** True when `value` is a valid FunctionResponsePart (schemas/gemini/FunctionResponsePart.schema.json). */
 export function isFunctionResponsePart(value: unknown): value is FunctionResponsePart {
-  return validateFunctionResponsePart(value);
+  return validators().validateFunctionResponsePart(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FunctionResponsePart. */
 export function assertFunctionResponsePart(value: unknown): asserts value is FunctionResponsePart {
+  const validateFunctionResponsePart = validators().validateFunctionResponsePart;
   if (!validateFunctionResponsePart(value)) fail('FunctionResponsePart', validateFunctionResponsePart);
 }
 
 /** Every violation of FunctionResponsePart in `value` (empty when valid). */
 export function checkFunctionResponsePart(value: unknown): ViolationDetail[] {
+  const validateFunctionResponsePart = validators().validateFunctionResponsePart;
   return validateFunctionResponsePart(value) ? [] : violations(validateFunctionResponsePart);
 }
 
 /** Reads a received FunctionResponsePart with its read contract (ReadFunctionResponsePart): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readFunctionResponsePart(value: unknown): ReadCheck {
-  return readWith(value, validateFunctionResponsePart, validateReadFunctionResponsePart, 'FunctionResponsePart', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateFunctionResponsePart, v.validateReadFunctionResponsePart, 'FunctionResponsePart', KNOWN_TO);
 }
 
 /** True when `value` is a valid GenerateContentRequest (schemas/gemini/GenerateContentRequest.schema.json). */
 export function isGenerateContentRequest(value: unknown): value is GenerateContentRequest {
-  return validateGenerateContentRequest(value);
+  return validators().validateGenerateContentRequest(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GenerateContentRequest. */
 export function assertGenerateContentRequest(value: unknown): asserts value is GenerateContentRequest {
+  const validateGenerateContentRequest = validators().validateGenerateContentRequest;
   if (!validateGenerateContentRequest(value)) fail('GenerateContentRequest', validateGenerateContentRequest);
 }
 
 /** Every violation of GenerateContentRequest in `value` (empty when valid). */
 export function checkGenerateContentRequest(value: unknown): ViolationDetail[] {
+  const validateGenerateContentRequest = validators().validateGenerateContentRequest;
   return validateGenerateContentRequest(value) ? [] : violations(validateGenerateContentRequest);
 }
 
 /** True when `value` is a valid GenerateContentResponse (schemas/gemini/GenerateContentResponse.schema.json). */
 export function isGenerateContentResponse(value: unknown): value is GenerateContentResponse {
-  return validateGenerateContentResponse(value);
+  return validators().validateGenerateContentResponse(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GenerateContentResponse. */
 export function assertGenerateContentResponse(value: unknown): asserts value is GenerateContentResponse {
+  const validateGenerateContentResponse = validators().validateGenerateContentResponse;
   if (!validateGenerateContentResponse(value)) fail('GenerateContentResponse', validateGenerateContentResponse);
 }
 
 /** Every violation of GenerateContentResponse in `value` (empty when valid). */
 export function checkGenerateContentResponse(value: unknown): ViolationDetail[] {
+  const validateGenerateContentResponse = validators().validateGenerateContentResponse;
   return validateGenerateContentResponse(value) ? [] : violations(validateGenerateContentResponse);
 }
 
 /** Reads a received GenerateContentResponse with its read contract (ReadGenerateContentResponse): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readGenerateContentResponse(value: unknown): ReadCheck {
-  return readWith(value, validateGenerateContentResponse, validateReadGenerateContentResponse, 'GenerateContentResponse', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateGenerateContentResponse, v.validateReadGenerateContentResponse, 'GenerateContentResponse', KNOWN_TO);
 }
 
 /** True when `value` is a valid GenerationConfig (schemas/gemini/GenerationConfig.schema.json). */
 export function isGenerationConfig(value: unknown): value is GenerationConfig {
-  return validateGenerationConfig(value);
+  return validators().validateGenerationConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GenerationConfig. */
 export function assertGenerationConfig(value: unknown): asserts value is GenerationConfig {
+  const validateGenerationConfig = validators().validateGenerationConfig;
   if (!validateGenerationConfig(value)) fail('GenerationConfig', validateGenerationConfig);
 }
 
 /** Every violation of GenerationConfig in `value` (empty when valid). */
 export function checkGenerationConfig(value: unknown): ViolationDetail[] {
+  const validateGenerationConfig = validators().validateGenerationConfig;
   return validateGenerationConfig(value) ? [] : violations(validateGenerationConfig);
 }
 
 /** True when `value` is a valid GoogleAiGenerativelanguageV1AlphaGroundingSupport (schemas/gemini/GoogleAiGenerativelanguageV1alphaGroundingSupport.schema.json). */
 export function isGoogleAiGenerativelanguageV1AlphaGroundingSupport(value: unknown): value is GoogleAiGenerativelanguageV1AlphaGroundingSupport {
-  return validateGoogleAiGenerativelanguageV1AlphaGroundingSupport(value);
+  return validators().validateGoogleAiGenerativelanguageV1AlphaGroundingSupport(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GoogleAiGenerativelanguageV1AlphaGroundingSupport. */
 export function assertGoogleAiGenerativelanguageV1AlphaGroundingSupport(value: unknown): asserts value is GoogleAiGenerativelanguageV1AlphaGroundingSupport {
+  const validateGoogleAiGenerativelanguageV1AlphaGroundingSupport = validators().validateGoogleAiGenerativelanguageV1AlphaGroundingSupport;
   if (!validateGoogleAiGenerativelanguageV1AlphaGroundingSupport(value)) fail('GoogleAiGenerativelanguageV1AlphaGroundingSupport', validateGoogleAiGenerativelanguageV1AlphaGroundingSupport);
 }
 
 /** Every violation of GoogleAiGenerativelanguageV1AlphaGroundingSupport in `value` (empty when valid). */
 export function checkGoogleAiGenerativelanguageV1AlphaGroundingSupport(value: unknown): ViolationDetail[] {
+  const validateGoogleAiGenerativelanguageV1AlphaGroundingSupport = validators().validateGoogleAiGenerativelanguageV1AlphaGroundingSupport;
   return validateGoogleAiGenerativelanguageV1AlphaGroundingSupport(value) ? [] : violations(validateGoogleAiGenerativelanguageV1AlphaGroundingSupport);
 }
 
 /** Reads a received GoogleAiGenerativelanguageV1AlphaGroundingSupport with its read contract (ReadGoogleAiGenerativelanguageV1AlphaGroundingSupport): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readGoogleAiGenerativelanguageV1AlphaGroundingSupport(value: unknown): ReadCheck {
-  return readWith(value, validateGoogleAiGenerativelanguageV1AlphaGroundingSupport, validateReadGoogleAiGenerativelanguageV1AlphaGroundingSupport, 'GoogleAiGenerativelanguageV1AlphaGroundingSupport', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateGoogleAiGenerativelanguageV1AlphaGroundingSupport, v.validateReadGoogleAiGenerativelanguageV1AlphaGroundingSupport, 'GoogleAiGenerativelanguageV1AlphaGroundingSupport', KNOWN_TO);
 }
 
 /** True when `value` is a valid GoogleAiGenerativelanguageV1AlphaSegment (schemas/gemini/GoogleAiGenerativelanguageV1alphaSegment.schema.json). */
 export function isGoogleAiGenerativelanguageV1AlphaSegment(value: unknown): value is GoogleAiGenerativelanguageV1AlphaSegment {
-  return validateGoogleAiGenerativelanguageV1AlphaSegment(value);
+  return validators().validateGoogleAiGenerativelanguageV1AlphaSegment(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GoogleAiGenerativelanguageV1AlphaSegment. */
 export function assertGoogleAiGenerativelanguageV1AlphaSegment(value: unknown): asserts value is GoogleAiGenerativelanguageV1AlphaSegment {
+  const validateGoogleAiGenerativelanguageV1AlphaSegment = validators().validateGoogleAiGenerativelanguageV1AlphaSegment;
   if (!validateGoogleAiGenerativelanguageV1AlphaSegment(value)) fail('GoogleAiGenerativelanguageV1AlphaSegment', validateGoogleAiGenerativelanguageV1AlphaSegment);
 }
 
 /** Every violation of GoogleAiGenerativelanguageV1AlphaSegment in `value` (empty when valid). */
 export function checkGoogleAiGenerativelanguageV1AlphaSegment(value: unknown): ViolationDetail[] {
+  const validateGoogleAiGenerativelanguageV1AlphaSegment = validators().validateGoogleAiGenerativelanguageV1AlphaSegment;
   return validateGoogleAiGenerativelanguageV1AlphaSegment(value) ? [] : violations(validateGoogleAiGenerativelanguageV1AlphaSegment);
 }
 
 /** Reads a received GoogleAiGenerativelanguageV1AlphaSegment with its read contract (ReadGoogleAiGenerativelanguageV1AlphaSegment): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readGoogleAiGenerativelanguageV1AlphaSegment(value: unknown): ReadCheck {
-  return readWith(value, validateGoogleAiGenerativelanguageV1AlphaSegment, validateReadGoogleAiGenerativelanguageV1AlphaSegment, 'GoogleAiGenerativelanguageV1AlphaSegment', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateGoogleAiGenerativelanguageV1AlphaSegment, v.validateReadGoogleAiGenerativelanguageV1AlphaSegment, 'GoogleAiGenerativelanguageV1AlphaSegment', KNOWN_TO);
 }
 
 /** True when `value` is a valid GoogleMaps (schemas/gemini/GoogleMaps.schema.json). */
 export function isGoogleMaps(value: unknown): value is GoogleMaps {
-  return validateGoogleMaps(value);
+  return validators().validateGoogleMaps(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GoogleMaps. */
 export function assertGoogleMaps(value: unknown): asserts value is GoogleMaps {
+  const validateGoogleMaps = validators().validateGoogleMaps;
   if (!validateGoogleMaps(value)) fail('GoogleMaps', validateGoogleMaps);
 }
 
 /** Every violation of GoogleMaps in `value` (empty when valid). */
 export function checkGoogleMaps(value: unknown): ViolationDetail[] {
+  const validateGoogleMaps = validators().validateGoogleMaps;
   return validateGoogleMaps(value) ? [] : violations(validateGoogleMaps);
 }
 
 /** True when `value` is a valid GoogleSearch (schemas/gemini/GoogleSearch.schema.json). */
 export function isGoogleSearch(value: unknown): value is GoogleSearch {
-  return validateGoogleSearch(value);
+  return validators().validateGoogleSearch(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GoogleSearch. */
 export function assertGoogleSearch(value: unknown): asserts value is GoogleSearch {
+  const validateGoogleSearch = validators().validateGoogleSearch;
   if (!validateGoogleSearch(value)) fail('GoogleSearch', validateGoogleSearch);
 }
 
 /** Every violation of GoogleSearch in `value` (empty when valid). */
 export function checkGoogleSearch(value: unknown): ViolationDetail[] {
+  const validateGoogleSearch = validators().validateGoogleSearch;
   return validateGoogleSearch(value) ? [] : violations(validateGoogleSearch);
 }
 
 /** True when `value` is a valid GoogleSearchRetrieval (schemas/gemini/GoogleSearchRetrieval.schema.json). */
 export function isGoogleSearchRetrieval(value: unknown): value is GoogleSearchRetrieval {
-  return validateGoogleSearchRetrieval(value);
+  return validators().validateGoogleSearchRetrieval(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GoogleSearchRetrieval. */
 export function assertGoogleSearchRetrieval(value: unknown): asserts value is GoogleSearchRetrieval {
+  const validateGoogleSearchRetrieval = validators().validateGoogleSearchRetrieval;
   if (!validateGoogleSearchRetrieval(value)) fail('GoogleSearchRetrieval', validateGoogleSearchRetrieval);
 }
 
 /** Every violation of GoogleSearchRetrieval in `value` (empty when valid). */
 export function checkGoogleSearchRetrieval(value: unknown): ViolationDetail[] {
+  const validateGoogleSearchRetrieval = validators().validateGoogleSearchRetrieval;
   return validateGoogleSearchRetrieval(value) ? [] : violations(validateGoogleSearchRetrieval);
 }
 
 /** True when `value` is a valid GroundingAttribution (schemas/gemini/GroundingAttribution.schema.json). */
 export function isGroundingAttribution(value: unknown): value is GroundingAttribution {
-  return validateGroundingAttribution(value);
+  return validators().validateGroundingAttribution(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GroundingAttribution. */
 export function assertGroundingAttribution(value: unknown): asserts value is GroundingAttribution {
+  const validateGroundingAttribution = validators().validateGroundingAttribution;
   if (!validateGroundingAttribution(value)) fail('GroundingAttribution', validateGroundingAttribution);
 }
 
 /** Every violation of GroundingAttribution in `value` (empty when valid). */
 export function checkGroundingAttribution(value: unknown): ViolationDetail[] {
+  const validateGroundingAttribution = validators().validateGroundingAttribution;
   return validateGroundingAttribution(value) ? [] : violations(validateGroundingAttribution);
 }
 
 /** Reads a received GroundingAttribution with its read contract (ReadGroundingAttribution): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readGroundingAttribution(value: unknown): ReadCheck {
-  return readWith(value, validateGroundingAttribution, validateReadGroundingAttribution, 'GroundingAttribution', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateGroundingAttribution, v.validateReadGroundingAttribution, 'GroundingAttribution', KNOWN_TO);
 }
 
 /** True when `value` is a valid GroundingChunk (schemas/gemini/GroundingChunk.schema.json). */
 export function isGroundingChunk(value: unknown): value is GroundingChunk {
-  return validateGroundingChunk(value);
+  return validators().validateGroundingChunk(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GroundingChunk. */
 export function assertGroundingChunk(value: unknown): asserts value is GroundingChunk {
+  const validateGroundingChunk = validators().validateGroundingChunk;
   if (!validateGroundingChunk(value)) fail('GroundingChunk', validateGroundingChunk);
 }
 
 /** Every violation of GroundingChunk in `value` (empty when valid). */
 export function checkGroundingChunk(value: unknown): ViolationDetail[] {
+  const validateGroundingChunk = validators().validateGroundingChunk;
   return validateGroundingChunk(value) ? [] : violations(validateGroundingChunk);
 }
 
 /** Reads a received GroundingChunk with its read contract (ReadGroundingChunk): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readGroundingChunk(value: unknown): ReadCheck {
-  return readWith(value, validateGroundingChunk, validateReadGroundingChunk, 'GroundingChunk', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateGroundingChunk, v.validateReadGroundingChunk, 'GroundingChunk', KNOWN_TO);
 }
 
 /** True when `value` is a valid GroundingChunkCustomMetadata (schemas/gemini/GroundingChunkCustomMetadata.schema.json). */
 export function isGroundingChunkCustomMetadata(value: unknown): value is GroundingChunkCustomMetadata {
-  return validateGroundingChunkCustomMetadata(value);
+  return validators().validateGroundingChunkCustomMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GroundingChunkCustomMetadata. */
 export function assertGroundingChunkCustomMetadata(value: unknown): asserts value is GroundingChunkCustomMetadata {
+  const validateGroundingChunkCustomMetadata = validators().validateGroundingChunkCustomMetadata;
   if (!validateGroundingChunkCustomMetadata(value)) fail('GroundingChunkCustomMetadata', validateGroundingChunkCustomMetadata);
 }
 
 /** Every violation of GroundingChunkCustomMetadata in `value` (empty when valid). */
 export function checkGroundingChunkCustomMetadata(value: unknown): ViolationDetail[] {
+  const validateGroundingChunkCustomMetadata = validators().validateGroundingChunkCustomMetadata;
   return validateGroundingChunkCustomMetadata(value) ? [] : violations(validateGroundingChunkCustomMetadata);
 }
 
 /** Reads a received GroundingChunkCustomMetadata with its read contract (ReadGroundingChunkCustomMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readGroundingChunkCustomMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateGroundingChunkCustomMetadata, validateReadGroundingChunkCustomMetadata, 'GroundingChunkCustomMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateGroundingChunkCustomMetadata, v.validateReadGroundingChunkCustomMetadata, 'GroundingChunkCustomMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid GroundingChunkStringList (schemas/gemini/GroundingChunkStringList.schema.json). */
 export function isGroundingChunkStringList(value: unknown): value is GroundingChunkStringList {
-  return validateGroundingChunkStringList(value);
+  return validators().validateGroundingChunkStringList(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GroundingChunkStringList. */
 export function assertGroundingChunkStringList(value: unknown): asserts value is GroundingChunkStringList {
+  const validateGroundingChunkStringList = validators().validateGroundingChunkStringList;
   if (!validateGroundingChunkStringList(value)) fail('GroundingChunkStringList', validateGroundingChunkStringList);
 }
 
 /** Every violation of GroundingChunkStringList in `value` (empty when valid). */
 export function checkGroundingChunkStringList(value: unknown): ViolationDetail[] {
+  const validateGroundingChunkStringList = validators().validateGroundingChunkStringList;
   return validateGroundingChunkStringList(value) ? [] : violations(validateGroundingChunkStringList);
 }
 
 /** Reads a received GroundingChunkStringList with its read contract (ReadGroundingChunkStringList): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readGroundingChunkStringList(value: unknown): ReadCheck {
-  return readWith(value, validateGroundingChunkStringList, validateReadGroundingChunkStringList, 'GroundingChunkStringList', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateGroundingChunkStringList, v.validateReadGroundingChunkStringList, 'GroundingChunkStringList', KNOWN_TO);
 }
 
 /** True when `value` is a valid GroundingMetadata (schemas/gemini/GroundingMetadata.schema.json). */
 export function isGroundingMetadata(value: unknown): value is GroundingMetadata {
-  return validateGroundingMetadata(value);
+  return validators().validateGroundingMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GroundingMetadata. */
 export function assertGroundingMetadata(value: unknown): asserts value is GroundingMetadata {
+  const validateGroundingMetadata = validators().validateGroundingMetadata;
   if (!validateGroundingMetadata(value)) fail('GroundingMetadata', validateGroundingMetadata);
 }
 
 /** Every violation of GroundingMetadata in `value` (empty when valid). */
 export function checkGroundingMetadata(value: unknown): ViolationDetail[] {
+  const validateGroundingMetadata = validators().validateGroundingMetadata;
   return validateGroundingMetadata(value) ? [] : violations(validateGroundingMetadata);
 }
 
 /** Reads a received GroundingMetadata with its read contract (ReadGroundingMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readGroundingMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateGroundingMetadata, validateReadGroundingMetadata, 'GroundingMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateGroundingMetadata, v.validateReadGroundingMetadata, 'GroundingMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid GroundingPassageId (schemas/gemini/GroundingPassageId.schema.json). */
 export function isGroundingPassageId(value: unknown): value is GroundingPassageId {
-  return validateGroundingPassageId(value);
+  return validators().validateGroundingPassageId(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GroundingPassageId. */
 export function assertGroundingPassageId(value: unknown): asserts value is GroundingPassageId {
+  const validateGroundingPassageId = validators().validateGroundingPassageId;
   if (!validateGroundingPassageId(value)) fail('GroundingPassageId', validateGroundingPassageId);
 }
 
 /** Every violation of GroundingPassageId in `value` (empty when valid). */
 export function checkGroundingPassageId(value: unknown): ViolationDetail[] {
+  const validateGroundingPassageId = validators().validateGroundingPassageId;
   return validateGroundingPassageId(value) ? [] : violations(validateGroundingPassageId);
 }
 
 /** Reads a received GroundingPassageId with its read contract (ReadGroundingPassageId): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readGroundingPassageId(value: unknown): ReadCheck {
-  return readWith(value, validateGroundingPassageId, validateReadGroundingPassageId, 'GroundingPassageId', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateGroundingPassageId, v.validateReadGroundingPassageId, 'GroundingPassageId', KNOWN_TO);
 }
 
 /** True when `value` is a valid Image (schemas/gemini/Image.schema.json). */
 export function isImage(value: unknown): value is Image {
-  return validateImage(value);
+  return validators().validateImage(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Image. */
 export function assertImage(value: unknown): asserts value is Image {
+  const validateImage = validators().validateImage;
   if (!validateImage(value)) fail('Image', validateImage);
 }
 
 /** Every violation of Image in `value` (empty when valid). */
 export function checkImage(value: unknown): ViolationDetail[] {
+  const validateImage = validators().validateImage;
   return validateImage(value) ? [] : violations(validateImage);
 }
 
 /** Reads a received Image with its read contract (ReadImage): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readImage(value: unknown): ReadCheck {
-  return readWith(value, validateImage, validateReadImage, 'Image', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateImage, v.validateReadImage, 'Image', KNOWN_TO);
 }
 
 /** True when `value` is a valid ImageConfig (schemas/gemini/ImageConfig.schema.json). */
 export function isImageConfig(value: unknown): value is ImageConfig {
-  return validateImageConfig(value);
+  return validators().validateImageConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ImageConfig. */
 export function assertImageConfig(value: unknown): asserts value is ImageConfig {
+  const validateImageConfig = validators().validateImageConfig;
   if (!validateImageConfig(value)) fail('ImageConfig', validateImageConfig);
 }
 
 /** Every violation of ImageConfig in `value` (empty when valid). */
 export function checkImageConfig(value: unknown): ViolationDetail[] {
+  const validateImageConfig = validators().validateImageConfig;
   return validateImageConfig(value) ? [] : violations(validateImageConfig);
 }
 
 /** True when `value` is a valid ImageSearch (schemas/gemini/ImageSearch.schema.json). */
 export function isImageSearch(value: unknown): value is ImageSearch {
-  return validateImageSearch(value);
+  return validators().validateImageSearch(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ImageSearch. */
 export function assertImageSearch(value: unknown): asserts value is ImageSearch {
+  const validateImageSearch = validators().validateImageSearch;
   if (!validateImageSearch(value)) fail('ImageSearch', validateImageSearch);
 }
 
 /** Every violation of ImageSearch in `value` (empty when valid). */
 export function checkImageSearch(value: unknown): ViolationDetail[] {
+  const validateImageSearch = validators().validateImageSearch;
   return validateImageSearch(value) ? [] : violations(validateImageSearch);
 }
 
 /** True when `value` is a valid Interval (schemas/gemini/Interval.schema.json). */
 export function isInterval(value: unknown): value is Interval {
-  return validateInterval(value);
+  return validators().validateInterval(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Interval. */
 export function assertInterval(value: unknown): asserts value is Interval {
+  const validateInterval = validators().validateInterval;
   if (!validateInterval(value)) fail('Interval', validateInterval);
 }
 
 /** Every violation of Interval in `value` (empty when valid). */
 export function checkInterval(value: unknown): ViolationDetail[] {
+  const validateInterval = validators().validateInterval;
   return validateInterval(value) ? [] : violations(validateInterval);
 }
 
 /** True when `value` is a valid LatLng (schemas/gemini/LatLng.schema.json). */
 export function isLatLng(value: unknown): value is LatLng {
-  return validateLatLng(value);
+  return validators().validateLatLng(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid LatLng. */
 export function assertLatLng(value: unknown): asserts value is LatLng {
+  const validateLatLng = validators().validateLatLng;
   if (!validateLatLng(value)) fail('LatLng', validateLatLng);
 }
 
 /** Every violation of LatLng in `value` (empty when valid). */
 export function checkLatLng(value: unknown): ViolationDetail[] {
+  const validateLatLng = validators().validateLatLng;
   return validateLatLng(value) ? [] : violations(validateLatLng);
 }
 
 /** True when `value` is a valid LogprobsResult (schemas/gemini/LogprobsResult.schema.json). */
 export function isLogprobsResult(value: unknown): value is LogprobsResult {
-  return validateLogprobsResult(value);
+  return validators().validateLogprobsResult(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid LogprobsResult. */
 export function assertLogprobsResult(value: unknown): asserts value is LogprobsResult {
+  const validateLogprobsResult = validators().validateLogprobsResult;
   if (!validateLogprobsResult(value)) fail('LogprobsResult', validateLogprobsResult);
 }
 
 /** Every violation of LogprobsResult in `value` (empty when valid). */
 export function checkLogprobsResult(value: unknown): ViolationDetail[] {
+  const validateLogprobsResult = validators().validateLogprobsResult;
   return validateLogprobsResult(value) ? [] : violations(validateLogprobsResult);
 }
 
 /** Reads a received LogprobsResult with its read contract (ReadLogprobsResult): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readLogprobsResult(value: unknown): ReadCheck {
-  return readWith(value, validateLogprobsResult, validateReadLogprobsResult, 'LogprobsResult', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateLogprobsResult, v.validateReadLogprobsResult, 'LogprobsResult', KNOWN_TO);
 }
 
 /** True when `value` is a valid LogprobsResultCandidate (schemas/gemini/LogprobsResultCandidate.schema.json). */
 export function isLogprobsResultCandidate(value: unknown): value is LogprobsResultCandidate {
-  return validateLogprobsResultCandidate(value);
+  return validators().validateLogprobsResultCandidate(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid LogprobsResultCandidate. */
 export function assertLogprobsResultCandidate(value: unknown): asserts value is LogprobsResultCandidate {
+  const validateLogprobsResultCandidate = validators().validateLogprobsResultCandidate;
   if (!validateLogprobsResultCandidate(value)) fail('LogprobsResultCandidate', validateLogprobsResultCandidate);
 }
 
 /** Every violation of LogprobsResultCandidate in `value` (empty when valid). */
 export function checkLogprobsResultCandidate(value: unknown): ViolationDetail[] {
+  const validateLogprobsResultCandidate = validators().validateLogprobsResultCandidate;
   return validateLogprobsResultCandidate(value) ? [] : violations(validateLogprobsResultCandidate);
 }
 
 /** Reads a received LogprobsResultCandidate with its read contract (ReadLogprobsResultCandidate): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readLogprobsResultCandidate(value: unknown): ReadCheck {
-  return readWith(value, validateLogprobsResultCandidate, validateReadLogprobsResultCandidate, 'LogprobsResultCandidate', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateLogprobsResultCandidate, v.validateReadLogprobsResultCandidate, 'LogprobsResultCandidate', KNOWN_TO);
 }
 
 /** True when `value` is a valid Maps (schemas/gemini/Maps.schema.json). */
 export function isMaps(value: unknown): value is Maps {
-  return validateMaps(value);
+  return validators().validateMaps(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Maps. */
 export function assertMaps(value: unknown): asserts value is Maps {
+  const validateMaps = validators().validateMaps;
   if (!validateMaps(value)) fail('Maps', validateMaps);
 }
 
 /** Every violation of Maps in `value` (empty when valid). */
 export function checkMaps(value: unknown): ViolationDetail[] {
+  const validateMaps = validators().validateMaps;
   return validateMaps(value) ? [] : violations(validateMaps);
 }
 
 /** Reads a received Maps with its read contract (ReadMaps): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMaps(value: unknown): ReadCheck {
-  return readWith(value, validateMaps, validateReadMaps, 'Maps', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMaps, v.validateReadMaps, 'Maps', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpServer (schemas/gemini/McpServer.schema.json). */
 export function isMcpServer(value: unknown): value is McpServer {
-  return validateMcpServer(value);
+  return validators().validateMcpServer(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpServer. */
 export function assertMcpServer(value: unknown): asserts value is McpServer {
+  const validateMcpServer = validators().validateMcpServer;
   if (!validateMcpServer(value)) fail('McpServer', validateMcpServer);
 }
 
 /** Every violation of McpServer in `value` (empty when valid). */
 export function checkMcpServer(value: unknown): ViolationDetail[] {
+  const validateMcpServer = validators().validateMcpServer;
   return validateMcpServer(value) ? [] : violations(validateMcpServer);
 }
 
 /** True when `value` is a valid MediaResolution (schemas/gemini/MediaResolution.schema.json). */
 export function isMediaResolution(value: unknown): value is MediaResolution {
-  return validateMediaResolution(value);
+  return validators().validateMediaResolution(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid MediaResolution. */
 export function assertMediaResolution(value: unknown): asserts value is MediaResolution {
+  const validateMediaResolution = validators().validateMediaResolution;
   if (!validateMediaResolution(value)) fail('MediaResolution', validateMediaResolution);
 }
 
 /** Every violation of MediaResolution in `value` (empty when valid). */
 export function checkMediaResolution(value: unknown): ViolationDetail[] {
+  const validateMediaResolution = validators().validateMediaResolution;
   return validateMediaResolution(value) ? [] : violations(validateMediaResolution);
 }
 
 /** Reads a received MediaResolution with its read contract (ReadMediaResolution): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMediaResolution(value: unknown): ReadCheck {
-  return readWith(value, validateMediaResolution, validateReadMediaResolution, 'MediaResolution', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMediaResolution, v.validateReadMediaResolution, 'MediaResolution', KNOWN_TO);
 }
 
 /** True when `value` is a valid ModalityTokenCount (schemas/gemini/ModalityTokenCount.schema.json). */
 export function isModalityTokenCount(value: unknown): value is ModalityTokenCount {
-  return validateModalityTokenCount(value);
+  return validators().validateModalityTokenCount(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ModalityTokenCount. */
 export function assertModalityTokenCount(value: unknown): asserts value is ModalityTokenCount {
+  const validateModalityTokenCount = validators().validateModalityTokenCount;
   if (!validateModalityTokenCount(value)) fail('ModalityTokenCount', validateModalityTokenCount);
 }
 
 /** Every violation of ModalityTokenCount in `value` (empty when valid). */
 export function checkModalityTokenCount(value: unknown): ViolationDetail[] {
+  const validateModalityTokenCount = validators().validateModalityTokenCount;
   return validateModalityTokenCount(value) ? [] : violations(validateModalityTokenCount);
 }
 
 /** Reads a received ModalityTokenCount with its read contract (ReadModalityTokenCount): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readModalityTokenCount(value: unknown): ReadCheck {
-  return readWith(value, validateModalityTokenCount, validateReadModalityTokenCount, 'ModalityTokenCount', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateModalityTokenCount, v.validateReadModalityTokenCount, 'ModalityTokenCount', KNOWN_TO);
 }
 
 /** True when `value` is a valid ModelStatus (schemas/gemini/ModelStatus.schema.json). */
 export function isModelStatus(value: unknown): value is ModelStatus {
-  return validateModelStatus(value);
+  return validators().validateModelStatus(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ModelStatus. */
 export function assertModelStatus(value: unknown): asserts value is ModelStatus {
+  const validateModelStatus = validators().validateModelStatus;
   if (!validateModelStatus(value)) fail('ModelStatus', validateModelStatus);
 }
 
 /** Every violation of ModelStatus in `value` (empty when valid). */
 export function checkModelStatus(value: unknown): ViolationDetail[] {
+  const validateModelStatus = validators().validateModelStatus;
   return validateModelStatus(value) ? [] : violations(validateModelStatus);
 }
 
 /** Reads a received ModelStatus with its read contract (ReadModelStatus): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readModelStatus(value: unknown): ReadCheck {
-  return readWith(value, validateModelStatus, validateReadModelStatus, 'ModelStatus', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateModelStatus, v.validateReadModelStatus, 'ModelStatus', KNOWN_TO);
 }
 
 /** True when `value` is a valid MultiSpeakerVoiceConfig (schemas/gemini/MultiSpeakerVoiceConfig.schema.json). */
 export function isMultiSpeakerVoiceConfig(value: unknown): value is MultiSpeakerVoiceConfig {
-  return validateMultiSpeakerVoiceConfig(value);
+  return validators().validateMultiSpeakerVoiceConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid MultiSpeakerVoiceConfig. */
 export function assertMultiSpeakerVoiceConfig(value: unknown): asserts value is MultiSpeakerVoiceConfig {
+  const validateMultiSpeakerVoiceConfig = validators().validateMultiSpeakerVoiceConfig;
   if (!validateMultiSpeakerVoiceConfig(value)) fail('MultiSpeakerVoiceConfig', validateMultiSpeakerVoiceConfig);
 }
 
 /** Every violation of MultiSpeakerVoiceConfig in `value` (empty when valid). */
 export function checkMultiSpeakerVoiceConfig(value: unknown): ViolationDetail[] {
+  const validateMultiSpeakerVoiceConfig = validators().validateMultiSpeakerVoiceConfig;
   return validateMultiSpeakerVoiceConfig(value) ? [] : violations(validateMultiSpeakerVoiceConfig);
 }
 
 /** True when `value` is a valid Part (schemas/gemini/Part.schema.json). */
 export function isPart(value: unknown): value is Part {
-  return validatePart(value);
+  return validators().validatePart(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Part. */
 export function assertPart(value: unknown): asserts value is Part {
+  const validatePart = validators().validatePart;
   if (!validatePart(value)) fail('Part', validatePart);
 }
 
 /** Every violation of Part in `value` (empty when valid). */
 export function checkPart(value: unknown): ViolationDetail[] {
+  const validatePart = validators().validatePart;
   return validatePart(value) ? [] : violations(validatePart);
 }
 
 /** Reads a received Part with its read contract (ReadPart): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readPart(value: unknown): ReadCheck {
-  return readWith(value, validatePart, validateReadPart, 'Part', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validatePart, v.validateReadPart, 'Part', KNOWN_TO);
 }
 
 /** True when `value` is a valid PlaceAnswerSources (schemas/gemini/PlaceAnswerSources.schema.json). */
 export function isPlaceAnswerSources(value: unknown): value is PlaceAnswerSources {
-  return validatePlaceAnswerSources(value);
+  return validators().validatePlaceAnswerSources(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid PlaceAnswerSources. */
 export function assertPlaceAnswerSources(value: unknown): asserts value is PlaceAnswerSources {
+  const validatePlaceAnswerSources = validators().validatePlaceAnswerSources;
   if (!validatePlaceAnswerSources(value)) fail('PlaceAnswerSources', validatePlaceAnswerSources);
 }
 
 /** Every violation of PlaceAnswerSources in `value` (empty when valid). */
 export function checkPlaceAnswerSources(value: unknown): ViolationDetail[] {
+  const validatePlaceAnswerSources = validators().validatePlaceAnswerSources;
   return validatePlaceAnswerSources(value) ? [] : violations(validatePlaceAnswerSources);
 }
 
 /** Reads a received PlaceAnswerSources with its read contract (ReadPlaceAnswerSources): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readPlaceAnswerSources(value: unknown): ReadCheck {
-  return readWith(value, validatePlaceAnswerSources, validateReadPlaceAnswerSources, 'PlaceAnswerSources', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validatePlaceAnswerSources, v.validateReadPlaceAnswerSources, 'PlaceAnswerSources', KNOWN_TO);
 }
 
 /** True when `value` is a valid PrebuiltVoiceConfig (schemas/gemini/PrebuiltVoiceConfig.schema.json). */
 export function isPrebuiltVoiceConfig(value: unknown): value is PrebuiltVoiceConfig {
-  return validatePrebuiltVoiceConfig(value);
+  return validators().validatePrebuiltVoiceConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid PrebuiltVoiceConfig. */
 export function assertPrebuiltVoiceConfig(value: unknown): asserts value is PrebuiltVoiceConfig {
+  const validatePrebuiltVoiceConfig = validators().validatePrebuiltVoiceConfig;
   if (!validatePrebuiltVoiceConfig(value)) fail('PrebuiltVoiceConfig', validatePrebuiltVoiceConfig);
 }
 
 /** Every violation of PrebuiltVoiceConfig in `value` (empty when valid). */
 export function checkPrebuiltVoiceConfig(value: unknown): ViolationDetail[] {
+  const validatePrebuiltVoiceConfig = validators().validatePrebuiltVoiceConfig;
   return validatePrebuiltVoiceConfig(value) ? [] : violations(validatePrebuiltVoiceConfig);
 }
 
 /** True when `value` is a valid PromptFeedback (schemas/gemini/PromptFeedback.schema.json). */
 export function isPromptFeedback(value: unknown): value is PromptFeedback {
-  return validatePromptFeedback(value);
+  return validators().validatePromptFeedback(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid PromptFeedback. */
 export function assertPromptFeedback(value: unknown): asserts value is PromptFeedback {
+  const validatePromptFeedback = validators().validatePromptFeedback;
   if (!validatePromptFeedback(value)) fail('PromptFeedback', validatePromptFeedback);
 }
 
 /** Every violation of PromptFeedback in `value` (empty when valid). */
 export function checkPromptFeedback(value: unknown): ViolationDetail[] {
+  const validatePromptFeedback = validators().validatePromptFeedback;
   return validatePromptFeedback(value) ? [] : violations(validatePromptFeedback);
 }
 
 /** Reads a received PromptFeedback with its read contract (ReadPromptFeedback): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readPromptFeedback(value: unknown): ReadCheck {
-  return readWith(value, validatePromptFeedback, validateReadPromptFeedback, 'PromptFeedback', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validatePromptFeedback, v.validateReadPromptFeedback, 'PromptFeedback', KNOWN_TO);
 }
 
 /** True when `value` is a valid RetrievalConfig (schemas/gemini/RetrievalConfig.schema.json). */
 export function isRetrievalConfig(value: unknown): value is RetrievalConfig {
-  return validateRetrievalConfig(value);
+  return validators().validateRetrievalConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid RetrievalConfig. */
 export function assertRetrievalConfig(value: unknown): asserts value is RetrievalConfig {
+  const validateRetrievalConfig = validators().validateRetrievalConfig;
   if (!validateRetrievalConfig(value)) fail('RetrievalConfig', validateRetrievalConfig);
 }
 
 /** Every violation of RetrievalConfig in `value` (empty when valid). */
 export function checkRetrievalConfig(value: unknown): ViolationDetail[] {
+  const validateRetrievalConfig = validators().validateRetrievalConfig;
   return validateRetrievalConfig(value) ? [] : violations(validateRetrievalConfig);
 }
 
 /** True when `value` is a valid RetrievalMetadata (schemas/gemini/RetrievalMetadata.schema.json). */
 export function isRetrievalMetadata(value: unknown): value is RetrievalMetadata {
-  return validateRetrievalMetadata(value);
+  return validators().validateRetrievalMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid RetrievalMetadata. */
 export function assertRetrievalMetadata(value: unknown): asserts value is RetrievalMetadata {
+  const validateRetrievalMetadata = validators().validateRetrievalMetadata;
   if (!validateRetrievalMetadata(value)) fail('RetrievalMetadata', validateRetrievalMetadata);
 }
 
 /** Every violation of RetrievalMetadata in `value` (empty when valid). */
 export function checkRetrievalMetadata(value: unknown): ViolationDetail[] {
+  const validateRetrievalMetadata = validators().validateRetrievalMetadata;
   return validateRetrievalMetadata(value) ? [] : violations(validateRetrievalMetadata);
 }
 
 /** Reads a received RetrievalMetadata with its read contract (ReadRetrievalMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readRetrievalMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateRetrievalMetadata, validateReadRetrievalMetadata, 'RetrievalMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateRetrievalMetadata, v.validateReadRetrievalMetadata, 'RetrievalMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid RetrievedContext (schemas/gemini/RetrievedContext.schema.json). */
 export function isRetrievedContext(value: unknown): value is RetrievedContext {
-  return validateRetrievedContext(value);
+  return validators().validateRetrievedContext(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid RetrievedContext. */
 export function assertRetrievedContext(value: unknown): asserts value is RetrievedContext {
+  const validateRetrievedContext = validators().validateRetrievedContext;
   if (!validateRetrievedContext(value)) fail('RetrievedContext', validateRetrievedContext);
 }
 
 /** Every violation of RetrievedContext in `value` (empty when valid). */
 export function checkRetrievedContext(value: unknown): ViolationDetail[] {
+  const validateRetrievedContext = validators().validateRetrievedContext;
   return validateRetrievedContext(value) ? [] : violations(validateRetrievedContext);
 }
 
 /** Reads a received RetrievedContext with its read contract (ReadRetrievedContext): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readRetrievedContext(value: unknown): ReadCheck {
-  return readWith(value, validateRetrievedContext, validateReadRetrievedContext, 'RetrievedContext', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateRetrievedContext, v.validateReadRetrievedContext, 'RetrievedContext', KNOWN_TO);
 }
 
 /** True when `value` is a valid ReviewSnippet (schemas/gemini/ReviewSnippet.schema.json). */
 export function isReviewSnippet(value: unknown): value is ReviewSnippet {
-  return validateReviewSnippet(value);
+  return validators().validateReviewSnippet(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ReviewSnippet. */
 export function assertReviewSnippet(value: unknown): asserts value is ReviewSnippet {
+  const validateReviewSnippet = validators().validateReviewSnippet;
   if (!validateReviewSnippet(value)) fail('ReviewSnippet', validateReviewSnippet);
 }
 
 /** Every violation of ReviewSnippet in `value` (empty when valid). */
 export function checkReviewSnippet(value: unknown): ViolationDetail[] {
+  const validateReviewSnippet = validators().validateReviewSnippet;
   return validateReviewSnippet(value) ? [] : violations(validateReviewSnippet);
 }
 
 /** Reads a received ReviewSnippet with its read contract (ReadReviewSnippet): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readReviewSnippet(value: unknown): ReadCheck {
-  return readWith(value, validateReviewSnippet, validateReadReviewSnippet, 'ReviewSnippet', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateReviewSnippet, v.validateReadReviewSnippet, 'ReviewSnippet', KNOWN_TO);
 }
 
 /** True when `value` is a valid SafetyRating (schemas/gemini/SafetyRating.schema.json). */
 export function isSafetyRating(value: unknown): value is SafetyRating {
-  return validateSafetyRating(value);
+  return validators().validateSafetyRating(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid SafetyRating. */
 export function assertSafetyRating(value: unknown): asserts value is SafetyRating {
+  const validateSafetyRating = validators().validateSafetyRating;
   if (!validateSafetyRating(value)) fail('SafetyRating', validateSafetyRating);
 }
 
 /** Every violation of SafetyRating in `value` (empty when valid). */
 export function checkSafetyRating(value: unknown): ViolationDetail[] {
+  const validateSafetyRating = validators().validateSafetyRating;
   return validateSafetyRating(value) ? [] : violations(validateSafetyRating);
 }
 
 /** Reads a received SafetyRating with its read contract (ReadSafetyRating): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readSafetyRating(value: unknown): ReadCheck {
-  return readWith(value, validateSafetyRating, validateReadSafetyRating, 'SafetyRating', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateSafetyRating, v.validateReadSafetyRating, 'SafetyRating', KNOWN_TO);
 }
 
 /** True when `value` is a valid SafetySetting (schemas/gemini/SafetySetting.schema.json). */
 export function isSafetySetting(value: unknown): value is SafetySetting {
-  return validateSafetySetting(value);
+  return validators().validateSafetySetting(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid SafetySetting. */
 export function assertSafetySetting(value: unknown): asserts value is SafetySetting {
+  const validateSafetySetting = validators().validateSafetySetting;
   if (!validateSafetySetting(value)) fail('SafetySetting', validateSafetySetting);
 }
 
 /** Every violation of SafetySetting in `value` (empty when valid). */
 export function checkSafetySetting(value: unknown): ViolationDetail[] {
+  const validateSafetySetting = validators().validateSafetySetting;
   return validateSafetySetting(value) ? [] : violations(validateSafetySetting);
 }
 
 /** True when `value` is a valid Schema (schemas/gemini/Schema.schema.json). */
 export function isSchema(value: unknown): value is Schema {
-  return validateSchema(value);
+  return validators().validateSchema(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Schema. */
 export function assertSchema(value: unknown): asserts value is Schema {
+  const validateSchema = validators().validateSchema;
   if (!validateSchema(value)) fail('Schema', validateSchema);
 }
 
 /** Every violation of Schema in `value` (empty when valid). */
 export function checkSchema(value: unknown): ViolationDetail[] {
+  const validateSchema = validators().validateSchema;
   return validateSchema(value) ? [] : violations(validateSchema);
 }
 
 /** True when `value` is a valid SearchEntryPoint (schemas/gemini/SearchEntryPoint.schema.json). */
 export function isSearchEntryPoint(value: unknown): value is SearchEntryPoint {
-  return validateSearchEntryPoint(value);
+  return validators().validateSearchEntryPoint(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid SearchEntryPoint. */
 export function assertSearchEntryPoint(value: unknown): asserts value is SearchEntryPoint {
+  const validateSearchEntryPoint = validators().validateSearchEntryPoint;
   if (!validateSearchEntryPoint(value)) fail('SearchEntryPoint', validateSearchEntryPoint);
 }
 
 /** Every violation of SearchEntryPoint in `value` (empty when valid). */
 export function checkSearchEntryPoint(value: unknown): ViolationDetail[] {
+  const validateSearchEntryPoint = validators().validateSearchEntryPoint;
   return validateSearchEntryPoint(value) ? [] : violations(validateSearchEntryPoint);
 }
 
 /** Reads a received SearchEntryPoint with its read contract (ReadSearchEntryPoint): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readSearchEntryPoint(value: unknown): ReadCheck {
-  return readWith(value, validateSearchEntryPoint, validateReadSearchEntryPoint, 'SearchEntryPoint', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateSearchEntryPoint, v.validateReadSearchEntryPoint, 'SearchEntryPoint', KNOWN_TO);
 }
 
 /** True when `value` is a valid SearchTypes (schemas/gemini/SearchTypes.schema.json). */
 export function isSearchTypes(value: unknown): value is SearchTypes {
-  return validateSearchTypes(value);
+  return validators().validateSearchTypes(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid SearchTypes. */
 export function assertSearchTypes(value: unknown): asserts value is SearchTypes {
+  const validateSearchTypes = validators().validateSearchTypes;
   if (!validateSearchTypes(value)) fail('SearchTypes', validateSearchTypes);
 }
 
 /** Every violation of SearchTypes in `value` (empty when valid). */
 export function checkSearchTypes(value: unknown): ViolationDetail[] {
+  const validateSearchTypes = validators().validateSearchTypes;
   return validateSearchTypes(value) ? [] : violations(validateSearchTypes);
 }
 
 /** True when `value` is a valid SemanticRetrieverChunk (schemas/gemini/SemanticRetrieverChunk.schema.json). */
 export function isSemanticRetrieverChunk(value: unknown): value is SemanticRetrieverChunk {
-  return validateSemanticRetrieverChunk(value);
+  return validators().validateSemanticRetrieverChunk(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid SemanticRetrieverChunk. */
 export function assertSemanticRetrieverChunk(value: unknown): asserts value is SemanticRetrieverChunk {
+  const validateSemanticRetrieverChunk = validators().validateSemanticRetrieverChunk;
   if (!validateSemanticRetrieverChunk(value)) fail('SemanticRetrieverChunk', validateSemanticRetrieverChunk);
 }
 
 /** Every violation of SemanticRetrieverChunk in `value` (empty when valid). */
 export function checkSemanticRetrieverChunk(value: unknown): ViolationDetail[] {
+  const validateSemanticRetrieverChunk = validators().validateSemanticRetrieverChunk;
   return validateSemanticRetrieverChunk(value) ? [] : violations(validateSemanticRetrieverChunk);
 }
 
 /** Reads a received SemanticRetrieverChunk with its read contract (ReadSemanticRetrieverChunk): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readSemanticRetrieverChunk(value: unknown): ReadCheck {
-  return readWith(value, validateSemanticRetrieverChunk, validateReadSemanticRetrieverChunk, 'SemanticRetrieverChunk', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateSemanticRetrieverChunk, v.validateReadSemanticRetrieverChunk, 'SemanticRetrieverChunk', KNOWN_TO);
 }
 
 /** True when `value` is a valid SpeakerVoiceConfig (schemas/gemini/SpeakerVoiceConfig.schema.json). */
 export function isSpeakerVoiceConfig(value: unknown): value is SpeakerVoiceConfig {
-  return validateSpeakerVoiceConfig(value);
+  return validators().validateSpeakerVoiceConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid SpeakerVoiceConfig. */
 export function assertSpeakerVoiceConfig(value: unknown): asserts value is SpeakerVoiceConfig {
+  const validateSpeakerVoiceConfig = validators().validateSpeakerVoiceConfig;
   if (!validateSpeakerVoiceConfig(value)) fail('SpeakerVoiceConfig', validateSpeakerVoiceConfig);
 }
 
 /** Every violation of SpeakerVoiceConfig in `value` (empty when valid). */
 export function checkSpeakerVoiceConfig(value: unknown): ViolationDetail[] {
+  const validateSpeakerVoiceConfig = validators().validateSpeakerVoiceConfig;
   return validateSpeakerVoiceConfig(value) ? [] : violations(validateSpeakerVoiceConfig);
 }
 
 /** True when `value` is a valid SpeechConfig (schemas/gemini/SpeechConfig.schema.json). */
 export function isSpeechConfig(value: unknown): value is SpeechConfig {
-  return validateSpeechConfig(value);
+  return validators().validateSpeechConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid SpeechConfig. */
 export function assertSpeechConfig(value: unknown): asserts value is SpeechConfig {
+  const validateSpeechConfig = validators().validateSpeechConfig;
   if (!validateSpeechConfig(value)) fail('SpeechConfig', validateSpeechConfig);
 }
 
 /** Every violation of SpeechConfig in `value` (empty when valid). */
 export function checkSpeechConfig(value: unknown): ViolationDetail[] {
+  const validateSpeechConfig = validators().validateSpeechConfig;
   return validateSpeechConfig(value) ? [] : violations(validateSpeechConfig);
 }
 
 /** True when `value` is a valid StreamableHttpTransport (schemas/gemini/StreamableHttpTransport.schema.json). */
 export function isStreamableHttpTransport(value: unknown): value is StreamableHttpTransport {
-  return validateStreamableHttpTransport(value);
+  return validators().validateStreamableHttpTransport(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid StreamableHttpTransport. */
 export function assertStreamableHttpTransport(value: unknown): asserts value is StreamableHttpTransport {
+  const validateStreamableHttpTransport = validators().validateStreamableHttpTransport;
   if (!validateStreamableHttpTransport(value)) fail('StreamableHttpTransport', validateStreamableHttpTransport);
 }
 
 /** Every violation of StreamableHttpTransport in `value` (empty when valid). */
 export function checkStreamableHttpTransport(value: unknown): ViolationDetail[] {
+  const validateStreamableHttpTransport = validators().validateStreamableHttpTransport;
   return validateStreamableHttpTransport(value) ? [] : violations(validateStreamableHttpTransport);
 }
 
 /** True when `value` is a valid ThinkingConfig (schemas/gemini/ThinkingConfig.schema.json). */
 export function isThinkingConfig(value: unknown): value is ThinkingConfig {
-  return validateThinkingConfig(value);
+  return validators().validateThinkingConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ThinkingConfig. */
 export function assertThinkingConfig(value: unknown): asserts value is ThinkingConfig {
+  const validateThinkingConfig = validators().validateThinkingConfig;
   if (!validateThinkingConfig(value)) fail('ThinkingConfig', validateThinkingConfig);
 }
 
 /** Every violation of ThinkingConfig in `value` (empty when valid). */
 export function checkThinkingConfig(value: unknown): ViolationDetail[] {
+  const validateThinkingConfig = validators().validateThinkingConfig;
   return validateThinkingConfig(value) ? [] : violations(validateThinkingConfig);
 }
 
 /** True when `value` is a valid Tool (schemas/gemini/Tool.schema.json). */
 export function isTool(value: unknown): value is Tool {
-  return validateTool(value);
+  return validators().validateTool(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Tool. */
 export function assertTool(value: unknown): asserts value is Tool {
+  const validateTool = validators().validateTool;
   if (!validateTool(value)) fail('Tool', validateTool);
 }
 
 /** Every violation of Tool in `value` (empty when valid). */
 export function checkTool(value: unknown): ViolationDetail[] {
+  const validateTool = validators().validateTool;
   return validateTool(value) ? [] : violations(validateTool);
 }
 
 /** True when `value` is a valid ToolCall (schemas/gemini/ToolCall.schema.json). */
 export function isToolCall(value: unknown): value is ToolCall {
-  return validateToolCall(value);
+  return validators().validateToolCall(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ToolCall. */
 export function assertToolCall(value: unknown): asserts value is ToolCall {
+  const validateToolCall = validators().validateToolCall;
   if (!validateToolCall(value)) fail('ToolCall', validateToolCall);
 }
 
 /** Every violation of ToolCall in `value` (empty when valid). */
 export function checkToolCall(value: unknown): ViolationDetail[] {
+  const validateToolCall = validators().validateToolCall;
   return validateToolCall(value) ? [] : violations(validateToolCall);
 }
 
 /** Reads a received ToolCall with its read contract (ReadToolCall): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readToolCall(value: unknown): ReadCheck {
-  return readWith(value, validateToolCall, validateReadToolCall, 'ToolCall', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateToolCall, v.validateReadToolCall, 'ToolCall', KNOWN_TO);
 }
 
 /** True when `value` is a valid ToolConfig (schemas/gemini/ToolConfig.schema.json). */
 export function isToolConfig(value: unknown): value is ToolConfig {
-  return validateToolConfig(value);
+  return validators().validateToolConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ToolConfig. */
 export function assertToolConfig(value: unknown): asserts value is ToolConfig {
+  const validateToolConfig = validators().validateToolConfig;
   if (!validateToolConfig(value)) fail('ToolConfig', validateToolConfig);
 }
 
 /** Every violation of ToolConfig in `value` (empty when valid). */
 export function checkToolConfig(value: unknown): ViolationDetail[] {
+  const validateToolConfig = validators().validateToolConfig;
   return validateToolConfig(value) ? [] : violations(validateToolConfig);
 }
 
 /** True when `value` is a valid ToolResponse (schemas/gemini/ToolResponse.schema.json). */
 export function isToolResponse(value: unknown): value is ToolResponse {
-  return validateToolResponse(value);
+  return validators().validateToolResponse(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ToolResponse. */
 export function assertToolResponse(value: unknown): asserts value is ToolResponse {
+  const validateToolResponse = validators().validateToolResponse;
   if (!validateToolResponse(value)) fail('ToolResponse', validateToolResponse);
 }
 
 /** Every violation of ToolResponse in `value` (empty when valid). */
 export function checkToolResponse(value: unknown): ViolationDetail[] {
+  const validateToolResponse = validators().validateToolResponse;
   return validateToolResponse(value) ? [] : violations(validateToolResponse);
 }
 
 /** Reads a received ToolResponse with its read contract (ReadToolResponse): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readToolResponse(value: unknown): ReadCheck {
-  return readWith(value, validateToolResponse, validateReadToolResponse, 'ToolResponse', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateToolResponse, v.validateReadToolResponse, 'ToolResponse', KNOWN_TO);
 }
 
 /** True when `value` is a valid TopCandidates (schemas/gemini/TopCandidates.schema.json). */
 export function isTopCandidates(value: unknown): value is TopCandidates {
-  return validateTopCandidates(value);
+  return validators().validateTopCandidates(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid TopCandidates. */
 export function assertTopCandidates(value: unknown): asserts value is TopCandidates {
+  const validateTopCandidates = validators().validateTopCandidates;
   if (!validateTopCandidates(value)) fail('TopCandidates', validateTopCandidates);
 }
 
 /** Every violation of TopCandidates in `value` (empty when valid). */
 export function checkTopCandidates(value: unknown): ViolationDetail[] {
+  const validateTopCandidates = validators().validateTopCandidates;
   return validateTopCandidates(value) ? [] : violations(validateTopCandidates);
 }
 
 /** Reads a received TopCandidates with its read contract (ReadTopCandidates): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readTopCandidates(value: unknown): ReadCheck {
-  return readWith(value, validateTopCandidates, validateReadTopCandidates, 'TopCandidates', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateTopCandidates, v.validateReadTopCandidates, 'TopCandidates', KNOWN_TO);
 }
 
 /** True when `value` is a valid UrlContext (schemas/gemini/UrlContext.schema.json). */
 export function isUrlContext(value: unknown): value is UrlContext {
-  return validateUrlContext(value);
+  return validators().validateUrlContext(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid UrlContext. */
 export function assertUrlContext(value: unknown): asserts value is UrlContext {
+  const validateUrlContext = validators().validateUrlContext;
   if (!validateUrlContext(value)) fail('UrlContext', validateUrlContext);
 }
 
 /** Every violation of UrlContext in `value` (empty when valid). */
 export function checkUrlContext(value: unknown): ViolationDetail[] {
+  const validateUrlContext = validators().validateUrlContext;
   return validateUrlContext(value) ? [] : violations(validateUrlContext);
 }
 
 /** True when `value` is a valid UrlContextMetadata (schemas/gemini/UrlContextMetadata.schema.json). */
 export function isUrlContextMetadata(value: unknown): value is UrlContextMetadata {
-  return validateUrlContextMetadata(value);
+  return validators().validateUrlContextMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid UrlContextMetadata. */
 export function assertUrlContextMetadata(value: unknown): asserts value is UrlContextMetadata {
+  const validateUrlContextMetadata = validators().validateUrlContextMetadata;
   if (!validateUrlContextMetadata(value)) fail('UrlContextMetadata', validateUrlContextMetadata);
 }
 
 /** Every violation of UrlContextMetadata in `value` (empty when valid). */
 export function checkUrlContextMetadata(value: unknown): ViolationDetail[] {
+  const validateUrlContextMetadata = validators().validateUrlContextMetadata;
   return validateUrlContextMetadata(value) ? [] : violations(validateUrlContextMetadata);
 }
 
 /** Reads a received UrlContextMetadata with its read contract (ReadUrlContextMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readUrlContextMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateUrlContextMetadata, validateReadUrlContextMetadata, 'UrlContextMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateUrlContextMetadata, v.validateReadUrlContextMetadata, 'UrlContextMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid UrlMetadata (schemas/gemini/UrlMetadata.schema.json). */
 export function isUrlMetadata(value: unknown): value is UrlMetadata {
-  return validateUrlMetadata(value);
+  return validators().validateUrlMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid UrlMetadata. */
 export function assertUrlMetadata(value: unknown): asserts value is UrlMetadata {
+  const validateUrlMetadata = validators().validateUrlMetadata;
   if (!validateUrlMetadata(value)) fail('UrlMetadata', validateUrlMetadata);
 }
 
 /** Every violation of UrlMetadata in `value` (empty when valid). */
 export function checkUrlMetadata(value: unknown): ViolationDetail[] {
+  const validateUrlMetadata = validators().validateUrlMetadata;
   return validateUrlMetadata(value) ? [] : violations(validateUrlMetadata);
 }
 
 /** Reads a received UrlMetadata with its read contract (ReadUrlMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readUrlMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateUrlMetadata, validateReadUrlMetadata, 'UrlMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateUrlMetadata, v.validateReadUrlMetadata, 'UrlMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid UsageMetadata (schemas/gemini/UsageMetadata.schema.json). */
 export function isUsageMetadata(value: unknown): value is UsageMetadata {
-  return validateUsageMetadata(value);
+  return validators().validateUsageMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid UsageMetadata. */
 export function assertUsageMetadata(value: unknown): asserts value is UsageMetadata {
+  const validateUsageMetadata = validators().validateUsageMetadata;
   if (!validateUsageMetadata(value)) fail('UsageMetadata', validateUsageMetadata);
 }
 
 /** Every violation of UsageMetadata in `value` (empty when valid). */
 export function checkUsageMetadata(value: unknown): ViolationDetail[] {
+  const validateUsageMetadata = validators().validateUsageMetadata;
   return validateUsageMetadata(value) ? [] : violations(validateUsageMetadata);
 }
 
 /** Reads a received UsageMetadata with its read contract (ReadUsageMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readUsageMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateUsageMetadata, validateReadUsageMetadata, 'UsageMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateUsageMetadata, v.validateReadUsageMetadata, 'UsageMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid VideoMetadata (schemas/gemini/VideoMetadata.schema.json). */
 export function isVideoMetadata(value: unknown): value is VideoMetadata {
-  return validateVideoMetadata(value);
+  return validators().validateVideoMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VideoMetadata. */
 export function assertVideoMetadata(value: unknown): asserts value is VideoMetadata {
+  const validateVideoMetadata = validators().validateVideoMetadata;
   if (!validateVideoMetadata(value)) fail('VideoMetadata', validateVideoMetadata);
 }
 
 /** Every violation of VideoMetadata in `value` (empty when valid). */
 export function checkVideoMetadata(value: unknown): ViolationDetail[] {
+  const validateVideoMetadata = validators().validateVideoMetadata;
   return validateVideoMetadata(value) ? [] : violations(validateVideoMetadata);
 }
 
 /** Reads a received VideoMetadata with its read contract (ReadVideoMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVideoMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateVideoMetadata, validateReadVideoMetadata, 'VideoMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVideoMetadata, v.validateReadVideoMetadata, 'VideoMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid VoiceConfig (schemas/gemini/VoiceConfig.schema.json). */
 export function isVoiceConfig(value: unknown): value is VoiceConfig {
-  return validateVoiceConfig(value);
+  return validators().validateVoiceConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VoiceConfig. */
 export function assertVoiceConfig(value: unknown): asserts value is VoiceConfig {
+  const validateVoiceConfig = validators().validateVoiceConfig;
   if (!validateVoiceConfig(value)) fail('VoiceConfig', validateVoiceConfig);
 }
 
 /** Every violation of VoiceConfig in `value` (empty when valid). */
 export function checkVoiceConfig(value: unknown): ViolationDetail[] {
+  const validateVoiceConfig = validators().validateVoiceConfig;
   return validateVoiceConfig(value) ? [] : violations(validateVoiceConfig);
 }
 
 /** True when `value` is a valid Web (schemas/gemini/Web.schema.json). */
 export function isWeb(value: unknown): value is Web {
-  return validateWeb(value);
+  return validators().validateWeb(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Web. */
 export function assertWeb(value: unknown): asserts value is Web {
+  const validateWeb = validators().validateWeb;
   if (!validateWeb(value)) fail('Web', validateWeb);
 }
 
 /** Every violation of Web in `value` (empty when valid). */
 export function checkWeb(value: unknown): ViolationDetail[] {
+  const validateWeb = validators().validateWeb;
   return validateWeb(value) ? [] : violations(validateWeb);
 }
 
 /** Reads a received Web with its read contract (ReadWeb): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readWeb(value: unknown): ReadCheck {
-  return readWith(value, validateWeb, validateReadWeb, 'Web', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateWeb, v.validateReadWeb, 'Web', KNOWN_TO);
 }
 
 /** True when `value` is a valid WebSearch (schemas/gemini/WebSearch.schema.json). */
 export function isWebSearch(value: unknown): value is WebSearch {
-  return validateWebSearch(value);
+  return validators().validateWebSearch(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid WebSearch. */
 export function assertWebSearch(value: unknown): asserts value is WebSearch {
+  const validateWebSearch = validators().validateWebSearch;
   if (!validateWebSearch(value)) fail('WebSearch', validateWebSearch);
 }
 
 /** Every violation of WebSearch in `value` (empty when valid). */
 export function checkWebSearch(value: unknown): ViolationDetail[] {
+  const validateWebSearch = validators().validateWebSearch;
   return validateWebSearch(value) ? [] : violations(validateWebSearch);
 }
 

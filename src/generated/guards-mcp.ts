@@ -6,820 +6,941 @@
  */
 
 import type { ViolationDetail } from "../errors.js";
-import { fail, type ReadCheck, readWith, type SchemaGuards, type SchemaName, violations } from "./guards-common.js";
+import { fail, lazyValidators, type ReadCheck, readWith, type SchemaGuards, type SchemaName, violations } from "./guards-common.js";
 import type { McpAnnotations, McpAudioContent, McpBlobResourceContents, McpCallToolRequestParams, McpCallToolResult, McpClientCapabilities, McpContentBlock, McpCreateMessageRequest, McpCreateMessageRequestParams, McpCreateMessageResult, McpElicitResult, McpEmbeddedResource, McpIcon, McpImageContent, McpImplementation, McpInputResponse, McpInputResponses, McpJSONObject, McpJSONValue, McpListRootsResult, McpListToolsResult, McpLoggingLevel, McpMetaObject, McpModelHint, McpModelPreferences, McpProgressToken, McpRequestId, McpRequestMetaObject, McpResourceLink, McpResultMetaObject, McpRole, McpRoot, McpSamplingMessage, McpSamplingMessageContentBlock, McpTaskMetadata, McpTextContent, McpTextResourceContents, McpTool, McpToolAnnotations, McpToolChoice, McpToolExecution, McpToolResultContent, McpToolUseContent } from "./types.js";
-import { validateMcpAnnotations, validateMcpAudioContent, validateMcpBlobResourceContents, validateMcpCallToolRequestParams, validateMcpCallToolResult, validateMcpClientCapabilities, validateMcpContentBlock, validateMcpCreateMessageRequest, validateMcpCreateMessageRequestParams, validateMcpCreateMessageResult, validateMcpElicitResult, validateMcpEmbeddedResource, validateMcpIcon, validateMcpImageContent, validateMcpImplementation, validateMcpInputResponse, validateMcpInputResponses, validateMcpJSONObject, validateMcpJSONValue, validateMcpListRootsResult, validateMcpListToolsResult, validateMcpLoggingLevel, validateMcpMetaObject, validateMcpModelHint, validateMcpModelPreferences, validateMcpProgressToken, validateMcpRequestId, validateMcpRequestMetaObject, validateMcpResourceLink, validateMcpResultMetaObject, validateMcpRole, validateMcpRoot, validateMcpSamplingMessage, validateMcpSamplingMessageContentBlock, validateMcpTaskMetadata, validateMcpTextContent, validateMcpTextResourceContents, validateMcpTool, validateMcpToolAnnotations, validateMcpToolChoice, validateMcpToolExecution, validateMcpToolResultContent, validateMcpToolUseContent, validateReadMcpAnnotations, validateReadMcpAudioContent, validateReadMcpBlobResourceContents, validateReadMcpCallToolResult, validateReadMcpContentBlock, validateReadMcpCreateMessageRequest, validateReadMcpCreateMessageRequestParams, validateReadMcpEmbeddedResource, validateReadMcpIcon, validateReadMcpImageContent, validateReadMcpImplementation, validateReadMcpJSONObject, validateReadMcpJSONValue, validateReadMcpListToolsResult, validateReadMcpMetaObject, validateReadMcpModelHint, validateReadMcpModelPreferences, validateReadMcpProgressToken, validateReadMcpRequestId, validateReadMcpResourceLink, validateReadMcpResultMetaObject, validateReadMcpRole, validateReadMcpSamplingMessage, validateReadMcpSamplingMessageContentBlock, validateReadMcpTaskMetadata, validateReadMcpTextContent, validateReadMcpTextResourceContents, validateReadMcpTool, validateReadMcpToolAnnotations, validateReadMcpToolChoice, validateReadMcpToolExecution, validateReadMcpToolResultContent, validateReadMcpToolUseContent } from "./validators-mcp.js";
+import type * as Validators from "./validators-mcp.js";
 
 const KNOWN_TO = 'MCP 2025-06-18, 2025-11-25 and 2026-07-28';
+/** The mcp validators, loaded on the first call of a guard below. */
+const validators = lazyValidators<typeof Validators>('./validators-mcp.js', import.meta.url);
 
 /** True when `value` is a valid McpAnnotations (schemas/mcp/Annotations.schema.json). */
 export function isMcpAnnotations(value: unknown): value is McpAnnotations {
-  return validateMcpAnnotations(value);
+  return validators().validateMcpAnnotations(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpAnnotations. */
 export function assertMcpAnnotations(value: unknown): asserts value is McpAnnotations {
+  const validateMcpAnnotations = validators().validateMcpAnnotations;
   if (!validateMcpAnnotations(value)) fail('McpAnnotations', validateMcpAnnotations);
 }
 
 /** Every violation of McpAnnotations in `value` (empty when valid). */
 export function checkMcpAnnotations(value: unknown): ViolationDetail[] {
+  const validateMcpAnnotations = validators().validateMcpAnnotations;
   return validateMcpAnnotations(value) ? [] : violations(validateMcpAnnotations);
 }
 
 /** Reads a received McpAnnotations with its read contract (ReadMcpAnnotations): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpAnnotations(value: unknown): ReadCheck {
-  return readWith(value, validateMcpAnnotations, validateReadMcpAnnotations, 'McpAnnotations', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpAnnotations, v.validateReadMcpAnnotations, 'McpAnnotations', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpAudioContent (schemas/mcp/AudioContent.schema.json). */
 export function isMcpAudioContent(value: unknown): value is McpAudioContent {
-  return validateMcpAudioContent(value);
+  return validators().validateMcpAudioContent(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpAudioContent. */
 export function assertMcpAudioContent(value: unknown): asserts value is McpAudioContent {
+  const validateMcpAudioContent = validators().validateMcpAudioContent;
   if (!validateMcpAudioContent(value)) fail('McpAudioContent', validateMcpAudioContent);
 }
 
 /** Every violation of McpAudioContent in `value` (empty when valid). */
 export function checkMcpAudioContent(value: unknown): ViolationDetail[] {
+  const validateMcpAudioContent = validators().validateMcpAudioContent;
   return validateMcpAudioContent(value) ? [] : violations(validateMcpAudioContent);
 }
 
 /** Reads a received McpAudioContent with its read contract (ReadMcpAudioContent): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpAudioContent(value: unknown): ReadCheck {
-  return readWith(value, validateMcpAudioContent, validateReadMcpAudioContent, 'McpAudioContent', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpAudioContent, v.validateReadMcpAudioContent, 'McpAudioContent', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpBlobResourceContents (schemas/mcp/BlobResourceContents.schema.json). */
 export function isMcpBlobResourceContents(value: unknown): value is McpBlobResourceContents {
-  return validateMcpBlobResourceContents(value);
+  return validators().validateMcpBlobResourceContents(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpBlobResourceContents. */
 export function assertMcpBlobResourceContents(value: unknown): asserts value is McpBlobResourceContents {
+  const validateMcpBlobResourceContents = validators().validateMcpBlobResourceContents;
   if (!validateMcpBlobResourceContents(value)) fail('McpBlobResourceContents', validateMcpBlobResourceContents);
 }
 
 /** Every violation of McpBlobResourceContents in `value` (empty when valid). */
 export function checkMcpBlobResourceContents(value: unknown): ViolationDetail[] {
+  const validateMcpBlobResourceContents = validators().validateMcpBlobResourceContents;
   return validateMcpBlobResourceContents(value) ? [] : violations(validateMcpBlobResourceContents);
 }
 
 /** Reads a received McpBlobResourceContents with its read contract (ReadMcpBlobResourceContents): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpBlobResourceContents(value: unknown): ReadCheck {
-  return readWith(value, validateMcpBlobResourceContents, validateReadMcpBlobResourceContents, 'McpBlobResourceContents', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpBlobResourceContents, v.validateReadMcpBlobResourceContents, 'McpBlobResourceContents', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpCallToolRequestParams (schemas/mcp/CallToolRequestParams.schema.json). */
 export function isMcpCallToolRequestParams(value: unknown): value is McpCallToolRequestParams {
-  return validateMcpCallToolRequestParams(value);
+  return validators().validateMcpCallToolRequestParams(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpCallToolRequestParams. */
 export function assertMcpCallToolRequestParams(value: unknown): asserts value is McpCallToolRequestParams {
+  const validateMcpCallToolRequestParams = validators().validateMcpCallToolRequestParams;
   if (!validateMcpCallToolRequestParams(value)) fail('McpCallToolRequestParams', validateMcpCallToolRequestParams);
 }
 
 /** Every violation of McpCallToolRequestParams in `value` (empty when valid). */
 export function checkMcpCallToolRequestParams(value: unknown): ViolationDetail[] {
+  const validateMcpCallToolRequestParams = validators().validateMcpCallToolRequestParams;
   return validateMcpCallToolRequestParams(value) ? [] : violations(validateMcpCallToolRequestParams);
 }
 
 /** True when `value` is a valid McpCallToolResult (schemas/mcp/CallToolResult.schema.json). */
 export function isMcpCallToolResult(value: unknown): value is McpCallToolResult {
-  return validateMcpCallToolResult(value);
+  return validators().validateMcpCallToolResult(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpCallToolResult. */
 export function assertMcpCallToolResult(value: unknown): asserts value is McpCallToolResult {
+  const validateMcpCallToolResult = validators().validateMcpCallToolResult;
   if (!validateMcpCallToolResult(value)) fail('McpCallToolResult', validateMcpCallToolResult);
 }
 
 /** Every violation of McpCallToolResult in `value` (empty when valid). */
 export function checkMcpCallToolResult(value: unknown): ViolationDetail[] {
+  const validateMcpCallToolResult = validators().validateMcpCallToolResult;
   return validateMcpCallToolResult(value) ? [] : violations(validateMcpCallToolResult);
 }
 
 /** Reads a received McpCallToolResult with its read contract (ReadMcpCallToolResult): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpCallToolResult(value: unknown): ReadCheck {
-  return readWith(value, validateMcpCallToolResult, validateReadMcpCallToolResult, 'McpCallToolResult', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpCallToolResult, v.validateReadMcpCallToolResult, 'McpCallToolResult', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpClientCapabilities (schemas/mcp/ClientCapabilities.schema.json). */
 export function isMcpClientCapabilities(value: unknown): value is McpClientCapabilities {
-  return validateMcpClientCapabilities(value);
+  return validators().validateMcpClientCapabilities(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpClientCapabilities. */
 export function assertMcpClientCapabilities(value: unknown): asserts value is McpClientCapabilities {
+  const validateMcpClientCapabilities = validators().validateMcpClientCapabilities;
   if (!validateMcpClientCapabilities(value)) fail('McpClientCapabilities', validateMcpClientCapabilities);
 }
 
 /** Every violation of McpClientCapabilities in `value` (empty when valid). */
 export function checkMcpClientCapabilities(value: unknown): ViolationDetail[] {
+  const validateMcpClientCapabilities = validators().validateMcpClientCapabilities;
   return validateMcpClientCapabilities(value) ? [] : violations(validateMcpClientCapabilities);
 }
 
 /** True when `value` is a valid McpContentBlock (schemas/mcp/ContentBlock.schema.json). */
 export function isMcpContentBlock(value: unknown): value is McpContentBlock {
-  return validateMcpContentBlock(value);
+  return validators().validateMcpContentBlock(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpContentBlock. */
 export function assertMcpContentBlock(value: unknown): asserts value is McpContentBlock {
+  const validateMcpContentBlock = validators().validateMcpContentBlock;
   if (!validateMcpContentBlock(value)) fail('McpContentBlock', validateMcpContentBlock);
 }
 
 /** Every violation of McpContentBlock in `value` (empty when valid). */
 export function checkMcpContentBlock(value: unknown): ViolationDetail[] {
+  const validateMcpContentBlock = validators().validateMcpContentBlock;
   return validateMcpContentBlock(value) ? [] : violations(validateMcpContentBlock);
 }
 
 /** Reads a received McpContentBlock with its read contract (ReadMcpContentBlock): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpContentBlock(value: unknown): ReadCheck {
-  return readWith(value, validateMcpContentBlock, validateReadMcpContentBlock, 'McpContentBlock', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpContentBlock, v.validateReadMcpContentBlock, 'McpContentBlock', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpCreateMessageRequest (schemas/mcp/CreateMessageRequest.schema.json). */
 export function isMcpCreateMessageRequest(value: unknown): value is McpCreateMessageRequest {
-  return validateMcpCreateMessageRequest(value);
+  return validators().validateMcpCreateMessageRequest(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpCreateMessageRequest. */
 export function assertMcpCreateMessageRequest(value: unknown): asserts value is McpCreateMessageRequest {
+  const validateMcpCreateMessageRequest = validators().validateMcpCreateMessageRequest;
   if (!validateMcpCreateMessageRequest(value)) fail('McpCreateMessageRequest', validateMcpCreateMessageRequest);
 }
 
 /** Every violation of McpCreateMessageRequest in `value` (empty when valid). */
 export function checkMcpCreateMessageRequest(value: unknown): ViolationDetail[] {
+  const validateMcpCreateMessageRequest = validators().validateMcpCreateMessageRequest;
   return validateMcpCreateMessageRequest(value) ? [] : violations(validateMcpCreateMessageRequest);
 }
 
 /** Reads a received McpCreateMessageRequest with its read contract (ReadMcpCreateMessageRequest): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpCreateMessageRequest(value: unknown): ReadCheck {
-  return readWith(value, validateMcpCreateMessageRequest, validateReadMcpCreateMessageRequest, 'McpCreateMessageRequest', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpCreateMessageRequest, v.validateReadMcpCreateMessageRequest, 'McpCreateMessageRequest', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpCreateMessageRequestParams (schemas/mcp/CreateMessageRequestParams.schema.json). */
 export function isMcpCreateMessageRequestParams(value: unknown): value is McpCreateMessageRequestParams {
-  return validateMcpCreateMessageRequestParams(value);
+  return validators().validateMcpCreateMessageRequestParams(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpCreateMessageRequestParams. */
 export function assertMcpCreateMessageRequestParams(value: unknown): asserts value is McpCreateMessageRequestParams {
+  const validateMcpCreateMessageRequestParams = validators().validateMcpCreateMessageRequestParams;
   if (!validateMcpCreateMessageRequestParams(value)) fail('McpCreateMessageRequestParams', validateMcpCreateMessageRequestParams);
 }
 
 /** Every violation of McpCreateMessageRequestParams in `value` (empty when valid). */
 export function checkMcpCreateMessageRequestParams(value: unknown): ViolationDetail[] {
+  const validateMcpCreateMessageRequestParams = validators().validateMcpCreateMessageRequestParams;
   return validateMcpCreateMessageRequestParams(value) ? [] : violations(validateMcpCreateMessageRequestParams);
 }
 
 /** Reads a received McpCreateMessageRequestParams with its read contract (ReadMcpCreateMessageRequestParams): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpCreateMessageRequestParams(value: unknown): ReadCheck {
-  return readWith(value, validateMcpCreateMessageRequestParams, validateReadMcpCreateMessageRequestParams, 'McpCreateMessageRequestParams', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpCreateMessageRequestParams, v.validateReadMcpCreateMessageRequestParams, 'McpCreateMessageRequestParams', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpCreateMessageResult (schemas/mcp/CreateMessageResult.schema.json). */
 export function isMcpCreateMessageResult(value: unknown): value is McpCreateMessageResult {
-  return validateMcpCreateMessageResult(value);
+  return validators().validateMcpCreateMessageResult(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpCreateMessageResult. */
 export function assertMcpCreateMessageResult(value: unknown): asserts value is McpCreateMessageResult {
+  const validateMcpCreateMessageResult = validators().validateMcpCreateMessageResult;
   if (!validateMcpCreateMessageResult(value)) fail('McpCreateMessageResult', validateMcpCreateMessageResult);
 }
 
 /** Every violation of McpCreateMessageResult in `value` (empty when valid). */
 export function checkMcpCreateMessageResult(value: unknown): ViolationDetail[] {
+  const validateMcpCreateMessageResult = validators().validateMcpCreateMessageResult;
   return validateMcpCreateMessageResult(value) ? [] : violations(validateMcpCreateMessageResult);
 }
 
 /** True when `value` is a valid McpElicitResult (schemas/mcp/ElicitResult.schema.json). */
 export function isMcpElicitResult(value: unknown): value is McpElicitResult {
-  return validateMcpElicitResult(value);
+  return validators().validateMcpElicitResult(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpElicitResult. */
 export function assertMcpElicitResult(value: unknown): asserts value is McpElicitResult {
+  const validateMcpElicitResult = validators().validateMcpElicitResult;
   if (!validateMcpElicitResult(value)) fail('McpElicitResult', validateMcpElicitResult);
 }
 
 /** Every violation of McpElicitResult in `value` (empty when valid). */
 export function checkMcpElicitResult(value: unknown): ViolationDetail[] {
+  const validateMcpElicitResult = validators().validateMcpElicitResult;
   return validateMcpElicitResult(value) ? [] : violations(validateMcpElicitResult);
 }
 
 /** True when `value` is a valid McpEmbeddedResource (schemas/mcp/EmbeddedResource.schema.json). */
 export function isMcpEmbeddedResource(value: unknown): value is McpEmbeddedResource {
-  return validateMcpEmbeddedResource(value);
+  return validators().validateMcpEmbeddedResource(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpEmbeddedResource. */
 export function assertMcpEmbeddedResource(value: unknown): asserts value is McpEmbeddedResource {
+  const validateMcpEmbeddedResource = validators().validateMcpEmbeddedResource;
   if (!validateMcpEmbeddedResource(value)) fail('McpEmbeddedResource', validateMcpEmbeddedResource);
 }
 
 /** Every violation of McpEmbeddedResource in `value` (empty when valid). */
 export function checkMcpEmbeddedResource(value: unknown): ViolationDetail[] {
+  const validateMcpEmbeddedResource = validators().validateMcpEmbeddedResource;
   return validateMcpEmbeddedResource(value) ? [] : violations(validateMcpEmbeddedResource);
 }
 
 /** Reads a received McpEmbeddedResource with its read contract (ReadMcpEmbeddedResource): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpEmbeddedResource(value: unknown): ReadCheck {
-  return readWith(value, validateMcpEmbeddedResource, validateReadMcpEmbeddedResource, 'McpEmbeddedResource', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpEmbeddedResource, v.validateReadMcpEmbeddedResource, 'McpEmbeddedResource', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpIcon (schemas/mcp/Icon.schema.json). */
 export function isMcpIcon(value: unknown): value is McpIcon {
-  return validateMcpIcon(value);
+  return validators().validateMcpIcon(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpIcon. */
 export function assertMcpIcon(value: unknown): asserts value is McpIcon {
+  const validateMcpIcon = validators().validateMcpIcon;
   if (!validateMcpIcon(value)) fail('McpIcon', validateMcpIcon);
 }
 
 /** Every violation of McpIcon in `value` (empty when valid). */
 export function checkMcpIcon(value: unknown): ViolationDetail[] {
+  const validateMcpIcon = validators().validateMcpIcon;
   return validateMcpIcon(value) ? [] : violations(validateMcpIcon);
 }
 
 /** Reads a received McpIcon with its read contract (ReadMcpIcon): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpIcon(value: unknown): ReadCheck {
-  return readWith(value, validateMcpIcon, validateReadMcpIcon, 'McpIcon', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpIcon, v.validateReadMcpIcon, 'McpIcon', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpImageContent (schemas/mcp/ImageContent.schema.json). */
 export function isMcpImageContent(value: unknown): value is McpImageContent {
-  return validateMcpImageContent(value);
+  return validators().validateMcpImageContent(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpImageContent. */
 export function assertMcpImageContent(value: unknown): asserts value is McpImageContent {
+  const validateMcpImageContent = validators().validateMcpImageContent;
   if (!validateMcpImageContent(value)) fail('McpImageContent', validateMcpImageContent);
 }
 
 /** Every violation of McpImageContent in `value` (empty when valid). */
 export function checkMcpImageContent(value: unknown): ViolationDetail[] {
+  const validateMcpImageContent = validators().validateMcpImageContent;
   return validateMcpImageContent(value) ? [] : violations(validateMcpImageContent);
 }
 
 /** Reads a received McpImageContent with its read contract (ReadMcpImageContent): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpImageContent(value: unknown): ReadCheck {
-  return readWith(value, validateMcpImageContent, validateReadMcpImageContent, 'McpImageContent', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpImageContent, v.validateReadMcpImageContent, 'McpImageContent', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpImplementation (schemas/mcp/Implementation.schema.json). */
 export function isMcpImplementation(value: unknown): value is McpImplementation {
-  return validateMcpImplementation(value);
+  return validators().validateMcpImplementation(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpImplementation. */
 export function assertMcpImplementation(value: unknown): asserts value is McpImplementation {
+  const validateMcpImplementation = validators().validateMcpImplementation;
   if (!validateMcpImplementation(value)) fail('McpImplementation', validateMcpImplementation);
 }
 
 /** Every violation of McpImplementation in `value` (empty when valid). */
 export function checkMcpImplementation(value: unknown): ViolationDetail[] {
+  const validateMcpImplementation = validators().validateMcpImplementation;
   return validateMcpImplementation(value) ? [] : violations(validateMcpImplementation);
 }
 
 /** Reads a received McpImplementation with its read contract (ReadMcpImplementation): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpImplementation(value: unknown): ReadCheck {
-  return readWith(value, validateMcpImplementation, validateReadMcpImplementation, 'McpImplementation', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpImplementation, v.validateReadMcpImplementation, 'McpImplementation', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpInputResponse (schemas/mcp/InputResponse.schema.json). */
 export function isMcpInputResponse(value: unknown): value is McpInputResponse {
-  return validateMcpInputResponse(value);
+  return validators().validateMcpInputResponse(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpInputResponse. */
 export function assertMcpInputResponse(value: unknown): asserts value is McpInputResponse {
+  const validateMcpInputResponse = validators().validateMcpInputResponse;
   if (!validateMcpInputResponse(value)) fail('McpInputResponse', validateMcpInputResponse);
 }
 
 /** Every violation of McpInputResponse in `value` (empty when valid). */
 export function checkMcpInputResponse(value: unknown): ViolationDetail[] {
+  const validateMcpInputResponse = validators().validateMcpInputResponse;
   return validateMcpInputResponse(value) ? [] : violations(validateMcpInputResponse);
 }
 
 /** True when `value` is a valid McpInputResponses (schemas/mcp/InputResponses.schema.json). */
 export function isMcpInputResponses(value: unknown): value is McpInputResponses {
-  return validateMcpInputResponses(value);
+  return validators().validateMcpInputResponses(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpInputResponses. */
 export function assertMcpInputResponses(value: unknown): asserts value is McpInputResponses {
+  const validateMcpInputResponses = validators().validateMcpInputResponses;
   if (!validateMcpInputResponses(value)) fail('McpInputResponses', validateMcpInputResponses);
 }
 
 /** Every violation of McpInputResponses in `value` (empty when valid). */
 export function checkMcpInputResponses(value: unknown): ViolationDetail[] {
+  const validateMcpInputResponses = validators().validateMcpInputResponses;
   return validateMcpInputResponses(value) ? [] : violations(validateMcpInputResponses);
 }
 
 /** True when `value` is a valid McpJSONObject (schemas/mcp/JSONObject.schema.json). */
 export function isMcpJSONObject(value: unknown): value is McpJSONObject {
-  return validateMcpJSONObject(value);
+  return validators().validateMcpJSONObject(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpJSONObject. */
 export function assertMcpJSONObject(value: unknown): asserts value is McpJSONObject {
+  const validateMcpJSONObject = validators().validateMcpJSONObject;
   if (!validateMcpJSONObject(value)) fail('McpJSONObject', validateMcpJSONObject);
 }
 
 /** Every violation of McpJSONObject in `value` (empty when valid). */
 export function checkMcpJSONObject(value: unknown): ViolationDetail[] {
+  const validateMcpJSONObject = validators().validateMcpJSONObject;
   return validateMcpJSONObject(value) ? [] : violations(validateMcpJSONObject);
 }
 
 /** Reads a received McpJSONObject with its read contract (ReadMcpJSONObject): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpJSONObject(value: unknown): ReadCheck {
-  return readWith(value, validateMcpJSONObject, validateReadMcpJSONObject, 'McpJSONObject', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpJSONObject, v.validateReadMcpJSONObject, 'McpJSONObject', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpJSONValue (schemas/mcp/JSONValue.schema.json). */
 export function isMcpJSONValue(value: unknown): value is McpJSONValue {
-  return validateMcpJSONValue(value);
+  return validators().validateMcpJSONValue(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpJSONValue. */
 export function assertMcpJSONValue(value: unknown): asserts value is McpJSONValue {
+  const validateMcpJSONValue = validators().validateMcpJSONValue;
   if (!validateMcpJSONValue(value)) fail('McpJSONValue', validateMcpJSONValue);
 }
 
 /** Every violation of McpJSONValue in `value` (empty when valid). */
 export function checkMcpJSONValue(value: unknown): ViolationDetail[] {
+  const validateMcpJSONValue = validators().validateMcpJSONValue;
   return validateMcpJSONValue(value) ? [] : violations(validateMcpJSONValue);
 }
 
 /** Reads a received McpJSONValue with its read contract (ReadMcpJSONValue): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpJSONValue(value: unknown): ReadCheck {
-  return readWith(value, validateMcpJSONValue, validateReadMcpJSONValue, 'McpJSONValue', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpJSONValue, v.validateReadMcpJSONValue, 'McpJSONValue', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpListRootsResult (schemas/mcp/ListRootsResult.schema.json). */
 export function isMcpListRootsResult(value: unknown): value is McpListRootsResult {
-  return validateMcpListRootsResult(value);
+  return validators().validateMcpListRootsResult(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpListRootsResult. */
 export function assertMcpListRootsResult(value: unknown): asserts value is McpListRootsResult {
+  const validateMcpListRootsResult = validators().validateMcpListRootsResult;
   if (!validateMcpListRootsResult(value)) fail('McpListRootsResult', validateMcpListRootsResult);
 }
 
 /** Every violation of McpListRootsResult in `value` (empty when valid). */
 export function checkMcpListRootsResult(value: unknown): ViolationDetail[] {
+  const validateMcpListRootsResult = validators().validateMcpListRootsResult;
   return validateMcpListRootsResult(value) ? [] : violations(validateMcpListRootsResult);
 }
 
 /** True when `value` is a valid McpListToolsResult (schemas/mcp/ListToolsResult.schema.json). */
 export function isMcpListToolsResult(value: unknown): value is McpListToolsResult {
-  return validateMcpListToolsResult(value);
+  return validators().validateMcpListToolsResult(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpListToolsResult. */
 export function assertMcpListToolsResult(value: unknown): asserts value is McpListToolsResult {
+  const validateMcpListToolsResult = validators().validateMcpListToolsResult;
   if (!validateMcpListToolsResult(value)) fail('McpListToolsResult', validateMcpListToolsResult);
 }
 
 /** Every violation of McpListToolsResult in `value` (empty when valid). */
 export function checkMcpListToolsResult(value: unknown): ViolationDetail[] {
+  const validateMcpListToolsResult = validators().validateMcpListToolsResult;
   return validateMcpListToolsResult(value) ? [] : violations(validateMcpListToolsResult);
 }
 
 /** Reads a received McpListToolsResult with its read contract (ReadMcpListToolsResult): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpListToolsResult(value: unknown): ReadCheck {
-  return readWith(value, validateMcpListToolsResult, validateReadMcpListToolsResult, 'McpListToolsResult', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpListToolsResult, v.validateReadMcpListToolsResult, 'McpListToolsResult', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpLoggingLevel (schemas/mcp/LoggingLevel.schema.json). */
 export function isMcpLoggingLevel(value: unknown): value is McpLoggingLevel {
-  return validateMcpLoggingLevel(value);
+  return validators().validateMcpLoggingLevel(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpLoggingLevel. */
 export function assertMcpLoggingLevel(value: unknown): asserts value is McpLoggingLevel {
+  const validateMcpLoggingLevel = validators().validateMcpLoggingLevel;
   if (!validateMcpLoggingLevel(value)) fail('McpLoggingLevel', validateMcpLoggingLevel);
 }
 
 /** Every violation of McpLoggingLevel in `value` (empty when valid). */
 export function checkMcpLoggingLevel(value: unknown): ViolationDetail[] {
+  const validateMcpLoggingLevel = validators().validateMcpLoggingLevel;
   return validateMcpLoggingLevel(value) ? [] : violations(validateMcpLoggingLevel);
 }
 
 /** True when `value` is a valid McpMetaObject (schemas/mcp/MetaObject.schema.json). */
 export function isMcpMetaObject(value: unknown): value is McpMetaObject {
-  return validateMcpMetaObject(value);
+  return validators().validateMcpMetaObject(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpMetaObject. */
 export function assertMcpMetaObject(value: unknown): asserts value is McpMetaObject {
+  const validateMcpMetaObject = validators().validateMcpMetaObject;
   if (!validateMcpMetaObject(value)) fail('McpMetaObject', validateMcpMetaObject);
 }
 
 /** Every violation of McpMetaObject in `value` (empty when valid). */
 export function checkMcpMetaObject(value: unknown): ViolationDetail[] {
+  const validateMcpMetaObject = validators().validateMcpMetaObject;
   return validateMcpMetaObject(value) ? [] : violations(validateMcpMetaObject);
 }
 
 /** Reads a received McpMetaObject with its read contract (ReadMcpMetaObject): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpMetaObject(value: unknown): ReadCheck {
-  return readWith(value, validateMcpMetaObject, validateReadMcpMetaObject, 'McpMetaObject', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpMetaObject, v.validateReadMcpMetaObject, 'McpMetaObject', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpModelHint (schemas/mcp/ModelHint.schema.json). */
 export function isMcpModelHint(value: unknown): value is McpModelHint {
-  return validateMcpModelHint(value);
+  return validators().validateMcpModelHint(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpModelHint. */
 export function assertMcpModelHint(value: unknown): asserts value is McpModelHint {
+  const validateMcpModelHint = validators().validateMcpModelHint;
   if (!validateMcpModelHint(value)) fail('McpModelHint', validateMcpModelHint);
 }
 
 /** Every violation of McpModelHint in `value` (empty when valid). */
 export function checkMcpModelHint(value: unknown): ViolationDetail[] {
+  const validateMcpModelHint = validators().validateMcpModelHint;
   return validateMcpModelHint(value) ? [] : violations(validateMcpModelHint);
 }
 
 /** Reads a received McpModelHint with its read contract (ReadMcpModelHint): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpModelHint(value: unknown): ReadCheck {
-  return readWith(value, validateMcpModelHint, validateReadMcpModelHint, 'McpModelHint', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpModelHint, v.validateReadMcpModelHint, 'McpModelHint', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpModelPreferences (schemas/mcp/ModelPreferences.schema.json). */
 export function isMcpModelPreferences(value: unknown): value is McpModelPreferences {
-  return validateMcpModelPreferences(value);
+  return validators().validateMcpModelPreferences(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpModelPreferences. */
 export function assertMcpModelPreferences(value: unknown): asserts value is McpModelPreferences {
+  const validateMcpModelPreferences = validators().validateMcpModelPreferences;
   if (!validateMcpModelPreferences(value)) fail('McpModelPreferences', validateMcpModelPreferences);
 }
 
 /** Every violation of McpModelPreferences in `value` (empty when valid). */
 export function checkMcpModelPreferences(value: unknown): ViolationDetail[] {
+  const validateMcpModelPreferences = validators().validateMcpModelPreferences;
   return validateMcpModelPreferences(value) ? [] : violations(validateMcpModelPreferences);
 }
 
 /** Reads a received McpModelPreferences with its read contract (ReadMcpModelPreferences): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpModelPreferences(value: unknown): ReadCheck {
-  return readWith(value, validateMcpModelPreferences, validateReadMcpModelPreferences, 'McpModelPreferences', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpModelPreferences, v.validateReadMcpModelPreferences, 'McpModelPreferences', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpProgressToken (schemas/mcp/ProgressToken.schema.json). */
 export function isMcpProgressToken(value: unknown): value is McpProgressToken {
-  return validateMcpProgressToken(value);
+  return validators().validateMcpProgressToken(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpProgressToken. */
 export function assertMcpProgressToken(value: unknown): asserts value is McpProgressToken {
+  const validateMcpProgressToken = validators().validateMcpProgressToken;
   if (!validateMcpProgressToken(value)) fail('McpProgressToken', validateMcpProgressToken);
 }
 
 /** Every violation of McpProgressToken in `value` (empty when valid). */
 export function checkMcpProgressToken(value: unknown): ViolationDetail[] {
+  const validateMcpProgressToken = validators().validateMcpProgressToken;
   return validateMcpProgressToken(value) ? [] : violations(validateMcpProgressToken);
 }
 
 /** Reads a received McpProgressToken with its read contract (ReadMcpProgressToken): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpProgressToken(value: unknown): ReadCheck {
-  return readWith(value, validateMcpProgressToken, validateReadMcpProgressToken, 'McpProgressToken', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpProgressToken, v.validateReadMcpProgressToken, 'McpProgressToken', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpRequestId (schemas/mcp/RequestId.schema.json). */
 export function isMcpRequestId(value: unknown): value is McpRequestId {
-  return validateMcpRequestId(value);
+  return validators().validateMcpRequestId(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpRequestId. */
 export function assertMcpRequestId(value: unknown): asserts value is McpRequestId {
+  const validateMcpRequestId = validators().validateMcpRequestId;
   if (!validateMcpRequestId(value)) fail('McpRequestId', validateMcpRequestId);
 }
 
 /** Every violation of McpRequestId in `value` (empty when valid). */
 export function checkMcpRequestId(value: unknown): ViolationDetail[] {
+  const validateMcpRequestId = validators().validateMcpRequestId;
   return validateMcpRequestId(value) ? [] : violations(validateMcpRequestId);
 }
 
 /** Reads a received McpRequestId with its read contract (ReadMcpRequestId): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpRequestId(value: unknown): ReadCheck {
-  return readWith(value, validateMcpRequestId, validateReadMcpRequestId, 'McpRequestId', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpRequestId, v.validateReadMcpRequestId, 'McpRequestId', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpRequestMetaObject (schemas/mcp/RequestMetaObject.schema.json). */
 export function isMcpRequestMetaObject(value: unknown): value is McpRequestMetaObject {
-  return validateMcpRequestMetaObject(value);
+  return validators().validateMcpRequestMetaObject(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpRequestMetaObject. */
 export function assertMcpRequestMetaObject(value: unknown): asserts value is McpRequestMetaObject {
+  const validateMcpRequestMetaObject = validators().validateMcpRequestMetaObject;
   if (!validateMcpRequestMetaObject(value)) fail('McpRequestMetaObject', validateMcpRequestMetaObject);
 }
 
 /** Every violation of McpRequestMetaObject in `value` (empty when valid). */
 export function checkMcpRequestMetaObject(value: unknown): ViolationDetail[] {
+  const validateMcpRequestMetaObject = validators().validateMcpRequestMetaObject;
   return validateMcpRequestMetaObject(value) ? [] : violations(validateMcpRequestMetaObject);
 }
 
 /** True when `value` is a valid McpResourceLink (schemas/mcp/ResourceLink.schema.json). */
 export function isMcpResourceLink(value: unknown): value is McpResourceLink {
-  return validateMcpResourceLink(value);
+  return validators().validateMcpResourceLink(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpResourceLink. */
 export function assertMcpResourceLink(value: unknown): asserts value is McpResourceLink {
+  const validateMcpResourceLink = validators().validateMcpResourceLink;
   if (!validateMcpResourceLink(value)) fail('McpResourceLink', validateMcpResourceLink);
 }
 
 /** Every violation of McpResourceLink in `value` (empty when valid). */
 export function checkMcpResourceLink(value: unknown): ViolationDetail[] {
+  const validateMcpResourceLink = validators().validateMcpResourceLink;
   return validateMcpResourceLink(value) ? [] : violations(validateMcpResourceLink);
 }
 
 /** Reads a received McpResourceLink with its read contract (ReadMcpResourceLink): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpResourceLink(value: unknown): ReadCheck {
-  return readWith(value, validateMcpResourceLink, validateReadMcpResourceLink, 'McpResourceLink', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpResourceLink, v.validateReadMcpResourceLink, 'McpResourceLink', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpResultMetaObject (schemas/mcp/ResultMetaObject.schema.json). */
 export function isMcpResultMetaObject(value: unknown): value is McpResultMetaObject {
-  return validateMcpResultMetaObject(value);
+  return validators().validateMcpResultMetaObject(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpResultMetaObject. */
 export function assertMcpResultMetaObject(value: unknown): asserts value is McpResultMetaObject {
+  const validateMcpResultMetaObject = validators().validateMcpResultMetaObject;
   if (!validateMcpResultMetaObject(value)) fail('McpResultMetaObject', validateMcpResultMetaObject);
 }
 
 /** Every violation of McpResultMetaObject in `value` (empty when valid). */
 export function checkMcpResultMetaObject(value: unknown): ViolationDetail[] {
+  const validateMcpResultMetaObject = validators().validateMcpResultMetaObject;
   return validateMcpResultMetaObject(value) ? [] : violations(validateMcpResultMetaObject);
 }
 
 /** Reads a received McpResultMetaObject with its read contract (ReadMcpResultMetaObject): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpResultMetaObject(value: unknown): ReadCheck {
-  return readWith(value, validateMcpResultMetaObject, validateReadMcpResultMetaObject, 'McpResultMetaObject', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpResultMetaObject, v.validateReadMcpResultMetaObject, 'McpResultMetaObject', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpRole (schemas/mcp/Role.schema.json). */
 export function isMcpRole(value: unknown): value is McpRole {
-  return validateMcpRole(value);
+  return validators().validateMcpRole(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpRole. */
 export function assertMcpRole(value: unknown): asserts value is McpRole {
+  const validateMcpRole = validators().validateMcpRole;
   if (!validateMcpRole(value)) fail('McpRole', validateMcpRole);
 }
 
 /** Every violation of McpRole in `value` (empty when valid). */
 export function checkMcpRole(value: unknown): ViolationDetail[] {
+  const validateMcpRole = validators().validateMcpRole;
   return validateMcpRole(value) ? [] : violations(validateMcpRole);
 }
 
 /** Reads a received McpRole with its read contract (ReadMcpRole): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpRole(value: unknown): ReadCheck {
-  return readWith(value, validateMcpRole, validateReadMcpRole, 'McpRole', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpRole, v.validateReadMcpRole, 'McpRole', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpRoot (schemas/mcp/Root.schema.json). */
 export function isMcpRoot(value: unknown): value is McpRoot {
-  return validateMcpRoot(value);
+  return validators().validateMcpRoot(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpRoot. */
 export function assertMcpRoot(value: unknown): asserts value is McpRoot {
+  const validateMcpRoot = validators().validateMcpRoot;
   if (!validateMcpRoot(value)) fail('McpRoot', validateMcpRoot);
 }
 
 /** Every violation of McpRoot in `value` (empty when valid). */
 export function checkMcpRoot(value: unknown): ViolationDetail[] {
+  const validateMcpRoot = validators().validateMcpRoot;
   return validateMcpRoot(value) ? [] : violations(validateMcpRoot);
 }
 
 /** True when `value` is a valid McpSamplingMessage (schemas/mcp/SamplingMessage.schema.json). */
 export function isMcpSamplingMessage(value: unknown): value is McpSamplingMessage {
-  return validateMcpSamplingMessage(value);
+  return validators().validateMcpSamplingMessage(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpSamplingMessage. */
 export function assertMcpSamplingMessage(value: unknown): asserts value is McpSamplingMessage {
+  const validateMcpSamplingMessage = validators().validateMcpSamplingMessage;
   if (!validateMcpSamplingMessage(value)) fail('McpSamplingMessage', validateMcpSamplingMessage);
 }
 
 /** Every violation of McpSamplingMessage in `value` (empty when valid). */
 export function checkMcpSamplingMessage(value: unknown): ViolationDetail[] {
+  const validateMcpSamplingMessage = validators().validateMcpSamplingMessage;
   return validateMcpSamplingMessage(value) ? [] : violations(validateMcpSamplingMessage);
 }
 
 /** Reads a received McpSamplingMessage with its read contract (ReadMcpSamplingMessage): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpSamplingMessage(value: unknown): ReadCheck {
-  return readWith(value, validateMcpSamplingMessage, validateReadMcpSamplingMessage, 'McpSamplingMessage', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpSamplingMessage, v.validateReadMcpSamplingMessage, 'McpSamplingMessage', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpSamplingMessageContentBlock (schemas/mcp/SamplingMessageContentBlock.schema.json). */
 export function isMcpSamplingMessageContentBlock(value: unknown): value is McpSamplingMessageContentBlock {
-  return validateMcpSamplingMessageContentBlock(value);
+  return validators().validateMcpSamplingMessageContentBlock(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpSamplingMessageContentBlock. */
 export function assertMcpSamplingMessageContentBlock(value: unknown): asserts value is McpSamplingMessageContentBlock {
+  const validateMcpSamplingMessageContentBlock = validators().validateMcpSamplingMessageContentBlock;
   if (!validateMcpSamplingMessageContentBlock(value)) fail('McpSamplingMessageContentBlock', validateMcpSamplingMessageContentBlock);
 }
 
 /** Every violation of McpSamplingMessageContentBlock in `value` (empty when valid). */
 export function checkMcpSamplingMessageContentBlock(value: unknown): ViolationDetail[] {
+  const validateMcpSamplingMessageContentBlock = validators().validateMcpSamplingMessageContentBlock;
   return validateMcpSamplingMessageContentBlock(value) ? [] : violations(validateMcpSamplingMessageContentBlock);
 }
 
 /** Reads a received McpSamplingMessageContentBlock with its read contract (ReadMcpSamplingMessageContentBlock): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpSamplingMessageContentBlock(value: unknown): ReadCheck {
-  return readWith(value, validateMcpSamplingMessageContentBlock, validateReadMcpSamplingMessageContentBlock, 'McpSamplingMessageContentBlock', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpSamplingMessageContentBlock, v.validateReadMcpSamplingMessageContentBlock, 'McpSamplingMessageContentBlock', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpTaskMetadata (schemas/mcp/TaskMetadata.schema.json). */
 export function isMcpTaskMetadata(value: unknown): value is McpTaskMetadata {
-  return validateMcpTaskMetadata(value);
+  return validators().validateMcpTaskMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpTaskMetadata. */
 export function assertMcpTaskMetadata(value: unknown): asserts value is McpTaskMetadata {
+  const validateMcpTaskMetadata = validators().validateMcpTaskMetadata;
   if (!validateMcpTaskMetadata(value)) fail('McpTaskMetadata', validateMcpTaskMetadata);
 }
 
 /** Every violation of McpTaskMetadata in `value` (empty when valid). */
 export function checkMcpTaskMetadata(value: unknown): ViolationDetail[] {
+  const validateMcpTaskMetadata = validators().validateMcpTaskMetadata;
   return validateMcpTaskMetadata(value) ? [] : violations(validateMcpTaskMetadata);
 }
 
 /** Reads a received McpTaskMetadata with its read contract (ReadMcpTaskMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpTaskMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateMcpTaskMetadata, validateReadMcpTaskMetadata, 'McpTaskMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpTaskMetadata, v.validateReadMcpTaskMetadata, 'McpTaskMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpTextContent (schemas/mcp/TextContent.schema.json). */
 export function isMcpTextContent(value: unknown): value is McpTextContent {
-  return validateMcpTextContent(value);
+  return validators().validateMcpTextContent(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpTextContent. */
 export function assertMcpTextContent(value: unknown): asserts value is McpTextContent {
+  const validateMcpTextContent = validators().validateMcpTextContent;
   if (!validateMcpTextContent(value)) fail('McpTextContent', validateMcpTextContent);
 }
 
 /** Every violation of McpTextContent in `value` (empty when valid). */
 export function checkMcpTextContent(value: unknown): ViolationDetail[] {
+  const validateMcpTextContent = validators().validateMcpTextContent;
   return validateMcpTextContent(value) ? [] : violations(validateMcpTextContent);
 }
 
 /** Reads a received McpTextContent with its read contract (ReadMcpTextContent): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpTextContent(value: unknown): ReadCheck {
-  return readWith(value, validateMcpTextContent, validateReadMcpTextContent, 'McpTextContent', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpTextContent, v.validateReadMcpTextContent, 'McpTextContent', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpTextResourceContents (schemas/mcp/TextResourceContents.schema.json). */
 export function isMcpTextResourceContents(value: unknown): value is McpTextResourceContents {
-  return validateMcpTextResourceContents(value);
+  return validators().validateMcpTextResourceContents(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpTextResourceContents. */
 export function assertMcpTextResourceContents(value: unknown): asserts value is McpTextResourceContents {
+  const validateMcpTextResourceContents = validators().validateMcpTextResourceContents;
   if (!validateMcpTextResourceContents(value)) fail('McpTextResourceContents', validateMcpTextResourceContents);
 }
 
 /** Every violation of McpTextResourceContents in `value` (empty when valid). */
 export function checkMcpTextResourceContents(value: unknown): ViolationDetail[] {
+  const validateMcpTextResourceContents = validators().validateMcpTextResourceContents;
   return validateMcpTextResourceContents(value) ? [] : violations(validateMcpTextResourceContents);
 }
 
 /** Reads a received McpTextResourceContents with its read contract (ReadMcpTextResourceContents): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpTextResourceContents(value: unknown): ReadCheck {
-  return readWith(value, validateMcpTextResourceContents, validateReadMcpTextResourceContents, 'McpTextResourceContents', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpTextResourceContents, v.validateReadMcpTextResourceContents, 'McpTextResourceContents', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpTool (schemas/mcp/Tool.schema.json). */
 export function isMcpTool(value: unknown): value is McpTool {
-  return validateMcpTool(value);
+  return validators().validateMcpTool(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpTool. */
 export function assertMcpTool(value: unknown): asserts value is McpTool {
+  const validateMcpTool = validators().validateMcpTool;
   if (!validateMcpTool(value)) fail('McpTool', validateMcpTool);
 }
 
 /** Every violation of McpTool in `value` (empty when valid). */
 export function checkMcpTool(value: unknown): ViolationDetail[] {
+  const validateMcpTool = validators().validateMcpTool;
   return validateMcpTool(value) ? [] : violations(validateMcpTool);
 }
 
 /** Reads a received McpTool with its read contract (ReadMcpTool): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpTool(value: unknown): ReadCheck {
-  return readWith(value, validateMcpTool, validateReadMcpTool, 'McpTool', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpTool, v.validateReadMcpTool, 'McpTool', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpToolAnnotations (schemas/mcp/ToolAnnotations.schema.json). */
 export function isMcpToolAnnotations(value: unknown): value is McpToolAnnotations {
-  return validateMcpToolAnnotations(value);
+  return validators().validateMcpToolAnnotations(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpToolAnnotations. */
 export function assertMcpToolAnnotations(value: unknown): asserts value is McpToolAnnotations {
+  const validateMcpToolAnnotations = validators().validateMcpToolAnnotations;
   if (!validateMcpToolAnnotations(value)) fail('McpToolAnnotations', validateMcpToolAnnotations);
 }
 
 /** Every violation of McpToolAnnotations in `value` (empty when valid). */
 export function checkMcpToolAnnotations(value: unknown): ViolationDetail[] {
+  const validateMcpToolAnnotations = validators().validateMcpToolAnnotations;
   return validateMcpToolAnnotations(value) ? [] : violations(validateMcpToolAnnotations);
 }
 
 /** Reads a received McpToolAnnotations with its read contract (ReadMcpToolAnnotations): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpToolAnnotations(value: unknown): ReadCheck {
-  return readWith(value, validateMcpToolAnnotations, validateReadMcpToolAnnotations, 'McpToolAnnotations', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpToolAnnotations, v.validateReadMcpToolAnnotations, 'McpToolAnnotations', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpToolChoice (schemas/mcp/ToolChoice.schema.json). */
 export function isMcpToolChoice(value: unknown): value is McpToolChoice {
-  return validateMcpToolChoice(value);
+  return validators().validateMcpToolChoice(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpToolChoice. */
 export function assertMcpToolChoice(value: unknown): asserts value is McpToolChoice {
+  const validateMcpToolChoice = validators().validateMcpToolChoice;
   if (!validateMcpToolChoice(value)) fail('McpToolChoice', validateMcpToolChoice);
 }
 
 /** Every violation of McpToolChoice in `value` (empty when valid). */
 export function checkMcpToolChoice(value: unknown): ViolationDetail[] {
+  const validateMcpToolChoice = validators().validateMcpToolChoice;
   return validateMcpToolChoice(value) ? [] : violations(validateMcpToolChoice);
 }
 
 /** Reads a received McpToolChoice with its read contract (ReadMcpToolChoice): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpToolChoice(value: unknown): ReadCheck {
-  return readWith(value, validateMcpToolChoice, validateReadMcpToolChoice, 'McpToolChoice', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpToolChoice, v.validateReadMcpToolChoice, 'McpToolChoice', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpToolExecution (schemas/mcp/ToolExecution.schema.json). */
 export function isMcpToolExecution(value: unknown): value is McpToolExecution {
-  return validateMcpToolExecution(value);
+  return validators().validateMcpToolExecution(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpToolExecution. */
 export function assertMcpToolExecution(value: unknown): asserts value is McpToolExecution {
+  const validateMcpToolExecution = validators().validateMcpToolExecution;
   if (!validateMcpToolExecution(value)) fail('McpToolExecution', validateMcpToolExecution);
 }
 
 /** Every violation of McpToolExecution in `value` (empty when valid). */
 export function checkMcpToolExecution(value: unknown): ViolationDetail[] {
+  const validateMcpToolExecution = validators().validateMcpToolExecution;
   return validateMcpToolExecution(value) ? [] : violations(validateMcpToolExecution);
 }
 
 /** Reads a received McpToolExecution with its read contract (ReadMcpToolExecution): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpToolExecution(value: unknown): ReadCheck {
-  return readWith(value, validateMcpToolExecution, validateReadMcpToolExecution, 'McpToolExecution', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpToolExecution, v.validateReadMcpToolExecution, 'McpToolExecution', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpToolResultContent (schemas/mcp/ToolResultContent.schema.json). */
 export function isMcpToolResultContent(value: unknown): value is McpToolResultContent {
-  return validateMcpToolResultContent(value);
+  return validators().validateMcpToolResultContent(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpToolResultContent. */
 export function assertMcpToolResultContent(value: unknown): asserts value is McpToolResultContent {
+  const validateMcpToolResultContent = validators().validateMcpToolResultContent;
   if (!validateMcpToolResultContent(value)) fail('McpToolResultContent', validateMcpToolResultContent);
 }
 
 /** Every violation of McpToolResultContent in `value` (empty when valid). */
 export function checkMcpToolResultContent(value: unknown): ViolationDetail[] {
+  const validateMcpToolResultContent = validators().validateMcpToolResultContent;
   return validateMcpToolResultContent(value) ? [] : violations(validateMcpToolResultContent);
 }
 
 /** Reads a received McpToolResultContent with its read contract (ReadMcpToolResultContent): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpToolResultContent(value: unknown): ReadCheck {
-  return readWith(value, validateMcpToolResultContent, validateReadMcpToolResultContent, 'McpToolResultContent', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpToolResultContent, v.validateReadMcpToolResultContent, 'McpToolResultContent', KNOWN_TO);
 }
 
 /** True when `value` is a valid McpToolUseContent (schemas/mcp/ToolUseContent.schema.json). */
 export function isMcpToolUseContent(value: unknown): value is McpToolUseContent {
-  return validateMcpToolUseContent(value);
+  return validators().validateMcpToolUseContent(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpToolUseContent. */
 export function assertMcpToolUseContent(value: unknown): asserts value is McpToolUseContent {
+  const validateMcpToolUseContent = validators().validateMcpToolUseContent;
   if (!validateMcpToolUseContent(value)) fail('McpToolUseContent', validateMcpToolUseContent);
 }
 
 /** Every violation of McpToolUseContent in `value` (empty when valid). */
 export function checkMcpToolUseContent(value: unknown): ViolationDetail[] {
+  const validateMcpToolUseContent = validators().validateMcpToolUseContent;
   return validateMcpToolUseContent(value) ? [] : violations(validateMcpToolUseContent);
 }
 
 /** Reads a received McpToolUseContent with its read contract (ReadMcpToolUseContent): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readMcpToolUseContent(value: unknown): ReadCheck {
-  return readWith(value, validateMcpToolUseContent, validateReadMcpToolUseContent, 'McpToolUseContent', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateMcpToolUseContent, v.validateReadMcpToolUseContent, 'McpToolUseContent', KNOWN_TO);
 }
 
 /** The guards of every mcp schema, by name (the `SCHEMAS` table's part). */

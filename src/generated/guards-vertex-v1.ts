@@ -6,1499 +6,1714 @@
  */
 
 import type { ViolationDetail } from "../errors.js";
-import { fail, type ReadCheck, readWith, type SchemaGuards, type SchemaName, violations } from "./guards-common.js";
+import { fail, lazyValidators, type ReadCheck, readWith, type SchemaGuards, type SchemaName, violations } from "./guards-common.js";
 import type { VertexV1Blob, VertexV1Candidate, VertexV1Citation, VertexV1CitationMetadata, VertexV1CodeExecutionResult, VertexV1Content, VertexV1DynamicRetrievalConfig, VertexV1EnterpriseWebSearch, VertexV1ExecutableCode, VertexV1FileData, VertexV1FunctionCall, VertexV1FunctionCallingConfig, VertexV1FunctionDeclaration, VertexV1FunctionResponse, VertexV1FunctionResponseBlob, VertexV1FunctionResponseFileData, VertexV1FunctionResponsePart, VertexV1GenerateContentRequest, VertexV1GenerateContentResponse, VertexV1GenerateContentResponsePromptFeedback, VertexV1GenerateContentResponseUsageMetadata, VertexV1GenerationConfig, VertexV1GenerationConfigRoutingConfig, VertexV1GenerationConfigRoutingConfigAutoRoutingMode, VertexV1GenerationConfigRoutingConfigManualRoutingMode, VertexV1GenerationConfigThinkingConfig, VertexV1GoogleMaps, VertexV1GoogleSearchRetrieval, VertexV1GoogleTypeDate, VertexV1GoogleTypeLatLng, VertexV1GroundingChunk, VertexV1GroundingChunkMaps, VertexV1GroundingChunkMapsPlaceAnswerSources, VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, VertexV1GroundingChunkMapsRoute, VertexV1GroundingChunkRetrievedContext, VertexV1GroundingChunkWeb, VertexV1GroundingMetadata, VertexV1GroundingMetadataSourceFlaggingUri, VertexV1GroundingSupport, VertexV1ImageConfig, VertexV1ImageConfigImageOutputOptions, VertexV1LogprobsResult, VertexV1LogprobsResultCandidate, VertexV1LogprobsResultTopCandidates, VertexV1ModalityTokenCount, VertexV1ModelArmorConfig, VertexV1MultiSpeakerVoiceConfig, VertexV1Part, VertexV1PartMediaResolution, VertexV1PartialArg, VertexV1PrebuiltVoiceConfig, VertexV1RagChunk, VertexV1RagChunkPageSpan, VertexV1RagRetrievalConfig, VertexV1RagRetrievalConfigFilter, VertexV1RagRetrievalConfigRanking, VertexV1RagRetrievalConfigRankingLlmRanker, VertexV1RagRetrievalConfigRankingRankService, VertexV1ReplicatedVoiceConfig, VertexV1Retrieval, VertexV1RetrievalConfig, VertexV1RetrievalMetadata, VertexV1SafetyRating, VertexV1SafetySetting, VertexV1Schema, VertexV1SearchEntryPoint, VertexV1Segment, VertexV1SpeakerVoiceConfig, VertexV1SpeechConfig, VertexV1Tool, VertexV1ToolCodeExecution, VertexV1ToolComputerUse, VertexV1ToolConfig, VertexV1ToolGoogleSearch, VertexV1ToolParallelAiSearch, VertexV1UrlContext, VertexV1UrlContextMetadata, VertexV1UrlMetadata, VertexV1VertexAISearch, VertexV1VertexAISearchDataStoreSpec, VertexV1VertexRagStore, VertexV1VertexRagStoreRagResource, VertexV1VideoMetadata, VertexV1VoiceConfig } from "./types.js";
-import { validateReadVertexV1Blob, validateReadVertexV1Candidate, validateReadVertexV1Citation, validateReadVertexV1CitationMetadata, validateReadVertexV1CodeExecutionResult, validateReadVertexV1Content, validateReadVertexV1ExecutableCode, validateReadVertexV1FileData, validateReadVertexV1FunctionCall, validateReadVertexV1FunctionResponse, validateReadVertexV1FunctionResponseBlob, validateReadVertexV1FunctionResponseFileData, validateReadVertexV1FunctionResponsePart, validateReadVertexV1GenerateContentResponse, validateReadVertexV1GenerateContentResponsePromptFeedback, validateReadVertexV1GenerateContentResponseUsageMetadata, validateReadVertexV1GoogleTypeDate, validateReadVertexV1GroundingChunk, validateReadVertexV1GroundingChunkMaps, validateReadVertexV1GroundingChunkMapsPlaceAnswerSources, validateReadVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, validateReadVertexV1GroundingChunkMapsRoute, validateReadVertexV1GroundingChunkRetrievedContext, validateReadVertexV1GroundingChunkWeb, validateReadVertexV1GroundingMetadata, validateReadVertexV1GroundingMetadataSourceFlaggingUri, validateReadVertexV1GroundingSupport, validateReadVertexV1LogprobsResult, validateReadVertexV1LogprobsResultCandidate, validateReadVertexV1LogprobsResultTopCandidates, validateReadVertexV1ModalityTokenCount, validateReadVertexV1Part, validateReadVertexV1PartMediaResolution, validateReadVertexV1PartialArg, validateReadVertexV1RagChunk, validateReadVertexV1RagChunkPageSpan, validateReadVertexV1RetrievalMetadata, validateReadVertexV1SafetyRating, validateReadVertexV1SearchEntryPoint, validateReadVertexV1Segment, validateReadVertexV1UrlContextMetadata, validateReadVertexV1UrlMetadata, validateReadVertexV1VideoMetadata, validateVertexV1Blob, validateVertexV1Candidate, validateVertexV1Citation, validateVertexV1CitationMetadata, validateVertexV1CodeExecutionResult, validateVertexV1Content, validateVertexV1DynamicRetrievalConfig, validateVertexV1EnterpriseWebSearch, validateVertexV1ExecutableCode, validateVertexV1FileData, validateVertexV1FunctionCall, validateVertexV1FunctionCallingConfig, validateVertexV1FunctionDeclaration, validateVertexV1FunctionResponse, validateVertexV1FunctionResponseBlob, validateVertexV1FunctionResponseFileData, validateVertexV1FunctionResponsePart, validateVertexV1GenerateContentRequest, validateVertexV1GenerateContentResponse, validateVertexV1GenerateContentResponsePromptFeedback, validateVertexV1GenerateContentResponseUsageMetadata, validateVertexV1GenerationConfig, validateVertexV1GenerationConfigRoutingConfig, validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode, validateVertexV1GenerationConfigRoutingConfigManualRoutingMode, validateVertexV1GenerationConfigThinkingConfig, validateVertexV1GoogleMaps, validateVertexV1GoogleSearchRetrieval, validateVertexV1GoogleTypeDate, validateVertexV1GoogleTypeLatLng, validateVertexV1GroundingChunk, validateVertexV1GroundingChunkMaps, validateVertexV1GroundingChunkMapsPlaceAnswerSources, validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, validateVertexV1GroundingChunkMapsRoute, validateVertexV1GroundingChunkRetrievedContext, validateVertexV1GroundingChunkWeb, validateVertexV1GroundingMetadata, validateVertexV1GroundingMetadataSourceFlaggingUri, validateVertexV1GroundingSupport, validateVertexV1ImageConfig, validateVertexV1ImageConfigImageOutputOptions, validateVertexV1LogprobsResult, validateVertexV1LogprobsResultCandidate, validateVertexV1LogprobsResultTopCandidates, validateVertexV1ModalityTokenCount, validateVertexV1ModelArmorConfig, validateVertexV1MultiSpeakerVoiceConfig, validateVertexV1Part, validateVertexV1PartMediaResolution, validateVertexV1PartialArg, validateVertexV1PrebuiltVoiceConfig, validateVertexV1RagChunk, validateVertexV1RagChunkPageSpan, validateVertexV1RagRetrievalConfig, validateVertexV1RagRetrievalConfigFilter, validateVertexV1RagRetrievalConfigRanking, validateVertexV1RagRetrievalConfigRankingLlmRanker, validateVertexV1RagRetrievalConfigRankingRankService, validateVertexV1ReplicatedVoiceConfig, validateVertexV1Retrieval, validateVertexV1RetrievalConfig, validateVertexV1RetrievalMetadata, validateVertexV1SafetyRating, validateVertexV1SafetySetting, validateVertexV1Schema, validateVertexV1SearchEntryPoint, validateVertexV1Segment, validateVertexV1SpeakerVoiceConfig, validateVertexV1SpeechConfig, validateVertexV1Tool, validateVertexV1ToolCodeExecution, validateVertexV1ToolComputerUse, validateVertexV1ToolConfig, validateVertexV1ToolGoogleSearch, validateVertexV1ToolParallelAiSearch, validateVertexV1UrlContext, validateVertexV1UrlContextMetadata, validateVertexV1UrlMetadata, validateVertexV1VertexAISearch, validateVertexV1VertexAISearchDataStoreSpec, validateVertexV1VertexRagStore, validateVertexV1VertexRagStoreRagResource, validateVertexV1VideoMetadata, validateVertexV1VoiceConfig } from "./validators-vertex-v1.js";
+import type * as Validators from "./validators-vertex-v1.js";
 
 const KNOWN_TO = 'revision 20260325';
+/** The vertex/v1 validators, loaded on the first call of a guard below. */
+const validators = lazyValidators<typeof Validators>('./validators-vertex-v1.js', import.meta.url);
 
 /** True when `value` is a valid VertexV1Blob (schemas/vertex/v1/Blob.schema.json). */
 export function isVertexV1Blob(value: unknown): value is VertexV1Blob {
-  return validateVertexV1Blob(value);
+  return validators().validateVertexV1Blob(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Blob. */
 export function assertVertexV1Blob(value: unknown): asserts value is VertexV1Blob {
+  const validateVertexV1Blob = validators().validateVertexV1Blob;
   if (!validateVertexV1Blob(value)) fail('VertexV1Blob', validateVertexV1Blob);
 }
 
 /** Every violation of VertexV1Blob in `value` (empty when valid). */
 export function checkVertexV1Blob(value: unknown): ViolationDetail[] {
+  const validateVertexV1Blob = validators().validateVertexV1Blob;
   return validateVertexV1Blob(value) ? [] : violations(validateVertexV1Blob);
 }
 
 /** Reads a received VertexV1Blob with its read contract (ReadVertexV1Blob): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1Blob(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1Blob, validateReadVertexV1Blob, 'VertexV1Blob', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1Blob, v.validateReadVertexV1Blob, 'VertexV1Blob', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1Candidate (schemas/vertex/v1/Candidate.schema.json). */
 export function isVertexV1Candidate(value: unknown): value is VertexV1Candidate {
-  return validateVertexV1Candidate(value);
+  return validators().validateVertexV1Candidate(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Candidate. */
 export function assertVertexV1Candidate(value: unknown): asserts value is VertexV1Candidate {
+  const validateVertexV1Candidate = validators().validateVertexV1Candidate;
   if (!validateVertexV1Candidate(value)) fail('VertexV1Candidate', validateVertexV1Candidate);
 }
 
 /** Every violation of VertexV1Candidate in `value` (empty when valid). */
 export function checkVertexV1Candidate(value: unknown): ViolationDetail[] {
+  const validateVertexV1Candidate = validators().validateVertexV1Candidate;
   return validateVertexV1Candidate(value) ? [] : violations(validateVertexV1Candidate);
 }
 
 /** Reads a received VertexV1Candidate with its read contract (ReadVertexV1Candidate): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1Candidate(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1Candidate, validateReadVertexV1Candidate, 'VertexV1Candidate', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1Candidate, v.validateReadVertexV1Candidate, 'VertexV1Candidate', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1Citation (schemas/vertex/v1/Citation.schema.json). */
 export function isVertexV1Citation(value: unknown): value is VertexV1Citation {
-  return validateVertexV1Citation(value);
+  return validators().validateVertexV1Citation(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Citation. */
 export function assertVertexV1Citation(value: unknown): asserts value is VertexV1Citation {
+  const validateVertexV1Citation = validators().validateVertexV1Citation;
   if (!validateVertexV1Citation(value)) fail('VertexV1Citation', validateVertexV1Citation);
 }
 
 /** Every violation of VertexV1Citation in `value` (empty when valid). */
 export function checkVertexV1Citation(value: unknown): ViolationDetail[] {
+  const validateVertexV1Citation = validators().validateVertexV1Citation;
   return validateVertexV1Citation(value) ? [] : violations(validateVertexV1Citation);
 }
 
 /** Reads a received VertexV1Citation with its read contract (ReadVertexV1Citation): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1Citation(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1Citation, validateReadVertexV1Citation, 'VertexV1Citation', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1Citation, v.validateReadVertexV1Citation, 'VertexV1Citation', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1CitationMetadata (schemas/vertex/v1/CitationMetadata.schema.json). */
 export function isVertexV1CitationMetadata(value: unknown): value is VertexV1CitationMetadata {
-  return validateVertexV1CitationMetadata(value);
+  return validators().validateVertexV1CitationMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1CitationMetadata. */
 export function assertVertexV1CitationMetadata(value: unknown): asserts value is VertexV1CitationMetadata {
+  const validateVertexV1CitationMetadata = validators().validateVertexV1CitationMetadata;
   if (!validateVertexV1CitationMetadata(value)) fail('VertexV1CitationMetadata', validateVertexV1CitationMetadata);
 }
 
 /** Every violation of VertexV1CitationMetadata in `value` (empty when valid). */
 export function checkVertexV1CitationMetadata(value: unknown): ViolationDetail[] {
+  const validateVertexV1CitationMetadata = validators().validateVertexV1CitationMetadata;
   return validateVertexV1CitationMetadata(value) ? [] : violations(validateVertexV1CitationMetadata);
 }
 
 /** Reads a received VertexV1CitationMetadata with its read contract (ReadVertexV1CitationMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1CitationMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1CitationMetadata, validateReadVertexV1CitationMetadata, 'VertexV1CitationMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1CitationMetadata, v.validateReadVertexV1CitationMetadata, 'VertexV1CitationMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1CodeExecutionResult (schemas/vertex/v1/CodeExecutionResult.schema.json). */
 export function isVertexV1CodeExecutionResult(value: unknown): value is VertexV1CodeExecutionResult {
-  return validateVertexV1CodeExecutionResult(value);
+  return validators().validateVertexV1CodeExecutionResult(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1CodeExecutionResult. */
 export function assertVertexV1CodeExecutionResult(value: unknown): asserts value is VertexV1CodeExecutionResult {
+  const validateVertexV1CodeExecutionResult = validators().validateVertexV1CodeExecutionResult;
   if (!validateVertexV1CodeExecutionResult(value)) fail('VertexV1CodeExecutionResult', validateVertexV1CodeExecutionResult);
 }
 
 /** Every violation of VertexV1CodeExecutionResult in `value` (empty when valid). */
 export function checkVertexV1CodeExecutionResult(value: unknown): ViolationDetail[] {
+  const validateVertexV1CodeExecutionResult = validators().validateVertexV1CodeExecutionResult;
   return validateVertexV1CodeExecutionResult(value) ? [] : violations(validateVertexV1CodeExecutionResult);
 }
 
 /** Reads a received VertexV1CodeExecutionResult with its read contract (ReadVertexV1CodeExecutionResult): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1CodeExecutionResult(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1CodeExecutionResult, validateReadVertexV1CodeExecutionResult, 'VertexV1CodeExecutionResult', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1CodeExecutionResult, v.validateReadVertexV1CodeExecutionResult, 'VertexV1CodeExecutionResult', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1Content (schemas/vertex/v1/Content.schema.json). */
 export function isVertexV1Content(value: unknown): value is VertexV1Content {
-  return validateVertexV1Content(value);
+  return validators().validateVertexV1Content(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Content. */
 export function assertVertexV1Content(value: unknown): asserts value is VertexV1Content {
+  const validateVertexV1Content = validators().validateVertexV1Content;
   if (!validateVertexV1Content(value)) fail('VertexV1Content', validateVertexV1Content);
 }
 
 /** Every violation of VertexV1Content in `value` (empty when valid). */
 export function checkVertexV1Content(value: unknown): ViolationDetail[] {
+  const validateVertexV1Content = validators().validateVertexV1Content;
   return validateVertexV1Content(value) ? [] : violations(validateVertexV1Content);
 }
 
 /** Reads a received VertexV1Content with its read contract (ReadVertexV1Content): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1Content(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1Content, validateReadVertexV1Content, 'VertexV1Content', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1Content, v.validateReadVertexV1Content, 'VertexV1Content', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1DynamicRetrievalConfig (schemas/vertex/v1/DynamicRetrievalConfig.schema.json). */
 export function isVertexV1DynamicRetrievalConfig(value: unknown): value is VertexV1DynamicRetrievalConfig {
-  return validateVertexV1DynamicRetrievalConfig(value);
+  return validators().validateVertexV1DynamicRetrievalConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1DynamicRetrievalConfig. */
 export function assertVertexV1DynamicRetrievalConfig(value: unknown): asserts value is VertexV1DynamicRetrievalConfig {
+  const validateVertexV1DynamicRetrievalConfig = validators().validateVertexV1DynamicRetrievalConfig;
   if (!validateVertexV1DynamicRetrievalConfig(value)) fail('VertexV1DynamicRetrievalConfig', validateVertexV1DynamicRetrievalConfig);
 }
 
 /** Every violation of VertexV1DynamicRetrievalConfig in `value` (empty when valid). */
 export function checkVertexV1DynamicRetrievalConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1DynamicRetrievalConfig = validators().validateVertexV1DynamicRetrievalConfig;
   return validateVertexV1DynamicRetrievalConfig(value) ? [] : violations(validateVertexV1DynamicRetrievalConfig);
 }
 
 /** True when `value` is a valid VertexV1EnterpriseWebSearch (schemas/vertex/v1/EnterpriseWebSearch.schema.json). */
 export function isVertexV1EnterpriseWebSearch(value: unknown): value is VertexV1EnterpriseWebSearch {
-  return validateVertexV1EnterpriseWebSearch(value);
+  return validators().validateVertexV1EnterpriseWebSearch(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1EnterpriseWebSearch. */
 export function assertVertexV1EnterpriseWebSearch(value: unknown): asserts value is VertexV1EnterpriseWebSearch {
+  const validateVertexV1EnterpriseWebSearch = validators().validateVertexV1EnterpriseWebSearch;
   if (!validateVertexV1EnterpriseWebSearch(value)) fail('VertexV1EnterpriseWebSearch', validateVertexV1EnterpriseWebSearch);
 }
 
 /** Every violation of VertexV1EnterpriseWebSearch in `value` (empty when valid). */
 export function checkVertexV1EnterpriseWebSearch(value: unknown): ViolationDetail[] {
+  const validateVertexV1EnterpriseWebSearch = validators().validateVertexV1EnterpriseWebSearch;
   return validateVertexV1EnterpriseWebSearch(value) ? [] : violations(validateVertexV1EnterpriseWebSearch);
 }
 
 /** True when `value` is a valid VertexV1ExecutableCode (schemas/vertex/v1/ExecutableCode.schema.json). */
 export function isVertexV1ExecutableCode(value: unknown): value is VertexV1ExecutableCode {
-  return validateVertexV1ExecutableCode(value);
+  return validators().validateVertexV1ExecutableCode(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ExecutableCode. */
 export function assertVertexV1ExecutableCode(value: unknown): asserts value is VertexV1ExecutableCode {
+  const validateVertexV1ExecutableCode = validators().validateVertexV1ExecutableCode;
   if (!validateVertexV1ExecutableCode(value)) fail('VertexV1ExecutableCode', validateVertexV1ExecutableCode);
 }
 
 /** Every violation of VertexV1ExecutableCode in `value` (empty when valid). */
 export function checkVertexV1ExecutableCode(value: unknown): ViolationDetail[] {
+  const validateVertexV1ExecutableCode = validators().validateVertexV1ExecutableCode;
   return validateVertexV1ExecutableCode(value) ? [] : violations(validateVertexV1ExecutableCode);
 }
 
 /** Reads a received VertexV1ExecutableCode with its read contract (ReadVertexV1ExecutableCode): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1ExecutableCode(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1ExecutableCode, validateReadVertexV1ExecutableCode, 'VertexV1ExecutableCode', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1ExecutableCode, v.validateReadVertexV1ExecutableCode, 'VertexV1ExecutableCode', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1FileData (schemas/vertex/v1/FileData.schema.json). */
 export function isVertexV1FileData(value: unknown): value is VertexV1FileData {
-  return validateVertexV1FileData(value);
+  return validators().validateVertexV1FileData(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FileData. */
 export function assertVertexV1FileData(value: unknown): asserts value is VertexV1FileData {
+  const validateVertexV1FileData = validators().validateVertexV1FileData;
   if (!validateVertexV1FileData(value)) fail('VertexV1FileData', validateVertexV1FileData);
 }
 
 /** Every violation of VertexV1FileData in `value` (empty when valid). */
 export function checkVertexV1FileData(value: unknown): ViolationDetail[] {
+  const validateVertexV1FileData = validators().validateVertexV1FileData;
   return validateVertexV1FileData(value) ? [] : violations(validateVertexV1FileData);
 }
 
 /** Reads a received VertexV1FileData with its read contract (ReadVertexV1FileData): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1FileData(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1FileData, validateReadVertexV1FileData, 'VertexV1FileData', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1FileData, v.validateReadVertexV1FileData, 'VertexV1FileData', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1FunctionCall (schemas/vertex/v1/FunctionCall.schema.json). */
 export function isVertexV1FunctionCall(value: unknown): value is VertexV1FunctionCall {
-  return validateVertexV1FunctionCall(value);
+  return validators().validateVertexV1FunctionCall(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FunctionCall. */
 export function assertVertexV1FunctionCall(value: unknown): asserts value is VertexV1FunctionCall {
+  const validateVertexV1FunctionCall = validators().validateVertexV1FunctionCall;
   if (!validateVertexV1FunctionCall(value)) fail('VertexV1FunctionCall', validateVertexV1FunctionCall);
 }
 
 /** Every violation of VertexV1FunctionCall in `value` (empty when valid). */
 export function checkVertexV1FunctionCall(value: unknown): ViolationDetail[] {
+  const validateVertexV1FunctionCall = validators().validateVertexV1FunctionCall;
   return validateVertexV1FunctionCall(value) ? [] : violations(validateVertexV1FunctionCall);
 }
 
 /** Reads a received VertexV1FunctionCall with its read contract (ReadVertexV1FunctionCall): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1FunctionCall(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1FunctionCall, validateReadVertexV1FunctionCall, 'VertexV1FunctionCall', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1FunctionCall, v.validateReadVertexV1FunctionCall, 'VertexV1FunctionCall', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1FunctionCallingConfig (schemas/vertex/v1/FunctionCallingConfig.schema.json). */
 export function isVertexV1FunctionCallingConfig(value: unknown): value is VertexV1FunctionCallingConfig {
-  return validateVertexV1FunctionCallingConfig(value);
+  return validators().validateVertexV1FunctionCallingConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FunctionCallingConfig. */
 export function assertVertexV1FunctionCallingConfig(value: unknown): asserts value is VertexV1FunctionCallingConfig {
+  const validateVertexV1FunctionCallingConfig = validators().validateVertexV1FunctionCallingConfig;
   if (!validateVertexV1FunctionCallingConfig(value)) fail('VertexV1FunctionCallingConfig', validateVertexV1FunctionCallingConfig);
 }
 
 /** Every violation of VertexV1FunctionCallingConfig in `value` (empty when valid). */
 export function checkVertexV1FunctionCallingConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1FunctionCallingConfig = validators().validateVertexV1FunctionCallingConfig;
   return validateVertexV1FunctionCallingConfig(value) ? [] : violations(validateVertexV1FunctionCallingConfig);
 }
 
 /** True when `value` is a valid VertexV1FunctionDeclaration (schemas/vertex/v1/FunctionDeclaration.schema.json). */
 export function isVertexV1FunctionDeclaration(value: unknown): value is VertexV1FunctionDeclaration {
-  return validateVertexV1FunctionDeclaration(value);
+  return validators().validateVertexV1FunctionDeclaration(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FunctionDeclaration. */
 export function assertVertexV1FunctionDeclaration(value: unknown): asserts value is VertexV1FunctionDeclaration {
+  const validateVertexV1FunctionDeclaration = validators().validateVertexV1FunctionDeclaration;
   if (!validateVertexV1FunctionDeclaration(value)) fail('VertexV1FunctionDeclaration', validateVertexV1FunctionDeclaration);
 }
 
 /** Every violation of VertexV1FunctionDeclaration in `value` (empty when valid). */
 export function checkVertexV1FunctionDeclaration(value: unknown): ViolationDetail[] {
+  const validateVertexV1FunctionDeclaration = validators().validateVertexV1FunctionDeclaration;
   return validateVertexV1FunctionDeclaration(value) ? [] : violations(validateVertexV1FunctionDeclaration);
 }
 
 /** True when `value` is a valid VertexV1FunctionResponse (schemas/vertex/v1/FunctionResponse.schema.json). */
 export function isVertexV1FunctionResponse(value: unknown): value is VertexV1FunctionResponse {
-  return validateVertexV1FunctionResponse(value);
+  return validators().validateVertexV1FunctionResponse(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FunctionResponse. */
 export function assertVertexV1FunctionResponse(value: unknown): asserts value is VertexV1FunctionResponse {
+  const validateVertexV1FunctionResponse = validators().validateVertexV1FunctionResponse;
   if (!validateVertexV1FunctionResponse(value)) fail('VertexV1FunctionResponse', validateVertexV1FunctionResponse);
 }
 
 /** Every violation of VertexV1FunctionResponse in `value` (empty when valid). */
 export function checkVertexV1FunctionResponse(value: unknown): ViolationDetail[] {
+  const validateVertexV1FunctionResponse = validators().validateVertexV1FunctionResponse;
   return validateVertexV1FunctionResponse(value) ? [] : violations(validateVertexV1FunctionResponse);
 }
 
 /** Reads a received VertexV1FunctionResponse with its read contract (ReadVertexV1FunctionResponse): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1FunctionResponse(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1FunctionResponse, validateReadVertexV1FunctionResponse, 'VertexV1FunctionResponse', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1FunctionResponse, v.validateReadVertexV1FunctionResponse, 'VertexV1FunctionResponse', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1FunctionResponseBlob (schemas/vertex/v1/FunctionResponseBlob.schema.json). */
 export function isVertexV1FunctionResponseBlob(value: unknown): value is VertexV1FunctionResponseBlob {
-  return validateVertexV1FunctionResponseBlob(value);
+  return validators().validateVertexV1FunctionResponseBlob(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FunctionResponseBlob. */
 export function assertVertexV1FunctionResponseBlob(value: unknown): asserts value is VertexV1FunctionResponseBlob {
+  const validateVertexV1FunctionResponseBlob = validators().validateVertexV1FunctionResponseBlob;
   if (!validateVertexV1FunctionResponseBlob(value)) fail('VertexV1FunctionResponseBlob', validateVertexV1FunctionResponseBlob);
 }
 
 /** Every violation of VertexV1FunctionResponseBlob in `value` (empty when valid). */
 export function checkVertexV1FunctionResponseBlob(value: unknown): ViolationDetail[] {
+  const validateVertexV1FunctionResponseBlob = validators().validateVertexV1FunctionResponseBlob;
   return validateVertexV1FunctionResponseBlob(value) ? [] : violations(validateVertexV1FunctionResponseBlob);
 }
 
 /** Reads a received VertexV1FunctionResponseBlob with its read contract (ReadVertexV1FunctionResponseBlob): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1FunctionResponseBlob(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1FunctionResponseBlob, validateReadVertexV1FunctionResponseBlob, 'VertexV1FunctionResponseBlob', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1FunctionResponseBlob, v.validateReadVertexV1FunctionResponseBlob, 'VertexV1FunctionResponseBlob', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1FunctionResponseFileData (schemas/vertex/v1/FunctionResponseFileData.schema.json). */
 export function isVertexV1FunctionResponseFileData(value: unknown): value is VertexV1FunctionResponseFileData {
-  return validateVertexV1FunctionResponseFileData(value);
+  return validators().validateVertexV1FunctionResponseFileData(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FunctionResponseFileData. */
 export function assertVertexV1FunctionResponseFileData(value: unknown): asserts value is VertexV1FunctionResponseFileData {
+  const validateVertexV1FunctionResponseFileData = validators().validateVertexV1FunctionResponseFileData;
   if (!validateVertexV1FunctionResponseFileData(value)) fail('VertexV1FunctionResponseFileData', validateVertexV1FunctionResponseFileData);
 }
 
 /** Every violation of VertexV1FunctionResponseFileData in `value` (empty when valid). */
 export function checkVertexV1FunctionResponseFileData(value: unknown): ViolationDetail[] {
+  const validateVertexV1FunctionResponseFileData = validators().validateVertexV1FunctionResponseFileData;
   return validateVertexV1FunctionResponseFileData(value) ? [] : violations(validateVertexV1FunctionResponseFileData);
 }
 
 /** Reads a received VertexV1FunctionResponseFileData with its read contract (ReadVertexV1FunctionResponseFileData): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1FunctionResponseFileData(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1FunctionResponseFileData, validateReadVertexV1FunctionResponseFileData, 'VertexV1FunctionResponseFileData', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1FunctionResponseFileData, v.validateReadVertexV1FunctionResponseFileData, 'VertexV1FunctionResponseFileData', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1FunctionResponsePart (schemas/vertex/v1/FunctionResponsePart.schema.json). */
 export function isVertexV1FunctionResponsePart(value: unknown): value is VertexV1FunctionResponsePart {
-  return validateVertexV1FunctionResponsePart(value);
+  return validators().validateVertexV1FunctionResponsePart(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FunctionResponsePart. */
 export function assertVertexV1FunctionResponsePart(value: unknown): asserts value is VertexV1FunctionResponsePart {
+  const validateVertexV1FunctionResponsePart = validators().validateVertexV1FunctionResponsePart;
   if (!validateVertexV1FunctionResponsePart(value)) fail('VertexV1FunctionResponsePart', validateVertexV1FunctionResponsePart);
 }
 
 /** Every violation of VertexV1FunctionResponsePart in `value` (empty when valid). */
 export function checkVertexV1FunctionResponsePart(value: unknown): ViolationDetail[] {
+  const validateVertexV1FunctionResponsePart = validators().validateVertexV1FunctionResponsePart;
   return validateVertexV1FunctionResponsePart(value) ? [] : violations(validateVertexV1FunctionResponsePart);
 }
 
 /** Reads a received VertexV1FunctionResponsePart with its read contract (ReadVertexV1FunctionResponsePart): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1FunctionResponsePart(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1FunctionResponsePart, validateReadVertexV1FunctionResponsePart, 'VertexV1FunctionResponsePart', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1FunctionResponsePart, v.validateReadVertexV1FunctionResponsePart, 'VertexV1FunctionResponsePart', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1GenerateContentRequest (schemas/vertex/v1/GenerateContentRequest.schema.json). */
 export function isVertexV1GenerateContentRequest(value: unknown): value is VertexV1GenerateContentRequest {
-  return validateVertexV1GenerateContentRequest(value);
+  return validators().validateVertexV1GenerateContentRequest(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerateContentRequest. */
 export function assertVertexV1GenerateContentRequest(value: unknown): asserts value is VertexV1GenerateContentRequest {
+  const validateVertexV1GenerateContentRequest = validators().validateVertexV1GenerateContentRequest;
   if (!validateVertexV1GenerateContentRequest(value)) fail('VertexV1GenerateContentRequest', validateVertexV1GenerateContentRequest);
 }
 
 /** Every violation of VertexV1GenerateContentRequest in `value` (empty when valid). */
 export function checkVertexV1GenerateContentRequest(value: unknown): ViolationDetail[] {
+  const validateVertexV1GenerateContentRequest = validators().validateVertexV1GenerateContentRequest;
   return validateVertexV1GenerateContentRequest(value) ? [] : violations(validateVertexV1GenerateContentRequest);
 }
 
 /** True when `value` is a valid VertexV1GenerateContentResponse (schemas/vertex/v1/GenerateContentResponse.schema.json). */
 export function isVertexV1GenerateContentResponse(value: unknown): value is VertexV1GenerateContentResponse {
-  return validateVertexV1GenerateContentResponse(value);
+  return validators().validateVertexV1GenerateContentResponse(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerateContentResponse. */
 export function assertVertexV1GenerateContentResponse(value: unknown): asserts value is VertexV1GenerateContentResponse {
+  const validateVertexV1GenerateContentResponse = validators().validateVertexV1GenerateContentResponse;
   if (!validateVertexV1GenerateContentResponse(value)) fail('VertexV1GenerateContentResponse', validateVertexV1GenerateContentResponse);
 }
 
 /** Every violation of VertexV1GenerateContentResponse in `value` (empty when valid). */
 export function checkVertexV1GenerateContentResponse(value: unknown): ViolationDetail[] {
+  const validateVertexV1GenerateContentResponse = validators().validateVertexV1GenerateContentResponse;
   return validateVertexV1GenerateContentResponse(value) ? [] : violations(validateVertexV1GenerateContentResponse);
 }
 
 /** Reads a received VertexV1GenerateContentResponse with its read contract (ReadVertexV1GenerateContentResponse): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1GenerateContentResponse(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1GenerateContentResponse, validateReadVertexV1GenerateContentResponse, 'VertexV1GenerateContentResponse', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1GenerateContentResponse, v.validateReadVertexV1GenerateContentResponse, 'VertexV1GenerateContentResponse', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1GenerateContentResponsePromptFeedback (schemas/vertex/v1/GenerateContentResponsePromptFeedback.schema.json). */
 export function isVertexV1GenerateContentResponsePromptFeedback(value: unknown): value is VertexV1GenerateContentResponsePromptFeedback {
-  return validateVertexV1GenerateContentResponsePromptFeedback(value);
+  return validators().validateVertexV1GenerateContentResponsePromptFeedback(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerateContentResponsePromptFeedback. */
 export function assertVertexV1GenerateContentResponsePromptFeedback(value: unknown): asserts value is VertexV1GenerateContentResponsePromptFeedback {
+  const validateVertexV1GenerateContentResponsePromptFeedback = validators().validateVertexV1GenerateContentResponsePromptFeedback;
   if (!validateVertexV1GenerateContentResponsePromptFeedback(value)) fail('VertexV1GenerateContentResponsePromptFeedback', validateVertexV1GenerateContentResponsePromptFeedback);
 }
 
 /** Every violation of VertexV1GenerateContentResponsePromptFeedback in `value` (empty when valid). */
 export function checkVertexV1GenerateContentResponsePromptFeedback(value: unknown): ViolationDetail[] {
+  const validateVertexV1GenerateContentResponsePromptFeedback = validators().validateVertexV1GenerateContentResponsePromptFeedback;
   return validateVertexV1GenerateContentResponsePromptFeedback(value) ? [] : violations(validateVertexV1GenerateContentResponsePromptFeedback);
 }
 
 /** Reads a received VertexV1GenerateContentResponsePromptFeedback with its read contract (ReadVertexV1GenerateContentResponsePromptFeedback): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1GenerateContentResponsePromptFeedback(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1GenerateContentResponsePromptFeedback, validateReadVertexV1GenerateContentResponsePromptFeedback, 'VertexV1GenerateContentResponsePromptFeedback', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1GenerateContentResponsePromptFeedback, v.validateReadVertexV1GenerateContentResponsePromptFeedback, 'VertexV1GenerateContentResponsePromptFeedback', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1GenerateContentResponseUsageMetadata (schemas/vertex/v1/GenerateContentResponseUsageMetadata.schema.json). */
 export function isVertexV1GenerateContentResponseUsageMetadata(value: unknown): value is VertexV1GenerateContentResponseUsageMetadata {
-  return validateVertexV1GenerateContentResponseUsageMetadata(value);
+  return validators().validateVertexV1GenerateContentResponseUsageMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerateContentResponseUsageMetadata. */
 export function assertVertexV1GenerateContentResponseUsageMetadata(value: unknown): asserts value is VertexV1GenerateContentResponseUsageMetadata {
+  const validateVertexV1GenerateContentResponseUsageMetadata = validators().validateVertexV1GenerateContentResponseUsageMetadata;
   if (!validateVertexV1GenerateContentResponseUsageMetadata(value)) fail('VertexV1GenerateContentResponseUsageMetadata', validateVertexV1GenerateContentResponseUsageMetadata);
 }
 
 /** Every violation of VertexV1GenerateContentResponseUsageMetadata in `value` (empty when valid). */
 export function checkVertexV1GenerateContentResponseUsageMetadata(value: unknown): ViolationDetail[] {
+  const validateVertexV1GenerateContentResponseUsageMetadata = validators().validateVertexV1GenerateContentResponseUsageMetadata;
   return validateVertexV1GenerateContentResponseUsageMetadata(value) ? [] : violations(validateVertexV1GenerateContentResponseUsageMetadata);
 }
 
 /** Reads a received VertexV1GenerateContentResponseUsageMetadata with its read contract (ReadVertexV1GenerateContentResponseUsageMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1GenerateContentResponseUsageMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1GenerateContentResponseUsageMetadata, validateReadVertexV1GenerateContentResponseUsageMetadata, 'VertexV1GenerateContentResponseUsageMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1GenerateContentResponseUsageMetadata, v.validateReadVertexV1GenerateContentResponseUsageMetadata, 'VertexV1GenerateContentResponseUsageMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1GenerationConfig (schemas/vertex/v1/GenerationConfig.schema.json). */
 export function isVertexV1GenerationConfig(value: unknown): value is VertexV1GenerationConfig {
-  return validateVertexV1GenerationConfig(value);
+  return validators().validateVertexV1GenerationConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerationConfig. */
 export function assertVertexV1GenerationConfig(value: unknown): asserts value is VertexV1GenerationConfig {
+  const validateVertexV1GenerationConfig = validators().validateVertexV1GenerationConfig;
   if (!validateVertexV1GenerationConfig(value)) fail('VertexV1GenerationConfig', validateVertexV1GenerationConfig);
 }
 
 /** Every violation of VertexV1GenerationConfig in `value` (empty when valid). */
 export function checkVertexV1GenerationConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1GenerationConfig = validators().validateVertexV1GenerationConfig;
   return validateVertexV1GenerationConfig(value) ? [] : violations(validateVertexV1GenerationConfig);
 }
 
 /** True when `value` is a valid VertexV1GenerationConfigRoutingConfig (schemas/vertex/v1/GenerationConfigRoutingConfig.schema.json). */
 export function isVertexV1GenerationConfigRoutingConfig(value: unknown): value is VertexV1GenerationConfigRoutingConfig {
-  return validateVertexV1GenerationConfigRoutingConfig(value);
+  return validators().validateVertexV1GenerationConfigRoutingConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerationConfigRoutingConfig. */
 export function assertVertexV1GenerationConfigRoutingConfig(value: unknown): asserts value is VertexV1GenerationConfigRoutingConfig {
+  const validateVertexV1GenerationConfigRoutingConfig = validators().validateVertexV1GenerationConfigRoutingConfig;
   if (!validateVertexV1GenerationConfigRoutingConfig(value)) fail('VertexV1GenerationConfigRoutingConfig', validateVertexV1GenerationConfigRoutingConfig);
 }
 
 /** Every violation of VertexV1GenerationConfigRoutingConfig in `value` (empty when valid). */
 export function checkVertexV1GenerationConfigRoutingConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1GenerationConfigRoutingConfig = validators().validateVertexV1GenerationConfigRoutingConfig;
   return validateVertexV1GenerationConfigRoutingConfig(value) ? [] : violations(validateVertexV1GenerationConfigRoutingConfig);
 }
 
 /** True when `value` is a valid VertexV1GenerationConfigRoutingConfigAutoRoutingMode (schemas/vertex/v1/GenerationConfigRoutingConfigAutoRoutingMode.schema.json). */
 export function isVertexV1GenerationConfigRoutingConfigAutoRoutingMode(value: unknown): value is VertexV1GenerationConfigRoutingConfigAutoRoutingMode {
-  return validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode(value);
+  return validators().validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerationConfigRoutingConfigAutoRoutingMode. */
 export function assertVertexV1GenerationConfigRoutingConfigAutoRoutingMode(value: unknown): asserts value is VertexV1GenerationConfigRoutingConfigAutoRoutingMode {
+  const validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode = validators().validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode;
   if (!validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode(value)) fail('VertexV1GenerationConfigRoutingConfigAutoRoutingMode', validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode);
 }
 
 /** Every violation of VertexV1GenerationConfigRoutingConfigAutoRoutingMode in `value` (empty when valid). */
 export function checkVertexV1GenerationConfigRoutingConfigAutoRoutingMode(value: unknown): ViolationDetail[] {
+  const validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode = validators().validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode;
   return validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode(value) ? [] : violations(validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode);
 }
 
 /** True when `value` is a valid VertexV1GenerationConfigRoutingConfigManualRoutingMode (schemas/vertex/v1/GenerationConfigRoutingConfigManualRoutingMode.schema.json). */
 export function isVertexV1GenerationConfigRoutingConfigManualRoutingMode(value: unknown): value is VertexV1GenerationConfigRoutingConfigManualRoutingMode {
-  return validateVertexV1GenerationConfigRoutingConfigManualRoutingMode(value);
+  return validators().validateVertexV1GenerationConfigRoutingConfigManualRoutingMode(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerationConfigRoutingConfigManualRoutingMode. */
 export function assertVertexV1GenerationConfigRoutingConfigManualRoutingMode(value: unknown): asserts value is VertexV1GenerationConfigRoutingConfigManualRoutingMode {
+  const validateVertexV1GenerationConfigRoutingConfigManualRoutingMode = validators().validateVertexV1GenerationConfigRoutingConfigManualRoutingMode;
   if (!validateVertexV1GenerationConfigRoutingConfigManualRoutingMode(value)) fail('VertexV1GenerationConfigRoutingConfigManualRoutingMode', validateVertexV1GenerationConfigRoutingConfigManualRoutingMode);
 }
 
 /** Every violation of VertexV1GenerationConfigRoutingConfigManualRoutingMode in `value` (empty when valid). */
 export function checkVertexV1GenerationConfigRoutingConfigManualRoutingMode(value: unknown): ViolationDetail[] {
+  const validateVertexV1GenerationConfigRoutingConfigManualRoutingMode = validators().validateVertexV1GenerationConfigRoutingConfigManualRoutingMode;
   return validateVertexV1GenerationConfigRoutingConfigManualRoutingMode(value) ? [] : violations(validateVertexV1GenerationConfigRoutingConfigManualRoutingMode);
 }
 
 /** True when `value` is a valid VertexV1GenerationConfigThinkingConfig (schemas/vertex/v1/GenerationConfigThinkingConfig.schema.json). */
 export function isVertexV1GenerationConfigThinkingConfig(value: unknown): value is VertexV1GenerationConfigThinkingConfig {
-  return validateVertexV1GenerationConfigThinkingConfig(value);
+  return validators().validateVertexV1GenerationConfigThinkingConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerationConfigThinkingConfig. */
 export function assertVertexV1GenerationConfigThinkingConfig(value: unknown): asserts value is VertexV1GenerationConfigThinkingConfig {
+  const validateVertexV1GenerationConfigThinkingConfig = validators().validateVertexV1GenerationConfigThinkingConfig;
   if (!validateVertexV1GenerationConfigThinkingConfig(value)) fail('VertexV1GenerationConfigThinkingConfig', validateVertexV1GenerationConfigThinkingConfig);
 }
 
 /** Every violation of VertexV1GenerationConfigThinkingConfig in `value` (empty when valid). */
 export function checkVertexV1GenerationConfigThinkingConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1GenerationConfigThinkingConfig = validators().validateVertexV1GenerationConfigThinkingConfig;
   return validateVertexV1GenerationConfigThinkingConfig(value) ? [] : violations(validateVertexV1GenerationConfigThinkingConfig);
 }
 
 /** True when `value` is a valid VertexV1GoogleMaps (schemas/vertex/v1/GoogleMaps.schema.json). */
 export function isVertexV1GoogleMaps(value: unknown): value is VertexV1GoogleMaps {
-  return validateVertexV1GoogleMaps(value);
+  return validators().validateVertexV1GoogleMaps(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GoogleMaps. */
 export function assertVertexV1GoogleMaps(value: unknown): asserts value is VertexV1GoogleMaps {
+  const validateVertexV1GoogleMaps = validators().validateVertexV1GoogleMaps;
   if (!validateVertexV1GoogleMaps(value)) fail('VertexV1GoogleMaps', validateVertexV1GoogleMaps);
 }
 
 /** Every violation of VertexV1GoogleMaps in `value` (empty when valid). */
 export function checkVertexV1GoogleMaps(value: unknown): ViolationDetail[] {
+  const validateVertexV1GoogleMaps = validators().validateVertexV1GoogleMaps;
   return validateVertexV1GoogleMaps(value) ? [] : violations(validateVertexV1GoogleMaps);
 }
 
 /** True when `value` is a valid VertexV1GoogleSearchRetrieval (schemas/vertex/v1/GoogleSearchRetrieval.schema.json). */
 export function isVertexV1GoogleSearchRetrieval(value: unknown): value is VertexV1GoogleSearchRetrieval {
-  return validateVertexV1GoogleSearchRetrieval(value);
+  return validators().validateVertexV1GoogleSearchRetrieval(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GoogleSearchRetrieval. */
 export function assertVertexV1GoogleSearchRetrieval(value: unknown): asserts value is VertexV1GoogleSearchRetrieval {
+  const validateVertexV1GoogleSearchRetrieval = validators().validateVertexV1GoogleSearchRetrieval;
   if (!validateVertexV1GoogleSearchRetrieval(value)) fail('VertexV1GoogleSearchRetrieval', validateVertexV1GoogleSearchRetrieval);
 }
 
 /** Every violation of VertexV1GoogleSearchRetrieval in `value` (empty when valid). */
 export function checkVertexV1GoogleSearchRetrieval(value: unknown): ViolationDetail[] {
+  const validateVertexV1GoogleSearchRetrieval = validators().validateVertexV1GoogleSearchRetrieval;
   return validateVertexV1GoogleSearchRetrieval(value) ? [] : violations(validateVertexV1GoogleSearchRetrieval);
 }
 
 /** True when `value` is a valid VertexV1GoogleTypeDate (schemas/vertex/v1/GoogleTypeDate.schema.json). */
 export function isVertexV1GoogleTypeDate(value: unknown): value is VertexV1GoogleTypeDate {
-  return validateVertexV1GoogleTypeDate(value);
+  return validators().validateVertexV1GoogleTypeDate(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GoogleTypeDate. */
 export function assertVertexV1GoogleTypeDate(value: unknown): asserts value is VertexV1GoogleTypeDate {
+  const validateVertexV1GoogleTypeDate = validators().validateVertexV1GoogleTypeDate;
   if (!validateVertexV1GoogleTypeDate(value)) fail('VertexV1GoogleTypeDate', validateVertexV1GoogleTypeDate);
 }
 
 /** Every violation of VertexV1GoogleTypeDate in `value` (empty when valid). */
 export function checkVertexV1GoogleTypeDate(value: unknown): ViolationDetail[] {
+  const validateVertexV1GoogleTypeDate = validators().validateVertexV1GoogleTypeDate;
   return validateVertexV1GoogleTypeDate(value) ? [] : violations(validateVertexV1GoogleTypeDate);
 }
 
 /** Reads a received VertexV1GoogleTypeDate with its read contract (ReadVertexV1GoogleTypeDate): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1GoogleTypeDate(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1GoogleTypeDate, validateReadVertexV1GoogleTypeDate, 'VertexV1GoogleTypeDate', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1GoogleTypeDate, v.validateReadVertexV1GoogleTypeDate, 'VertexV1GoogleTypeDate', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1GoogleTypeLatLng (schemas/vertex/v1/GoogleTypeLatLng.schema.json). */
 export function isVertexV1GoogleTypeLatLng(value: unknown): value is VertexV1GoogleTypeLatLng {
-  return validateVertexV1GoogleTypeLatLng(value);
+  return validators().validateVertexV1GoogleTypeLatLng(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GoogleTypeLatLng. */
 export function assertVertexV1GoogleTypeLatLng(value: unknown): asserts value is VertexV1GoogleTypeLatLng {
+  const validateVertexV1GoogleTypeLatLng = validators().validateVertexV1GoogleTypeLatLng;
   if (!validateVertexV1GoogleTypeLatLng(value)) fail('VertexV1GoogleTypeLatLng', validateVertexV1GoogleTypeLatLng);
 }
 
 /** Every violation of VertexV1GoogleTypeLatLng in `value` (empty when valid). */
 export function checkVertexV1GoogleTypeLatLng(value: unknown): ViolationDetail[] {
+  const validateVertexV1GoogleTypeLatLng = validators().validateVertexV1GoogleTypeLatLng;
   return validateVertexV1GoogleTypeLatLng(value) ? [] : violations(validateVertexV1GoogleTypeLatLng);
 }
 
 /** True when `value` is a valid VertexV1GroundingChunk (schemas/vertex/v1/GroundingChunk.schema.json). */
 export function isVertexV1GroundingChunk(value: unknown): value is VertexV1GroundingChunk {
-  return validateVertexV1GroundingChunk(value);
+  return validators().validateVertexV1GroundingChunk(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingChunk. */
 export function assertVertexV1GroundingChunk(value: unknown): asserts value is VertexV1GroundingChunk {
+  const validateVertexV1GroundingChunk = validators().validateVertexV1GroundingChunk;
   if (!validateVertexV1GroundingChunk(value)) fail('VertexV1GroundingChunk', validateVertexV1GroundingChunk);
 }
 
 /** Every violation of VertexV1GroundingChunk in `value` (empty when valid). */
 export function checkVertexV1GroundingChunk(value: unknown): ViolationDetail[] {
+  const validateVertexV1GroundingChunk = validators().validateVertexV1GroundingChunk;
   return validateVertexV1GroundingChunk(value) ? [] : violations(validateVertexV1GroundingChunk);
 }
 
 /** Reads a received VertexV1GroundingChunk with its read contract (ReadVertexV1GroundingChunk): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1GroundingChunk(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1GroundingChunk, validateReadVertexV1GroundingChunk, 'VertexV1GroundingChunk', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1GroundingChunk, v.validateReadVertexV1GroundingChunk, 'VertexV1GroundingChunk', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1GroundingChunkMaps (schemas/vertex/v1/GroundingChunkMaps.schema.json). */
 export function isVertexV1GroundingChunkMaps(value: unknown): value is VertexV1GroundingChunkMaps {
-  return validateVertexV1GroundingChunkMaps(value);
+  return validators().validateVertexV1GroundingChunkMaps(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingChunkMaps. */
 export function assertVertexV1GroundingChunkMaps(value: unknown): asserts value is VertexV1GroundingChunkMaps {
+  const validateVertexV1GroundingChunkMaps = validators().validateVertexV1GroundingChunkMaps;
   if (!validateVertexV1GroundingChunkMaps(value)) fail('VertexV1GroundingChunkMaps', validateVertexV1GroundingChunkMaps);
 }
 
 /** Every violation of VertexV1GroundingChunkMaps in `value` (empty when valid). */
 export function checkVertexV1GroundingChunkMaps(value: unknown): ViolationDetail[] {
+  const validateVertexV1GroundingChunkMaps = validators().validateVertexV1GroundingChunkMaps;
   return validateVertexV1GroundingChunkMaps(value) ? [] : violations(validateVertexV1GroundingChunkMaps);
 }
 
 /** Reads a received VertexV1GroundingChunkMaps with its read contract (ReadVertexV1GroundingChunkMaps): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1GroundingChunkMaps(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1GroundingChunkMaps, validateReadVertexV1GroundingChunkMaps, 'VertexV1GroundingChunkMaps', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1GroundingChunkMaps, v.validateReadVertexV1GroundingChunkMaps, 'VertexV1GroundingChunkMaps', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1GroundingChunkMapsPlaceAnswerSources (schemas/vertex/v1/GroundingChunkMapsPlaceAnswerSources.schema.json). */
 export function isVertexV1GroundingChunkMapsPlaceAnswerSources(value: unknown): value is VertexV1GroundingChunkMapsPlaceAnswerSources {
-  return validateVertexV1GroundingChunkMapsPlaceAnswerSources(value);
+  return validators().validateVertexV1GroundingChunkMapsPlaceAnswerSources(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingChunkMapsPlaceAnswerSources. */
 export function assertVertexV1GroundingChunkMapsPlaceAnswerSources(value: unknown): asserts value is VertexV1GroundingChunkMapsPlaceAnswerSources {
+  const validateVertexV1GroundingChunkMapsPlaceAnswerSources = validators().validateVertexV1GroundingChunkMapsPlaceAnswerSources;
   if (!validateVertexV1GroundingChunkMapsPlaceAnswerSources(value)) fail('VertexV1GroundingChunkMapsPlaceAnswerSources', validateVertexV1GroundingChunkMapsPlaceAnswerSources);
 }
 
 /** Every violation of VertexV1GroundingChunkMapsPlaceAnswerSources in `value` (empty when valid). */
 export function checkVertexV1GroundingChunkMapsPlaceAnswerSources(value: unknown): ViolationDetail[] {
+  const validateVertexV1GroundingChunkMapsPlaceAnswerSources = validators().validateVertexV1GroundingChunkMapsPlaceAnswerSources;
   return validateVertexV1GroundingChunkMapsPlaceAnswerSources(value) ? [] : violations(validateVertexV1GroundingChunkMapsPlaceAnswerSources);
 }
 
 /** Reads a received VertexV1GroundingChunkMapsPlaceAnswerSources with its read contract (ReadVertexV1GroundingChunkMapsPlaceAnswerSources): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1GroundingChunkMapsPlaceAnswerSources(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1GroundingChunkMapsPlaceAnswerSources, validateReadVertexV1GroundingChunkMapsPlaceAnswerSources, 'VertexV1GroundingChunkMapsPlaceAnswerSources', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1GroundingChunkMapsPlaceAnswerSources, v.validateReadVertexV1GroundingChunkMapsPlaceAnswerSources, 'VertexV1GroundingChunkMapsPlaceAnswerSources', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet (schemas/vertex/v1/GroundingChunkMapsPlaceAnswerSourcesReviewSnippet.schema.json). */
 export function isVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value: unknown): value is VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet {
-  return validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value);
+  return validators().validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet. */
 export function assertVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value: unknown): asserts value is VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet {
+  const validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet = validators().validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet;
   if (!validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value)) fail('VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet', validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet);
 }
 
 /** Every violation of VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet in `value` (empty when valid). */
 export function checkVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value: unknown): ViolationDetail[] {
+  const validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet = validators().validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet;
   return validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value) ? [] : violations(validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet);
 }
 
 /** Reads a received VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet with its read contract (ReadVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, validateReadVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, 'VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, v.validateReadVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, 'VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1GroundingChunkMapsRoute (schemas/vertex/v1/GroundingChunkMapsRoute.schema.json). */
 export function isVertexV1GroundingChunkMapsRoute(value: unknown): value is VertexV1GroundingChunkMapsRoute {
-  return validateVertexV1GroundingChunkMapsRoute(value);
+  return validators().validateVertexV1GroundingChunkMapsRoute(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingChunkMapsRoute. */
 export function assertVertexV1GroundingChunkMapsRoute(value: unknown): asserts value is VertexV1GroundingChunkMapsRoute {
+  const validateVertexV1GroundingChunkMapsRoute = validators().validateVertexV1GroundingChunkMapsRoute;
   if (!validateVertexV1GroundingChunkMapsRoute(value)) fail('VertexV1GroundingChunkMapsRoute', validateVertexV1GroundingChunkMapsRoute);
 }
 
 /** Every violation of VertexV1GroundingChunkMapsRoute in `value` (empty when valid). */
 export function checkVertexV1GroundingChunkMapsRoute(value: unknown): ViolationDetail[] {
+  const validateVertexV1GroundingChunkMapsRoute = validators().validateVertexV1GroundingChunkMapsRoute;
   return validateVertexV1GroundingChunkMapsRoute(value) ? [] : violations(validateVertexV1GroundingChunkMapsRoute);
 }
 
 /** Reads a received VertexV1GroundingChunkMapsRoute with its read contract (ReadVertexV1GroundingChunkMapsRoute): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1GroundingChunkMapsRoute(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1GroundingChunkMapsRoute, validateReadVertexV1GroundingChunkMapsRoute, 'VertexV1GroundingChunkMapsRoute', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1GroundingChunkMapsRoute, v.validateReadVertexV1GroundingChunkMapsRoute, 'VertexV1GroundingChunkMapsRoute', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1GroundingChunkRetrievedContext (schemas/vertex/v1/GroundingChunkRetrievedContext.schema.json). */
 export function isVertexV1GroundingChunkRetrievedContext(value: unknown): value is VertexV1GroundingChunkRetrievedContext {
-  return validateVertexV1GroundingChunkRetrievedContext(value);
+  return validators().validateVertexV1GroundingChunkRetrievedContext(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingChunkRetrievedContext. */
 export function assertVertexV1GroundingChunkRetrievedContext(value: unknown): asserts value is VertexV1GroundingChunkRetrievedContext {
+  const validateVertexV1GroundingChunkRetrievedContext = validators().validateVertexV1GroundingChunkRetrievedContext;
   if (!validateVertexV1GroundingChunkRetrievedContext(value)) fail('VertexV1GroundingChunkRetrievedContext', validateVertexV1GroundingChunkRetrievedContext);
 }
 
 /** Every violation of VertexV1GroundingChunkRetrievedContext in `value` (empty when valid). */
 export function checkVertexV1GroundingChunkRetrievedContext(value: unknown): ViolationDetail[] {
+  const validateVertexV1GroundingChunkRetrievedContext = validators().validateVertexV1GroundingChunkRetrievedContext;
   return validateVertexV1GroundingChunkRetrievedContext(value) ? [] : violations(validateVertexV1GroundingChunkRetrievedContext);
 }
 
 /** Reads a received VertexV1GroundingChunkRetrievedContext with its read contract (ReadVertexV1GroundingChunkRetrievedContext): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1GroundingChunkRetrievedContext(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1GroundingChunkRetrievedContext, validateReadVertexV1GroundingChunkRetrievedContext, 'VertexV1GroundingChunkRetrievedContext', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1GroundingChunkRetrievedContext, v.validateReadVertexV1GroundingChunkRetrievedContext, 'VertexV1GroundingChunkRetrievedContext', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1GroundingChunkWeb (schemas/vertex/v1/GroundingChunkWeb.schema.json). */
 export function isVertexV1GroundingChunkWeb(value: unknown): value is VertexV1GroundingChunkWeb {
-  return validateVertexV1GroundingChunkWeb(value);
+  return validators().validateVertexV1GroundingChunkWeb(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingChunkWeb. */
 export function assertVertexV1GroundingChunkWeb(value: unknown): asserts value is VertexV1GroundingChunkWeb {
+  const validateVertexV1GroundingChunkWeb = validators().validateVertexV1GroundingChunkWeb;
   if (!validateVertexV1GroundingChunkWeb(value)) fail('VertexV1GroundingChunkWeb', validateVertexV1GroundingChunkWeb);
 }
 
 /** Every violation of VertexV1GroundingChunkWeb in `value` (empty when valid). */
 export function checkVertexV1GroundingChunkWeb(value: unknown): ViolationDetail[] {
+  const validateVertexV1GroundingChunkWeb = validators().validateVertexV1GroundingChunkWeb;
   return validateVertexV1GroundingChunkWeb(value) ? [] : violations(validateVertexV1GroundingChunkWeb);
 }
 
 /** Reads a received VertexV1GroundingChunkWeb with its read contract (ReadVertexV1GroundingChunkWeb): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1GroundingChunkWeb(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1GroundingChunkWeb, validateReadVertexV1GroundingChunkWeb, 'VertexV1GroundingChunkWeb', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1GroundingChunkWeb, v.validateReadVertexV1GroundingChunkWeb, 'VertexV1GroundingChunkWeb', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1GroundingMetadata (schemas/vertex/v1/GroundingMetadata.schema.json). */
 export function isVertexV1GroundingMetadata(value: unknown): value is VertexV1GroundingMetadata {
-  return validateVertexV1GroundingMetadata(value);
+  return validators().validateVertexV1GroundingMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingMetadata. */
 export function assertVertexV1GroundingMetadata(value: unknown): asserts value is VertexV1GroundingMetadata {
+  const validateVertexV1GroundingMetadata = validators().validateVertexV1GroundingMetadata;
   if (!validateVertexV1GroundingMetadata(value)) fail('VertexV1GroundingMetadata', validateVertexV1GroundingMetadata);
 }
 
 /** Every violation of VertexV1GroundingMetadata in `value` (empty when valid). */
 export function checkVertexV1GroundingMetadata(value: unknown): ViolationDetail[] {
+  const validateVertexV1GroundingMetadata = validators().validateVertexV1GroundingMetadata;
   return validateVertexV1GroundingMetadata(value) ? [] : violations(validateVertexV1GroundingMetadata);
 }
 
 /** Reads a received VertexV1GroundingMetadata with its read contract (ReadVertexV1GroundingMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1GroundingMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1GroundingMetadata, validateReadVertexV1GroundingMetadata, 'VertexV1GroundingMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1GroundingMetadata, v.validateReadVertexV1GroundingMetadata, 'VertexV1GroundingMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1GroundingMetadataSourceFlaggingUri (schemas/vertex/v1/GroundingMetadataSourceFlaggingUri.schema.json). */
 export function isVertexV1GroundingMetadataSourceFlaggingUri(value: unknown): value is VertexV1GroundingMetadataSourceFlaggingUri {
-  return validateVertexV1GroundingMetadataSourceFlaggingUri(value);
+  return validators().validateVertexV1GroundingMetadataSourceFlaggingUri(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingMetadataSourceFlaggingUri. */
 export function assertVertexV1GroundingMetadataSourceFlaggingUri(value: unknown): asserts value is VertexV1GroundingMetadataSourceFlaggingUri {
+  const validateVertexV1GroundingMetadataSourceFlaggingUri = validators().validateVertexV1GroundingMetadataSourceFlaggingUri;
   if (!validateVertexV1GroundingMetadataSourceFlaggingUri(value)) fail('VertexV1GroundingMetadataSourceFlaggingUri', validateVertexV1GroundingMetadataSourceFlaggingUri);
 }
 
 /** Every violation of VertexV1GroundingMetadataSourceFlaggingUri in `value` (empty when valid). */
 export function checkVertexV1GroundingMetadataSourceFlaggingUri(value: unknown): ViolationDetail[] {
+  const validateVertexV1GroundingMetadataSourceFlaggingUri = validators().validateVertexV1GroundingMetadataSourceFlaggingUri;
   return validateVertexV1GroundingMetadataSourceFlaggingUri(value) ? [] : violations(validateVertexV1GroundingMetadataSourceFlaggingUri);
 }
 
 /** Reads a received VertexV1GroundingMetadataSourceFlaggingUri with its read contract (ReadVertexV1GroundingMetadataSourceFlaggingUri): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1GroundingMetadataSourceFlaggingUri(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1GroundingMetadataSourceFlaggingUri, validateReadVertexV1GroundingMetadataSourceFlaggingUri, 'VertexV1GroundingMetadataSourceFlaggingUri', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1GroundingMetadataSourceFlaggingUri, v.validateReadVertexV1GroundingMetadataSourceFlaggingUri, 'VertexV1GroundingMetadataSourceFlaggingUri', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1GroundingSupport (schemas/vertex/v1/GroundingSupport.schema.json). */
 export function isVertexV1GroundingSupport(value: unknown): value is VertexV1GroundingSupport {
-  return validateVertexV1GroundingSupport(value);
+  return validators().validateVertexV1GroundingSupport(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingSupport. */
 export function assertVertexV1GroundingSupport(value: unknown): asserts value is VertexV1GroundingSupport {
+  const validateVertexV1GroundingSupport = validators().validateVertexV1GroundingSupport;
   if (!validateVertexV1GroundingSupport(value)) fail('VertexV1GroundingSupport', validateVertexV1GroundingSupport);
 }
 
 /** Every violation of VertexV1GroundingSupport in `value` (empty when valid). */
 export function checkVertexV1GroundingSupport(value: unknown): ViolationDetail[] {
+  const validateVertexV1GroundingSupport = validators().validateVertexV1GroundingSupport;
   return validateVertexV1GroundingSupport(value) ? [] : violations(validateVertexV1GroundingSupport);
 }
 
 /** Reads a received VertexV1GroundingSupport with its read contract (ReadVertexV1GroundingSupport): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1GroundingSupport(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1GroundingSupport, validateReadVertexV1GroundingSupport, 'VertexV1GroundingSupport', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1GroundingSupport, v.validateReadVertexV1GroundingSupport, 'VertexV1GroundingSupport', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1ImageConfig (schemas/vertex/v1/ImageConfig.schema.json). */
 export function isVertexV1ImageConfig(value: unknown): value is VertexV1ImageConfig {
-  return validateVertexV1ImageConfig(value);
+  return validators().validateVertexV1ImageConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ImageConfig. */
 export function assertVertexV1ImageConfig(value: unknown): asserts value is VertexV1ImageConfig {
+  const validateVertexV1ImageConfig = validators().validateVertexV1ImageConfig;
   if (!validateVertexV1ImageConfig(value)) fail('VertexV1ImageConfig', validateVertexV1ImageConfig);
 }
 
 /** Every violation of VertexV1ImageConfig in `value` (empty when valid). */
 export function checkVertexV1ImageConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1ImageConfig = validators().validateVertexV1ImageConfig;
   return validateVertexV1ImageConfig(value) ? [] : violations(validateVertexV1ImageConfig);
 }
 
 /** True when `value` is a valid VertexV1ImageConfigImageOutputOptions (schemas/vertex/v1/ImageConfigImageOutputOptions.schema.json). */
 export function isVertexV1ImageConfigImageOutputOptions(value: unknown): value is VertexV1ImageConfigImageOutputOptions {
-  return validateVertexV1ImageConfigImageOutputOptions(value);
+  return validators().validateVertexV1ImageConfigImageOutputOptions(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ImageConfigImageOutputOptions. */
 export function assertVertexV1ImageConfigImageOutputOptions(value: unknown): asserts value is VertexV1ImageConfigImageOutputOptions {
+  const validateVertexV1ImageConfigImageOutputOptions = validators().validateVertexV1ImageConfigImageOutputOptions;
   if (!validateVertexV1ImageConfigImageOutputOptions(value)) fail('VertexV1ImageConfigImageOutputOptions', validateVertexV1ImageConfigImageOutputOptions);
 }
 
 /** Every violation of VertexV1ImageConfigImageOutputOptions in `value` (empty when valid). */
 export function checkVertexV1ImageConfigImageOutputOptions(value: unknown): ViolationDetail[] {
+  const validateVertexV1ImageConfigImageOutputOptions = validators().validateVertexV1ImageConfigImageOutputOptions;
   return validateVertexV1ImageConfigImageOutputOptions(value) ? [] : violations(validateVertexV1ImageConfigImageOutputOptions);
 }
 
 /** True when `value` is a valid VertexV1LogprobsResult (schemas/vertex/v1/LogprobsResult.schema.json). */
 export function isVertexV1LogprobsResult(value: unknown): value is VertexV1LogprobsResult {
-  return validateVertexV1LogprobsResult(value);
+  return validators().validateVertexV1LogprobsResult(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1LogprobsResult. */
 export function assertVertexV1LogprobsResult(value: unknown): asserts value is VertexV1LogprobsResult {
+  const validateVertexV1LogprobsResult = validators().validateVertexV1LogprobsResult;
   if (!validateVertexV1LogprobsResult(value)) fail('VertexV1LogprobsResult', validateVertexV1LogprobsResult);
 }
 
 /** Every violation of VertexV1LogprobsResult in `value` (empty when valid). */
 export function checkVertexV1LogprobsResult(value: unknown): ViolationDetail[] {
+  const validateVertexV1LogprobsResult = validators().validateVertexV1LogprobsResult;
   return validateVertexV1LogprobsResult(value) ? [] : violations(validateVertexV1LogprobsResult);
 }
 
 /** Reads a received VertexV1LogprobsResult with its read contract (ReadVertexV1LogprobsResult): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1LogprobsResult(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1LogprobsResult, validateReadVertexV1LogprobsResult, 'VertexV1LogprobsResult', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1LogprobsResult, v.validateReadVertexV1LogprobsResult, 'VertexV1LogprobsResult', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1LogprobsResultCandidate (schemas/vertex/v1/LogprobsResultCandidate.schema.json). */
 export function isVertexV1LogprobsResultCandidate(value: unknown): value is VertexV1LogprobsResultCandidate {
-  return validateVertexV1LogprobsResultCandidate(value);
+  return validators().validateVertexV1LogprobsResultCandidate(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1LogprobsResultCandidate. */
 export function assertVertexV1LogprobsResultCandidate(value: unknown): asserts value is VertexV1LogprobsResultCandidate {
+  const validateVertexV1LogprobsResultCandidate = validators().validateVertexV1LogprobsResultCandidate;
   if (!validateVertexV1LogprobsResultCandidate(value)) fail('VertexV1LogprobsResultCandidate', validateVertexV1LogprobsResultCandidate);
 }
 
 /** Every violation of VertexV1LogprobsResultCandidate in `value` (empty when valid). */
 export function checkVertexV1LogprobsResultCandidate(value: unknown): ViolationDetail[] {
+  const validateVertexV1LogprobsResultCandidate = validators().validateVertexV1LogprobsResultCandidate;
   return validateVertexV1LogprobsResultCandidate(value) ? [] : violations(validateVertexV1LogprobsResultCandidate);
 }
 
 /** Reads a received VertexV1LogprobsResultCandidate with its read contract (ReadVertexV1LogprobsResultCandidate): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1LogprobsResultCandidate(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1LogprobsResultCandidate, validateReadVertexV1LogprobsResultCandidate, 'VertexV1LogprobsResultCandidate', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1LogprobsResultCandidate, v.validateReadVertexV1LogprobsResultCandidate, 'VertexV1LogprobsResultCandidate', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1LogprobsResultTopCandidates (schemas/vertex/v1/LogprobsResultTopCandidates.schema.json). */
 export function isVertexV1LogprobsResultTopCandidates(value: unknown): value is VertexV1LogprobsResultTopCandidates {
-  return validateVertexV1LogprobsResultTopCandidates(value);
+  return validators().validateVertexV1LogprobsResultTopCandidates(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1LogprobsResultTopCandidates. */
 export function assertVertexV1LogprobsResultTopCandidates(value: unknown): asserts value is VertexV1LogprobsResultTopCandidates {
+  const validateVertexV1LogprobsResultTopCandidates = validators().validateVertexV1LogprobsResultTopCandidates;
   if (!validateVertexV1LogprobsResultTopCandidates(value)) fail('VertexV1LogprobsResultTopCandidates', validateVertexV1LogprobsResultTopCandidates);
 }
 
 /** Every violation of VertexV1LogprobsResultTopCandidates in `value` (empty when valid). */
 export function checkVertexV1LogprobsResultTopCandidates(value: unknown): ViolationDetail[] {
+  const validateVertexV1LogprobsResultTopCandidates = validators().validateVertexV1LogprobsResultTopCandidates;
   return validateVertexV1LogprobsResultTopCandidates(value) ? [] : violations(validateVertexV1LogprobsResultTopCandidates);
 }
 
 /** Reads a received VertexV1LogprobsResultTopCandidates with its read contract (ReadVertexV1LogprobsResultTopCandidates): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1LogprobsResultTopCandidates(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1LogprobsResultTopCandidates, validateReadVertexV1LogprobsResultTopCandidates, 'VertexV1LogprobsResultTopCandidates', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1LogprobsResultTopCandidates, v.validateReadVertexV1LogprobsResultTopCandidates, 'VertexV1LogprobsResultTopCandidates', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1ModalityTokenCount (schemas/vertex/v1/ModalityTokenCount.schema.json). */
 export function isVertexV1ModalityTokenCount(value: unknown): value is VertexV1ModalityTokenCount {
-  return validateVertexV1ModalityTokenCount(value);
+  return validators().validateVertexV1ModalityTokenCount(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ModalityTokenCount. */
 export function assertVertexV1ModalityTokenCount(value: unknown): asserts value is VertexV1ModalityTokenCount {
+  const validateVertexV1ModalityTokenCount = validators().validateVertexV1ModalityTokenCount;
   if (!validateVertexV1ModalityTokenCount(value)) fail('VertexV1ModalityTokenCount', validateVertexV1ModalityTokenCount);
 }
 
 /** Every violation of VertexV1ModalityTokenCount in `value` (empty when valid). */
 export function checkVertexV1ModalityTokenCount(value: unknown): ViolationDetail[] {
+  const validateVertexV1ModalityTokenCount = validators().validateVertexV1ModalityTokenCount;
   return validateVertexV1ModalityTokenCount(value) ? [] : violations(validateVertexV1ModalityTokenCount);
 }
 
 /** Reads a received VertexV1ModalityTokenCount with its read contract (ReadVertexV1ModalityTokenCount): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1ModalityTokenCount(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1ModalityTokenCount, validateReadVertexV1ModalityTokenCount, 'VertexV1ModalityTokenCount', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1ModalityTokenCount, v.validateReadVertexV1ModalityTokenCount, 'VertexV1ModalityTokenCount', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1ModelArmorConfig (schemas/vertex/v1/ModelArmorConfig.schema.json). */
 export function isVertexV1ModelArmorConfig(value: unknown): value is VertexV1ModelArmorConfig {
-  return validateVertexV1ModelArmorConfig(value);
+  return validators().validateVertexV1ModelArmorConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ModelArmorConfig. */
 export function assertVertexV1ModelArmorConfig(value: unknown): asserts value is VertexV1ModelArmorConfig {
+  const validateVertexV1ModelArmorConfig = validators().validateVertexV1ModelArmorConfig;
   if (!validateVertexV1ModelArmorConfig(value)) fail('VertexV1ModelArmorConfig', validateVertexV1ModelArmorConfig);
 }
 
 /** Every violation of VertexV1ModelArmorConfig in `value` (empty when valid). */
 export function checkVertexV1ModelArmorConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1ModelArmorConfig = validators().validateVertexV1ModelArmorConfig;
   return validateVertexV1ModelArmorConfig(value) ? [] : violations(validateVertexV1ModelArmorConfig);
 }
 
 /** True when `value` is a valid VertexV1MultiSpeakerVoiceConfig (schemas/vertex/v1/MultiSpeakerVoiceConfig.schema.json). */
 export function isVertexV1MultiSpeakerVoiceConfig(value: unknown): value is VertexV1MultiSpeakerVoiceConfig {
-  return validateVertexV1MultiSpeakerVoiceConfig(value);
+  return validators().validateVertexV1MultiSpeakerVoiceConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1MultiSpeakerVoiceConfig. */
 export function assertVertexV1MultiSpeakerVoiceConfig(value: unknown): asserts value is VertexV1MultiSpeakerVoiceConfig {
+  const validateVertexV1MultiSpeakerVoiceConfig = validators().validateVertexV1MultiSpeakerVoiceConfig;
   if (!validateVertexV1MultiSpeakerVoiceConfig(value)) fail('VertexV1MultiSpeakerVoiceConfig', validateVertexV1MultiSpeakerVoiceConfig);
 }
 
 /** Every violation of VertexV1MultiSpeakerVoiceConfig in `value` (empty when valid). */
 export function checkVertexV1MultiSpeakerVoiceConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1MultiSpeakerVoiceConfig = validators().validateVertexV1MultiSpeakerVoiceConfig;
   return validateVertexV1MultiSpeakerVoiceConfig(value) ? [] : violations(validateVertexV1MultiSpeakerVoiceConfig);
 }
 
 /** True when `value` is a valid VertexV1Part (schemas/vertex/v1/Part.schema.json). */
 export function isVertexV1Part(value: unknown): value is VertexV1Part {
-  return validateVertexV1Part(value);
+  return validators().validateVertexV1Part(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Part. */
 export function assertVertexV1Part(value: unknown): asserts value is VertexV1Part {
+  const validateVertexV1Part = validators().validateVertexV1Part;
   if (!validateVertexV1Part(value)) fail('VertexV1Part', validateVertexV1Part);
 }
 
 /** Every violation of VertexV1Part in `value` (empty when valid). */
 export function checkVertexV1Part(value: unknown): ViolationDetail[] {
+  const validateVertexV1Part = validators().validateVertexV1Part;
   return validateVertexV1Part(value) ? [] : violations(validateVertexV1Part);
 }
 
 /** Reads a received VertexV1Part with its read contract (ReadVertexV1Part): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1Part(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1Part, validateReadVertexV1Part, 'VertexV1Part', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1Part, v.validateReadVertexV1Part, 'VertexV1Part', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1PartMediaResolution (schemas/vertex/v1/PartMediaResolution.schema.json). */
 export function isVertexV1PartMediaResolution(value: unknown): value is VertexV1PartMediaResolution {
-  return validateVertexV1PartMediaResolution(value);
+  return validators().validateVertexV1PartMediaResolution(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1PartMediaResolution. */
 export function assertVertexV1PartMediaResolution(value: unknown): asserts value is VertexV1PartMediaResolution {
+  const validateVertexV1PartMediaResolution = validators().validateVertexV1PartMediaResolution;
   if (!validateVertexV1PartMediaResolution(value)) fail('VertexV1PartMediaResolution', validateVertexV1PartMediaResolution);
 }
 
 /** Every violation of VertexV1PartMediaResolution in `value` (empty when valid). */
 export function checkVertexV1PartMediaResolution(value: unknown): ViolationDetail[] {
+  const validateVertexV1PartMediaResolution = validators().validateVertexV1PartMediaResolution;
   return validateVertexV1PartMediaResolution(value) ? [] : violations(validateVertexV1PartMediaResolution);
 }
 
 /** Reads a received VertexV1PartMediaResolution with its read contract (ReadVertexV1PartMediaResolution): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1PartMediaResolution(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1PartMediaResolution, validateReadVertexV1PartMediaResolution, 'VertexV1PartMediaResolution', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1PartMediaResolution, v.validateReadVertexV1PartMediaResolution, 'VertexV1PartMediaResolution', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1PartialArg (schemas/vertex/v1/PartialArg.schema.json). */
 export function isVertexV1PartialArg(value: unknown): value is VertexV1PartialArg {
-  return validateVertexV1PartialArg(value);
+  return validators().validateVertexV1PartialArg(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1PartialArg. */
 export function assertVertexV1PartialArg(value: unknown): asserts value is VertexV1PartialArg {
+  const validateVertexV1PartialArg = validators().validateVertexV1PartialArg;
   if (!validateVertexV1PartialArg(value)) fail('VertexV1PartialArg', validateVertexV1PartialArg);
 }
 
 /** Every violation of VertexV1PartialArg in `value` (empty when valid). */
 export function checkVertexV1PartialArg(value: unknown): ViolationDetail[] {
+  const validateVertexV1PartialArg = validators().validateVertexV1PartialArg;
   return validateVertexV1PartialArg(value) ? [] : violations(validateVertexV1PartialArg);
 }
 
 /** Reads a received VertexV1PartialArg with its read contract (ReadVertexV1PartialArg): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1PartialArg(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1PartialArg, validateReadVertexV1PartialArg, 'VertexV1PartialArg', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1PartialArg, v.validateReadVertexV1PartialArg, 'VertexV1PartialArg', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1PrebuiltVoiceConfig (schemas/vertex/v1/PrebuiltVoiceConfig.schema.json). */
 export function isVertexV1PrebuiltVoiceConfig(value: unknown): value is VertexV1PrebuiltVoiceConfig {
-  return validateVertexV1PrebuiltVoiceConfig(value);
+  return validators().validateVertexV1PrebuiltVoiceConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1PrebuiltVoiceConfig. */
 export function assertVertexV1PrebuiltVoiceConfig(value: unknown): asserts value is VertexV1PrebuiltVoiceConfig {
+  const validateVertexV1PrebuiltVoiceConfig = validators().validateVertexV1PrebuiltVoiceConfig;
   if (!validateVertexV1PrebuiltVoiceConfig(value)) fail('VertexV1PrebuiltVoiceConfig', validateVertexV1PrebuiltVoiceConfig);
 }
 
 /** Every violation of VertexV1PrebuiltVoiceConfig in `value` (empty when valid). */
 export function checkVertexV1PrebuiltVoiceConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1PrebuiltVoiceConfig = validators().validateVertexV1PrebuiltVoiceConfig;
   return validateVertexV1PrebuiltVoiceConfig(value) ? [] : violations(validateVertexV1PrebuiltVoiceConfig);
 }
 
 /** True when `value` is a valid VertexV1RagChunk (schemas/vertex/v1/RagChunk.schema.json). */
 export function isVertexV1RagChunk(value: unknown): value is VertexV1RagChunk {
-  return validateVertexV1RagChunk(value);
+  return validators().validateVertexV1RagChunk(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RagChunk. */
 export function assertVertexV1RagChunk(value: unknown): asserts value is VertexV1RagChunk {
+  const validateVertexV1RagChunk = validators().validateVertexV1RagChunk;
   if (!validateVertexV1RagChunk(value)) fail('VertexV1RagChunk', validateVertexV1RagChunk);
 }
 
 /** Every violation of VertexV1RagChunk in `value` (empty when valid). */
 export function checkVertexV1RagChunk(value: unknown): ViolationDetail[] {
+  const validateVertexV1RagChunk = validators().validateVertexV1RagChunk;
   return validateVertexV1RagChunk(value) ? [] : violations(validateVertexV1RagChunk);
 }
 
 /** Reads a received VertexV1RagChunk with its read contract (ReadVertexV1RagChunk): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1RagChunk(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1RagChunk, validateReadVertexV1RagChunk, 'VertexV1RagChunk', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1RagChunk, v.validateReadVertexV1RagChunk, 'VertexV1RagChunk', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1RagChunkPageSpan (schemas/vertex/v1/RagChunkPageSpan.schema.json). */
 export function isVertexV1RagChunkPageSpan(value: unknown): value is VertexV1RagChunkPageSpan {
-  return validateVertexV1RagChunkPageSpan(value);
+  return validators().validateVertexV1RagChunkPageSpan(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RagChunkPageSpan. */
 export function assertVertexV1RagChunkPageSpan(value: unknown): asserts value is VertexV1RagChunkPageSpan {
+  const validateVertexV1RagChunkPageSpan = validators().validateVertexV1RagChunkPageSpan;
   if (!validateVertexV1RagChunkPageSpan(value)) fail('VertexV1RagChunkPageSpan', validateVertexV1RagChunkPageSpan);
 }
 
 /** Every violation of VertexV1RagChunkPageSpan in `value` (empty when valid). */
 export function checkVertexV1RagChunkPageSpan(value: unknown): ViolationDetail[] {
+  const validateVertexV1RagChunkPageSpan = validators().validateVertexV1RagChunkPageSpan;
   return validateVertexV1RagChunkPageSpan(value) ? [] : violations(validateVertexV1RagChunkPageSpan);
 }
 
 /** Reads a received VertexV1RagChunkPageSpan with its read contract (ReadVertexV1RagChunkPageSpan): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1RagChunkPageSpan(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1RagChunkPageSpan, validateReadVertexV1RagChunkPageSpan, 'VertexV1RagChunkPageSpan', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1RagChunkPageSpan, v.validateReadVertexV1RagChunkPageSpan, 'VertexV1RagChunkPageSpan', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1RagRetrievalConfig (schemas/vertex/v1/RagRetrievalConfig.schema.json). */
 export function isVertexV1RagRetrievalConfig(value: unknown): value is VertexV1RagRetrievalConfig {
-  return validateVertexV1RagRetrievalConfig(value);
+  return validators().validateVertexV1RagRetrievalConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RagRetrievalConfig. */
 export function assertVertexV1RagRetrievalConfig(value: unknown): asserts value is VertexV1RagRetrievalConfig {
+  const validateVertexV1RagRetrievalConfig = validators().validateVertexV1RagRetrievalConfig;
   if (!validateVertexV1RagRetrievalConfig(value)) fail('VertexV1RagRetrievalConfig', validateVertexV1RagRetrievalConfig);
 }
 
 /** Every violation of VertexV1RagRetrievalConfig in `value` (empty when valid). */
 export function checkVertexV1RagRetrievalConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1RagRetrievalConfig = validators().validateVertexV1RagRetrievalConfig;
   return validateVertexV1RagRetrievalConfig(value) ? [] : violations(validateVertexV1RagRetrievalConfig);
 }
 
 /** True when `value` is a valid VertexV1RagRetrievalConfigFilter (schemas/vertex/v1/RagRetrievalConfigFilter.schema.json). */
 export function isVertexV1RagRetrievalConfigFilter(value: unknown): value is VertexV1RagRetrievalConfigFilter {
-  return validateVertexV1RagRetrievalConfigFilter(value);
+  return validators().validateVertexV1RagRetrievalConfigFilter(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RagRetrievalConfigFilter. */
 export function assertVertexV1RagRetrievalConfigFilter(value: unknown): asserts value is VertexV1RagRetrievalConfigFilter {
+  const validateVertexV1RagRetrievalConfigFilter = validators().validateVertexV1RagRetrievalConfigFilter;
   if (!validateVertexV1RagRetrievalConfigFilter(value)) fail('VertexV1RagRetrievalConfigFilter', validateVertexV1RagRetrievalConfigFilter);
 }
 
 /** Every violation of VertexV1RagRetrievalConfigFilter in `value` (empty when valid). */
 export function checkVertexV1RagRetrievalConfigFilter(value: unknown): ViolationDetail[] {
+  const validateVertexV1RagRetrievalConfigFilter = validators().validateVertexV1RagRetrievalConfigFilter;
   return validateVertexV1RagRetrievalConfigFilter(value) ? [] : violations(validateVertexV1RagRetrievalConfigFilter);
 }
 
 /** True when `value` is a valid VertexV1RagRetrievalConfigRanking (schemas/vertex/v1/RagRetrievalConfigRanking.schema.json). */
 export function isVertexV1RagRetrievalConfigRanking(value: unknown): value is VertexV1RagRetrievalConfigRanking {
-  return validateVertexV1RagRetrievalConfigRanking(value);
+  return validators().validateVertexV1RagRetrievalConfigRanking(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RagRetrievalConfigRanking. */
 export function assertVertexV1RagRetrievalConfigRanking(value: unknown): asserts value is VertexV1RagRetrievalConfigRanking {
+  const validateVertexV1RagRetrievalConfigRanking = validators().validateVertexV1RagRetrievalConfigRanking;
   if (!validateVertexV1RagRetrievalConfigRanking(value)) fail('VertexV1RagRetrievalConfigRanking', validateVertexV1RagRetrievalConfigRanking);
 }
 
 /** Every violation of VertexV1RagRetrievalConfigRanking in `value` (empty when valid). */
 export function checkVertexV1RagRetrievalConfigRanking(value: unknown): ViolationDetail[] {
+  const validateVertexV1RagRetrievalConfigRanking = validators().validateVertexV1RagRetrievalConfigRanking;
   return validateVertexV1RagRetrievalConfigRanking(value) ? [] : violations(validateVertexV1RagRetrievalConfigRanking);
 }
 
 /** True when `value` is a valid VertexV1RagRetrievalConfigRankingLlmRanker (schemas/vertex/v1/RagRetrievalConfigRankingLlmRanker.schema.json). */
 export function isVertexV1RagRetrievalConfigRankingLlmRanker(value: unknown): value is VertexV1RagRetrievalConfigRankingLlmRanker {
-  return validateVertexV1RagRetrievalConfigRankingLlmRanker(value);
+  return validators().validateVertexV1RagRetrievalConfigRankingLlmRanker(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RagRetrievalConfigRankingLlmRanker. */
 export function assertVertexV1RagRetrievalConfigRankingLlmRanker(value: unknown): asserts value is VertexV1RagRetrievalConfigRankingLlmRanker {
+  const validateVertexV1RagRetrievalConfigRankingLlmRanker = validators().validateVertexV1RagRetrievalConfigRankingLlmRanker;
   if (!validateVertexV1RagRetrievalConfigRankingLlmRanker(value)) fail('VertexV1RagRetrievalConfigRankingLlmRanker', validateVertexV1RagRetrievalConfigRankingLlmRanker);
 }
 
 /** Every violation of VertexV1RagRetrievalConfigRankingLlmRanker in `value` (empty when valid). */
 export function checkVertexV1RagRetrievalConfigRankingLlmRanker(value: unknown): ViolationDetail[] {
+  const validateVertexV1RagRetrievalConfigRankingLlmRanker = validators().validateVertexV1RagRetrievalConfigRankingLlmRanker;
   return validateVertexV1RagRetrievalConfigRankingLlmRanker(value) ? [] : violations(validateVertexV1RagRetrievalConfigRankingLlmRanker);
 }
 
 /** True when `value` is a valid VertexV1RagRetrievalConfigRankingRankService (schemas/vertex/v1/RagRetrievalConfigRankingRankService.schema.json). */
 export function isVertexV1RagRetrievalConfigRankingRankService(value: unknown): value is VertexV1RagRetrievalConfigRankingRankService {
-  return validateVertexV1RagRetrievalConfigRankingRankService(value);
+  return validators().validateVertexV1RagRetrievalConfigRankingRankService(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RagRetrievalConfigRankingRankService. */
 export function assertVertexV1RagRetrievalConfigRankingRankService(value: unknown): asserts value is VertexV1RagRetrievalConfigRankingRankService {
+  const validateVertexV1RagRetrievalConfigRankingRankService = validators().validateVertexV1RagRetrievalConfigRankingRankService;
   if (!validateVertexV1RagRetrievalConfigRankingRankService(value)) fail('VertexV1RagRetrievalConfigRankingRankService', validateVertexV1RagRetrievalConfigRankingRankService);
 }
 
 /** Every violation of VertexV1RagRetrievalConfigRankingRankService in `value` (empty when valid). */
 export function checkVertexV1RagRetrievalConfigRankingRankService(value: unknown): ViolationDetail[] {
+  const validateVertexV1RagRetrievalConfigRankingRankService = validators().validateVertexV1RagRetrievalConfigRankingRankService;
   return validateVertexV1RagRetrievalConfigRankingRankService(value) ? [] : violations(validateVertexV1RagRetrievalConfigRankingRankService);
 }
 
 /** True when `value` is a valid VertexV1ReplicatedVoiceConfig (schemas/vertex/v1/ReplicatedVoiceConfig.schema.json). */
 export function isVertexV1ReplicatedVoiceConfig(value: unknown): value is VertexV1ReplicatedVoiceConfig {
-  return validateVertexV1ReplicatedVoiceConfig(value);
+  return validators().validateVertexV1ReplicatedVoiceConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ReplicatedVoiceConfig. */
 export function assertVertexV1ReplicatedVoiceConfig(value: unknown): asserts value is VertexV1ReplicatedVoiceConfig {
+  const validateVertexV1ReplicatedVoiceConfig = validators().validateVertexV1ReplicatedVoiceConfig;
   if (!validateVertexV1ReplicatedVoiceConfig(value)) fail('VertexV1ReplicatedVoiceConfig', validateVertexV1ReplicatedVoiceConfig);
 }
 
 /** Every violation of VertexV1ReplicatedVoiceConfig in `value` (empty when valid). */
 export function checkVertexV1ReplicatedVoiceConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1ReplicatedVoiceConfig = validators().validateVertexV1ReplicatedVoiceConfig;
   return validateVertexV1ReplicatedVoiceConfig(value) ? [] : violations(validateVertexV1ReplicatedVoiceConfig);
 }
 
 /** True when `value` is a valid VertexV1Retrieval (schemas/vertex/v1/Retrieval.schema.json). */
 export function isVertexV1Retrieval(value: unknown): value is VertexV1Retrieval {
-  return validateVertexV1Retrieval(value);
+  return validators().validateVertexV1Retrieval(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Retrieval. */
 export function assertVertexV1Retrieval(value: unknown): asserts value is VertexV1Retrieval {
+  const validateVertexV1Retrieval = validators().validateVertexV1Retrieval;
   if (!validateVertexV1Retrieval(value)) fail('VertexV1Retrieval', validateVertexV1Retrieval);
 }
 
 /** Every violation of VertexV1Retrieval in `value` (empty when valid). */
 export function checkVertexV1Retrieval(value: unknown): ViolationDetail[] {
+  const validateVertexV1Retrieval = validators().validateVertexV1Retrieval;
   return validateVertexV1Retrieval(value) ? [] : violations(validateVertexV1Retrieval);
 }
 
 /** True when `value` is a valid VertexV1RetrievalConfig (schemas/vertex/v1/RetrievalConfig.schema.json). */
 export function isVertexV1RetrievalConfig(value: unknown): value is VertexV1RetrievalConfig {
-  return validateVertexV1RetrievalConfig(value);
+  return validators().validateVertexV1RetrievalConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RetrievalConfig. */
 export function assertVertexV1RetrievalConfig(value: unknown): asserts value is VertexV1RetrievalConfig {
+  const validateVertexV1RetrievalConfig = validators().validateVertexV1RetrievalConfig;
   if (!validateVertexV1RetrievalConfig(value)) fail('VertexV1RetrievalConfig', validateVertexV1RetrievalConfig);
 }
 
 /** Every violation of VertexV1RetrievalConfig in `value` (empty when valid). */
 export function checkVertexV1RetrievalConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1RetrievalConfig = validators().validateVertexV1RetrievalConfig;
   return validateVertexV1RetrievalConfig(value) ? [] : violations(validateVertexV1RetrievalConfig);
 }
 
 /** True when `value` is a valid VertexV1RetrievalMetadata (schemas/vertex/v1/RetrievalMetadata.schema.json). */
 export function isVertexV1RetrievalMetadata(value: unknown): value is VertexV1RetrievalMetadata {
-  return validateVertexV1RetrievalMetadata(value);
+  return validators().validateVertexV1RetrievalMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RetrievalMetadata. */
 export function assertVertexV1RetrievalMetadata(value: unknown): asserts value is VertexV1RetrievalMetadata {
+  const validateVertexV1RetrievalMetadata = validators().validateVertexV1RetrievalMetadata;
   if (!validateVertexV1RetrievalMetadata(value)) fail('VertexV1RetrievalMetadata', validateVertexV1RetrievalMetadata);
 }
 
 /** Every violation of VertexV1RetrievalMetadata in `value` (empty when valid). */
 export function checkVertexV1RetrievalMetadata(value: unknown): ViolationDetail[] {
+  const validateVertexV1RetrievalMetadata = validators().validateVertexV1RetrievalMetadata;
   return validateVertexV1RetrievalMetadata(value) ? [] : violations(validateVertexV1RetrievalMetadata);
 }
 
 /** Reads a received VertexV1RetrievalMetadata with its read contract (ReadVertexV1RetrievalMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1RetrievalMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1RetrievalMetadata, validateReadVertexV1RetrievalMetadata, 'VertexV1RetrievalMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1RetrievalMetadata, v.validateReadVertexV1RetrievalMetadata, 'VertexV1RetrievalMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1SafetyRating (schemas/vertex/v1/SafetyRating.schema.json). */
 export function isVertexV1SafetyRating(value: unknown): value is VertexV1SafetyRating {
-  return validateVertexV1SafetyRating(value);
+  return validators().validateVertexV1SafetyRating(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1SafetyRating. */
 export function assertVertexV1SafetyRating(value: unknown): asserts value is VertexV1SafetyRating {
+  const validateVertexV1SafetyRating = validators().validateVertexV1SafetyRating;
   if (!validateVertexV1SafetyRating(value)) fail('VertexV1SafetyRating', validateVertexV1SafetyRating);
 }
 
 /** Every violation of VertexV1SafetyRating in `value` (empty when valid). */
 export function checkVertexV1SafetyRating(value: unknown): ViolationDetail[] {
+  const validateVertexV1SafetyRating = validators().validateVertexV1SafetyRating;
   return validateVertexV1SafetyRating(value) ? [] : violations(validateVertexV1SafetyRating);
 }
 
 /** Reads a received VertexV1SafetyRating with its read contract (ReadVertexV1SafetyRating): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1SafetyRating(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1SafetyRating, validateReadVertexV1SafetyRating, 'VertexV1SafetyRating', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1SafetyRating, v.validateReadVertexV1SafetyRating, 'VertexV1SafetyRating', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1SafetySetting (schemas/vertex/v1/SafetySetting.schema.json). */
 export function isVertexV1SafetySetting(value: unknown): value is VertexV1SafetySetting {
-  return validateVertexV1SafetySetting(value);
+  return validators().validateVertexV1SafetySetting(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1SafetySetting. */
 export function assertVertexV1SafetySetting(value: unknown): asserts value is VertexV1SafetySetting {
+  const validateVertexV1SafetySetting = validators().validateVertexV1SafetySetting;
   if (!validateVertexV1SafetySetting(value)) fail('VertexV1SafetySetting', validateVertexV1SafetySetting);
 }
 
 /** Every violation of VertexV1SafetySetting in `value` (empty when valid). */
 export function checkVertexV1SafetySetting(value: unknown): ViolationDetail[] {
+  const validateVertexV1SafetySetting = validators().validateVertexV1SafetySetting;
   return validateVertexV1SafetySetting(value) ? [] : violations(validateVertexV1SafetySetting);
 }
 
 /** True when `value` is a valid VertexV1Schema (schemas/vertex/v1/Schema.schema.json). */
 export function isVertexV1Schema(value: unknown): value is VertexV1Schema {
-  return validateVertexV1Schema(value);
+  return validators().validateVertexV1Schema(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Schema. */
 export function assertVertexV1Schema(value: unknown): asserts value is VertexV1Schema {
+  const validateVertexV1Schema = validators().validateVertexV1Schema;
   if (!validateVertexV1Schema(value)) fail('VertexV1Schema', validateVertexV1Schema);
 }
 
 /** Every violation of VertexV1Schema in `value` (empty when valid). */
 export function checkVertexV1Schema(value: unknown): ViolationDetail[] {
+  const validateVertexV1Schema = validators().validateVertexV1Schema;
   return validateVertexV1Schema(value) ? [] : violations(validateVertexV1Schema);
 }
 
 /** True when `value` is a valid VertexV1SearchEntryPoint (schemas/vertex/v1/SearchEntryPoint.schema.json). */
 export function isVertexV1SearchEntryPoint(value: unknown): value is VertexV1SearchEntryPoint {
-  return validateVertexV1SearchEntryPoint(value);
+  return validators().validateVertexV1SearchEntryPoint(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1SearchEntryPoint. */
 export function assertVertexV1SearchEntryPoint(value: unknown): asserts value is VertexV1SearchEntryPoint {
+  const validateVertexV1SearchEntryPoint = validators().validateVertexV1SearchEntryPoint;
   if (!validateVertexV1SearchEntryPoint(value)) fail('VertexV1SearchEntryPoint', validateVertexV1SearchEntryPoint);
 }
 
 /** Every violation of VertexV1SearchEntryPoint in `value` (empty when valid). */
 export function checkVertexV1SearchEntryPoint(value: unknown): ViolationDetail[] {
+  const validateVertexV1SearchEntryPoint = validators().validateVertexV1SearchEntryPoint;
   return validateVertexV1SearchEntryPoint(value) ? [] : violations(validateVertexV1SearchEntryPoint);
 }
 
 /** Reads a received VertexV1SearchEntryPoint with its read contract (ReadVertexV1SearchEntryPoint): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1SearchEntryPoint(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1SearchEntryPoint, validateReadVertexV1SearchEntryPoint, 'VertexV1SearchEntryPoint', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1SearchEntryPoint, v.validateReadVertexV1SearchEntryPoint, 'VertexV1SearchEntryPoint', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1Segment (schemas/vertex/v1/Segment.schema.json). */
 export function isVertexV1Segment(value: unknown): value is VertexV1Segment {
-  return validateVertexV1Segment(value);
+  return validators().validateVertexV1Segment(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Segment. */
 export function assertVertexV1Segment(value: unknown): asserts value is VertexV1Segment {
+  const validateVertexV1Segment = validators().validateVertexV1Segment;
   if (!validateVertexV1Segment(value)) fail('VertexV1Segment', validateVertexV1Segment);
 }
 
 /** Every violation of VertexV1Segment in `value` (empty when valid). */
 export function checkVertexV1Segment(value: unknown): ViolationDetail[] {
+  const validateVertexV1Segment = validators().validateVertexV1Segment;
   return validateVertexV1Segment(value) ? [] : violations(validateVertexV1Segment);
 }
 
 /** Reads a received VertexV1Segment with its read contract (ReadVertexV1Segment): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1Segment(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1Segment, validateReadVertexV1Segment, 'VertexV1Segment', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1Segment, v.validateReadVertexV1Segment, 'VertexV1Segment', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1SpeakerVoiceConfig (schemas/vertex/v1/SpeakerVoiceConfig.schema.json). */
 export function isVertexV1SpeakerVoiceConfig(value: unknown): value is VertexV1SpeakerVoiceConfig {
-  return validateVertexV1SpeakerVoiceConfig(value);
+  return validators().validateVertexV1SpeakerVoiceConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1SpeakerVoiceConfig. */
 export function assertVertexV1SpeakerVoiceConfig(value: unknown): asserts value is VertexV1SpeakerVoiceConfig {
+  const validateVertexV1SpeakerVoiceConfig = validators().validateVertexV1SpeakerVoiceConfig;
   if (!validateVertexV1SpeakerVoiceConfig(value)) fail('VertexV1SpeakerVoiceConfig', validateVertexV1SpeakerVoiceConfig);
 }
 
 /** Every violation of VertexV1SpeakerVoiceConfig in `value` (empty when valid). */
 export function checkVertexV1SpeakerVoiceConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1SpeakerVoiceConfig = validators().validateVertexV1SpeakerVoiceConfig;
   return validateVertexV1SpeakerVoiceConfig(value) ? [] : violations(validateVertexV1SpeakerVoiceConfig);
 }
 
 /** True when `value` is a valid VertexV1SpeechConfig (schemas/vertex/v1/SpeechConfig.schema.json). */
 export function isVertexV1SpeechConfig(value: unknown): value is VertexV1SpeechConfig {
-  return validateVertexV1SpeechConfig(value);
+  return validators().validateVertexV1SpeechConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1SpeechConfig. */
 export function assertVertexV1SpeechConfig(value: unknown): asserts value is VertexV1SpeechConfig {
+  const validateVertexV1SpeechConfig = validators().validateVertexV1SpeechConfig;
   if (!validateVertexV1SpeechConfig(value)) fail('VertexV1SpeechConfig', validateVertexV1SpeechConfig);
 }
 
 /** Every violation of VertexV1SpeechConfig in `value` (empty when valid). */
 export function checkVertexV1SpeechConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1SpeechConfig = validators().validateVertexV1SpeechConfig;
   return validateVertexV1SpeechConfig(value) ? [] : violations(validateVertexV1SpeechConfig);
 }
 
 /** True when `value` is a valid VertexV1Tool (schemas/vertex/v1/Tool.schema.json). */
 export function isVertexV1Tool(value: unknown): value is VertexV1Tool {
-  return validateVertexV1Tool(value);
+  return validators().validateVertexV1Tool(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Tool. */
 export function assertVertexV1Tool(value: unknown): asserts value is VertexV1Tool {
+  const validateVertexV1Tool = validators().validateVertexV1Tool;
   if (!validateVertexV1Tool(value)) fail('VertexV1Tool', validateVertexV1Tool);
 }
 
 /** Every violation of VertexV1Tool in `value` (empty when valid). */
 export function checkVertexV1Tool(value: unknown): ViolationDetail[] {
+  const validateVertexV1Tool = validators().validateVertexV1Tool;
   return validateVertexV1Tool(value) ? [] : violations(validateVertexV1Tool);
 }
 
 /** True when `value` is a valid VertexV1ToolCodeExecution (schemas/vertex/v1/ToolCodeExecution.schema.json). */
 export function isVertexV1ToolCodeExecution(value: unknown): value is VertexV1ToolCodeExecution {
-  return validateVertexV1ToolCodeExecution(value);
+  return validators().validateVertexV1ToolCodeExecution(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ToolCodeExecution. */
 export function assertVertexV1ToolCodeExecution(value: unknown): asserts value is VertexV1ToolCodeExecution {
+  const validateVertexV1ToolCodeExecution = validators().validateVertexV1ToolCodeExecution;
   if (!validateVertexV1ToolCodeExecution(value)) fail('VertexV1ToolCodeExecution', validateVertexV1ToolCodeExecution);
 }
 
 /** Every violation of VertexV1ToolCodeExecution in `value` (empty when valid). */
 export function checkVertexV1ToolCodeExecution(value: unknown): ViolationDetail[] {
+  const validateVertexV1ToolCodeExecution = validators().validateVertexV1ToolCodeExecution;
   return validateVertexV1ToolCodeExecution(value) ? [] : violations(validateVertexV1ToolCodeExecution);
 }
 
 /** True when `value` is a valid VertexV1ToolComputerUse (schemas/vertex/v1/ToolComputerUse.schema.json). */
 export function isVertexV1ToolComputerUse(value: unknown): value is VertexV1ToolComputerUse {
-  return validateVertexV1ToolComputerUse(value);
+  return validators().validateVertexV1ToolComputerUse(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ToolComputerUse. */
 export function assertVertexV1ToolComputerUse(value: unknown): asserts value is VertexV1ToolComputerUse {
+  const validateVertexV1ToolComputerUse = validators().validateVertexV1ToolComputerUse;
   if (!validateVertexV1ToolComputerUse(value)) fail('VertexV1ToolComputerUse', validateVertexV1ToolComputerUse);
 }
 
 /** Every violation of VertexV1ToolComputerUse in `value` (empty when valid). */
 export function checkVertexV1ToolComputerUse(value: unknown): ViolationDetail[] {
+  const validateVertexV1ToolComputerUse = validators().validateVertexV1ToolComputerUse;
   return validateVertexV1ToolComputerUse(value) ? [] : violations(validateVertexV1ToolComputerUse);
 }
 
 /** True when `value` is a valid VertexV1ToolConfig (schemas/vertex/v1/ToolConfig.schema.json). */
 export function isVertexV1ToolConfig(value: unknown): value is VertexV1ToolConfig {
-  return validateVertexV1ToolConfig(value);
+  return validators().validateVertexV1ToolConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ToolConfig. */
 export function assertVertexV1ToolConfig(value: unknown): asserts value is VertexV1ToolConfig {
+  const validateVertexV1ToolConfig = validators().validateVertexV1ToolConfig;
   if (!validateVertexV1ToolConfig(value)) fail('VertexV1ToolConfig', validateVertexV1ToolConfig);
 }
 
 /** Every violation of VertexV1ToolConfig in `value` (empty when valid). */
 export function checkVertexV1ToolConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1ToolConfig = validators().validateVertexV1ToolConfig;
   return validateVertexV1ToolConfig(value) ? [] : violations(validateVertexV1ToolConfig);
 }
 
 /** True when `value` is a valid VertexV1ToolGoogleSearch (schemas/vertex/v1/ToolGoogleSearch.schema.json). */
 export function isVertexV1ToolGoogleSearch(value: unknown): value is VertexV1ToolGoogleSearch {
-  return validateVertexV1ToolGoogleSearch(value);
+  return validators().validateVertexV1ToolGoogleSearch(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ToolGoogleSearch. */
 export function assertVertexV1ToolGoogleSearch(value: unknown): asserts value is VertexV1ToolGoogleSearch {
+  const validateVertexV1ToolGoogleSearch = validators().validateVertexV1ToolGoogleSearch;
   if (!validateVertexV1ToolGoogleSearch(value)) fail('VertexV1ToolGoogleSearch', validateVertexV1ToolGoogleSearch);
 }
 
 /** Every violation of VertexV1ToolGoogleSearch in `value` (empty when valid). */
 export function checkVertexV1ToolGoogleSearch(value: unknown): ViolationDetail[] {
+  const validateVertexV1ToolGoogleSearch = validators().validateVertexV1ToolGoogleSearch;
   return validateVertexV1ToolGoogleSearch(value) ? [] : violations(validateVertexV1ToolGoogleSearch);
 }
 
 /** True when `value` is a valid VertexV1ToolParallelAiSearch (schemas/vertex/v1/ToolParallelAiSearch.schema.json). */
 export function isVertexV1ToolParallelAiSearch(value: unknown): value is VertexV1ToolParallelAiSearch {
-  return validateVertexV1ToolParallelAiSearch(value);
+  return validators().validateVertexV1ToolParallelAiSearch(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ToolParallelAiSearch. */
 export function assertVertexV1ToolParallelAiSearch(value: unknown): asserts value is VertexV1ToolParallelAiSearch {
+  const validateVertexV1ToolParallelAiSearch = validators().validateVertexV1ToolParallelAiSearch;
   if (!validateVertexV1ToolParallelAiSearch(value)) fail('VertexV1ToolParallelAiSearch', validateVertexV1ToolParallelAiSearch);
 }
 
 /** Every violation of VertexV1ToolParallelAiSearch in `value` (empty when valid). */
 export function checkVertexV1ToolParallelAiSearch(value: unknown): ViolationDetail[] {
+  const validateVertexV1ToolParallelAiSearch = validators().validateVertexV1ToolParallelAiSearch;
   return validateVertexV1ToolParallelAiSearch(value) ? [] : violations(validateVertexV1ToolParallelAiSearch);
 }
 
 /** True when `value` is a valid VertexV1UrlContext (schemas/vertex/v1/UrlContext.schema.json). */
 export function isVertexV1UrlContext(value: unknown): value is VertexV1UrlContext {
-  return validateVertexV1UrlContext(value);
+  return validators().validateVertexV1UrlContext(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1UrlContext. */
 export function assertVertexV1UrlContext(value: unknown): asserts value is VertexV1UrlContext {
+  const validateVertexV1UrlContext = validators().validateVertexV1UrlContext;
   if (!validateVertexV1UrlContext(value)) fail('VertexV1UrlContext', validateVertexV1UrlContext);
 }
 
 /** Every violation of VertexV1UrlContext in `value` (empty when valid). */
 export function checkVertexV1UrlContext(value: unknown): ViolationDetail[] {
+  const validateVertexV1UrlContext = validators().validateVertexV1UrlContext;
   return validateVertexV1UrlContext(value) ? [] : violations(validateVertexV1UrlContext);
 }
 
 /** True when `value` is a valid VertexV1UrlContextMetadata (schemas/vertex/v1/UrlContextMetadata.schema.json). */
 export function isVertexV1UrlContextMetadata(value: unknown): value is VertexV1UrlContextMetadata {
-  return validateVertexV1UrlContextMetadata(value);
+  return validators().validateVertexV1UrlContextMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1UrlContextMetadata. */
 export function assertVertexV1UrlContextMetadata(value: unknown): asserts value is VertexV1UrlContextMetadata {
+  const validateVertexV1UrlContextMetadata = validators().validateVertexV1UrlContextMetadata;
   if (!validateVertexV1UrlContextMetadata(value)) fail('VertexV1UrlContextMetadata', validateVertexV1UrlContextMetadata);
 }
 
 /** Every violation of VertexV1UrlContextMetadata in `value` (empty when valid). */
 export function checkVertexV1UrlContextMetadata(value: unknown): ViolationDetail[] {
+  const validateVertexV1UrlContextMetadata = validators().validateVertexV1UrlContextMetadata;
   return validateVertexV1UrlContextMetadata(value) ? [] : violations(validateVertexV1UrlContextMetadata);
 }
 
 /** Reads a received VertexV1UrlContextMetadata with its read contract (ReadVertexV1UrlContextMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1UrlContextMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1UrlContextMetadata, validateReadVertexV1UrlContextMetadata, 'VertexV1UrlContextMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1UrlContextMetadata, v.validateReadVertexV1UrlContextMetadata, 'VertexV1UrlContextMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1UrlMetadata (schemas/vertex/v1/UrlMetadata.schema.json). */
 export function isVertexV1UrlMetadata(value: unknown): value is VertexV1UrlMetadata {
-  return validateVertexV1UrlMetadata(value);
+  return validators().validateVertexV1UrlMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1UrlMetadata. */
 export function assertVertexV1UrlMetadata(value: unknown): asserts value is VertexV1UrlMetadata {
+  const validateVertexV1UrlMetadata = validators().validateVertexV1UrlMetadata;
   if (!validateVertexV1UrlMetadata(value)) fail('VertexV1UrlMetadata', validateVertexV1UrlMetadata);
 }
 
 /** Every violation of VertexV1UrlMetadata in `value` (empty when valid). */
 export function checkVertexV1UrlMetadata(value: unknown): ViolationDetail[] {
+  const validateVertexV1UrlMetadata = validators().validateVertexV1UrlMetadata;
   return validateVertexV1UrlMetadata(value) ? [] : violations(validateVertexV1UrlMetadata);
 }
 
 /** Reads a received VertexV1UrlMetadata with its read contract (ReadVertexV1UrlMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1UrlMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1UrlMetadata, validateReadVertexV1UrlMetadata, 'VertexV1UrlMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1UrlMetadata, v.validateReadVertexV1UrlMetadata, 'VertexV1UrlMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1VertexAISearch (schemas/vertex/v1/VertexAISearch.schema.json). */
 export function isVertexV1VertexAISearch(value: unknown): value is VertexV1VertexAISearch {
-  return validateVertexV1VertexAISearch(value);
+  return validators().validateVertexV1VertexAISearch(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1VertexAISearch. */
 export function assertVertexV1VertexAISearch(value: unknown): asserts value is VertexV1VertexAISearch {
+  const validateVertexV1VertexAISearch = validators().validateVertexV1VertexAISearch;
   if (!validateVertexV1VertexAISearch(value)) fail('VertexV1VertexAISearch', validateVertexV1VertexAISearch);
 }
 
 /** Every violation of VertexV1VertexAISearch in `value` (empty when valid). */
 export function checkVertexV1VertexAISearch(value: unknown): ViolationDetail[] {
+  const validateVertexV1VertexAISearch = validators().validateVertexV1VertexAISearch;
   return validateVertexV1VertexAISearch(value) ? [] : violations(validateVertexV1VertexAISearch);
 }
 
 /** True when `value` is a valid VertexV1VertexAISearchDataStoreSpec (schemas/vertex/v1/VertexAISearchDataStoreSpec.schema.json). */
 export function isVertexV1VertexAISearchDataStoreSpec(value: unknown): value is VertexV1VertexAISearchDataStoreSpec {
-  return validateVertexV1VertexAISearchDataStoreSpec(value);
+  return validators().validateVertexV1VertexAISearchDataStoreSpec(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1VertexAISearchDataStoreSpec. */
 export function assertVertexV1VertexAISearchDataStoreSpec(value: unknown): asserts value is VertexV1VertexAISearchDataStoreSpec {
+  const validateVertexV1VertexAISearchDataStoreSpec = validators().validateVertexV1VertexAISearchDataStoreSpec;
   if (!validateVertexV1VertexAISearchDataStoreSpec(value)) fail('VertexV1VertexAISearchDataStoreSpec', validateVertexV1VertexAISearchDataStoreSpec);
 }
 
 /** Every violation of VertexV1VertexAISearchDataStoreSpec in `value` (empty when valid). */
 export function checkVertexV1VertexAISearchDataStoreSpec(value: unknown): ViolationDetail[] {
+  const validateVertexV1VertexAISearchDataStoreSpec = validators().validateVertexV1VertexAISearchDataStoreSpec;
   return validateVertexV1VertexAISearchDataStoreSpec(value) ? [] : violations(validateVertexV1VertexAISearchDataStoreSpec);
 }
 
 /** True when `value` is a valid VertexV1VertexRagStore (schemas/vertex/v1/VertexRagStore.schema.json). */
 export function isVertexV1VertexRagStore(value: unknown): value is VertexV1VertexRagStore {
-  return validateVertexV1VertexRagStore(value);
+  return validators().validateVertexV1VertexRagStore(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1VertexRagStore. */
 export function assertVertexV1VertexRagStore(value: unknown): asserts value is VertexV1VertexRagStore {
+  const validateVertexV1VertexRagStore = validators().validateVertexV1VertexRagStore;
   if (!validateVertexV1VertexRagStore(value)) fail('VertexV1VertexRagStore', validateVertexV1VertexRagStore);
 }
 
 /** Every violation of VertexV1VertexRagStore in `value` (empty when valid). */
 export function checkVertexV1VertexRagStore(value: unknown): ViolationDetail[] {
+  const validateVertexV1VertexRagStore = validators().validateVertexV1VertexRagStore;
   return validateVertexV1VertexRagStore(value) ? [] : violations(validateVertexV1VertexRagStore);
 }
 
 /** True when `value` is a valid VertexV1VertexRagStoreRagResource (schemas/vertex/v1/VertexRagStoreRagResource.schema.json). */
 export function isVertexV1VertexRagStoreRagResource(value: unknown): value is VertexV1VertexRagStoreRagResource {
-  return validateVertexV1VertexRagStoreRagResource(value);
+  return validators().validateVertexV1VertexRagStoreRagResource(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1VertexRagStoreRagResource. */
 export function assertVertexV1VertexRagStoreRagResource(value: unknown): asserts value is VertexV1VertexRagStoreRagResource {
+  const validateVertexV1VertexRagStoreRagResource = validators().validateVertexV1VertexRagStoreRagResource;
   if (!validateVertexV1VertexRagStoreRagResource(value)) fail('VertexV1VertexRagStoreRagResource', validateVertexV1VertexRagStoreRagResource);
 }
 
 /** Every violation of VertexV1VertexRagStoreRagResource in `value` (empty when valid). */
 export function checkVertexV1VertexRagStoreRagResource(value: unknown): ViolationDetail[] {
+  const validateVertexV1VertexRagStoreRagResource = validators().validateVertexV1VertexRagStoreRagResource;
   return validateVertexV1VertexRagStoreRagResource(value) ? [] : violations(validateVertexV1VertexRagStoreRagResource);
 }
 
 /** True when `value` is a valid VertexV1VideoMetadata (schemas/vertex/v1/VideoMetadata.schema.json). */
 export function isVertexV1VideoMetadata(value: unknown): value is VertexV1VideoMetadata {
-  return validateVertexV1VideoMetadata(value);
+  return validators().validateVertexV1VideoMetadata(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1VideoMetadata. */
 export function assertVertexV1VideoMetadata(value: unknown): asserts value is VertexV1VideoMetadata {
+  const validateVertexV1VideoMetadata = validators().validateVertexV1VideoMetadata;
   if (!validateVertexV1VideoMetadata(value)) fail('VertexV1VideoMetadata', validateVertexV1VideoMetadata);
 }
 
 /** Every violation of VertexV1VideoMetadata in `value` (empty when valid). */
 export function checkVertexV1VideoMetadata(value: unknown): ViolationDetail[] {
+  const validateVertexV1VideoMetadata = validators().validateVertexV1VideoMetadata;
   return validateVertexV1VideoMetadata(value) ? [] : violations(validateVertexV1VideoMetadata);
 }
 
 /** Reads a received VertexV1VideoMetadata with its read contract (ReadVertexV1VideoMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
 export function readVertexV1VideoMetadata(value: unknown): ReadCheck {
-  return readWith(value, validateVertexV1VideoMetadata, validateReadVertexV1VideoMetadata, 'VertexV1VideoMetadata', KNOWN_TO);
+  const v = validators();
+  return readWith(value, v.validateVertexV1VideoMetadata, v.validateReadVertexV1VideoMetadata, 'VertexV1VideoMetadata', KNOWN_TO);
 }
 
 /** True when `value` is a valid VertexV1VoiceConfig (schemas/vertex/v1/VoiceConfig.schema.json). */
 export function isVertexV1VoiceConfig(value: unknown): value is VertexV1VoiceConfig {
-  return validateVertexV1VoiceConfig(value);
+  return validators().validateVertexV1VoiceConfig(value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1VoiceConfig. */
 export function assertVertexV1VoiceConfig(value: unknown): asserts value is VertexV1VoiceConfig {
+  const validateVertexV1VoiceConfig = validators().validateVertexV1VoiceConfig;
   if (!validateVertexV1VoiceConfig(value)) fail('VertexV1VoiceConfig', validateVertexV1VoiceConfig);
 }
 
 /** Every violation of VertexV1VoiceConfig in `value` (empty when valid). */
 export function checkVertexV1VoiceConfig(value: unknown): ViolationDetail[] {
+  const validateVertexV1VoiceConfig = validators().validateVertexV1VoiceConfig;
   return validateVertexV1VoiceConfig(value) ? [] : violations(validateVertexV1VoiceConfig);
 }
 
