@@ -6,13 +6,17 @@
  * A server's schema is hostile until bounded: patterns run on a linear-time engine (RE2JS, no
  * backtracking), `uniqueItems` is a hashed linear check, values nested too deep are refused
  * before ajv recurses into them, and compiled validators are cached by content with a bound.
+ *
+ * ajv's builds and RE2JS load when first needed (a pattern met, a schema compiled), through
+ * `require` of their CommonJS builds, which is synchronous: importing the library costs neither.
  */
 
 import { createHash } from 'node:crypto';
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
+import type { Ajv2019 } from 'ajv/dist/2019.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { RE2JS } from 're2js';
 import type { ViolationDetail } from '../../errors.js';
 import { MAX_JSON_DEPTH } from '../../json/copy.js';
 import { nestedBeyond } from '../../json/depth.js';
@@ -34,6 +38,16 @@ const MAX_CACHED_SCHEMAS = 256;
 /** Schemas one ajv instance compiles before a fresh one takes over (ajv never forgets any). */
 const COMPILES_PER_ENGINE = 64;
 
+const load = createRequire(import.meta.url);
+
+let re2: typeof RE2JS | undefined;
+
+/** RE2JS, loaded with the first pattern. */
+function linearEngine(): typeof RE2JS {
+  re2 ??= (load('re2js') as typeof import('re2js')).RE2JS;
+  return re2;
+}
+
 /** A pattern on RE2JS: linear in the input, whatever the pattern. */
 interface LinearPattern {
   test(text: string): boolean;
@@ -42,7 +56,8 @@ interface LinearPattern {
 
 /** ajv's `code.regExp`: RE2JS for every pattern (JavaScript syntax translated first). */
 function linearRegExp(pattern: string): LinearPattern {
-  const compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+  const engine = linearEngine();
+  const compiled = engine.compile(engine.translateRegExp(pattern));
   return {
     test: (text) => compiled.matcher(text).find(),
     // ajv keys its patterns by this text: two patterns must never share it.
@@ -100,13 +115,14 @@ const OPTIONS: Options = {
 type Engine = Ajv | Ajv2019 | Ajv2020;
 type DialectName = 'draft07' | 'draft2019' | 'draft2020';
 
+/** A fresh ajv of the dialect's build (the build loaded with the dialect's first schema). */
 function newEngine(dialect: DialectName): Engine {
   const engine =
     dialect === 'draft07'
-      ? new Ajv(OPTIONS)
+      ? new (load('ajv') as typeof import('ajv')).Ajv(OPTIONS)
       : dialect === 'draft2019'
-        ? new Ajv2019(OPTIONS)
-        : new Ajv2020(OPTIONS);
+        ? new (load('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js')).Ajv2019(OPTIONS)
+        : new (load('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(OPTIONS);
   engine.removeKeyword('uniqueItems');
   engine.addKeyword({
     keyword: 'uniqueItems',
