@@ -16,7 +16,7 @@ import { GeminiMcpError } from '../../errors.js';
 import type { GenerateContentResponse } from '../../generated/types.js';
 import { checkCount, checkTimeout } from '../options.js';
 import { packageVersion } from '../version.js';
-import { withAuthorization } from './auth/authorize.js';
+import { withAuthorization } from './auth/pending.js';
 import { closeClient, watchClient } from './client-state.js';
 import { loadServers } from './config/index.js';
 import type {
@@ -25,14 +25,10 @@ import type {
   ServerEntry,
   ServersConfig,
 } from './config/types.js';
-import { type ClientFeature, equipClient } from './features/capabilities.js';
-import {
-  type CapabilitiesConfig,
-  checkCapabilitiesConfig,
-  serverFeatures,
-} from './features/capabilities-config.js';
-import { type ClientRoot, checkRoots, type ServerRoots } from './features/roots.js';
-import { type SamplingOptions, samplingFeature } from './features/sampling.js';
+import { equipClient } from './features/capabilities.js';
+import type { CapabilitiesConfig, ServerFeatures } from './features/capabilities-config.js';
+import type { ClientRoot, ServerRoots } from './features/roots.js';
+import type { SamplingOptions } from './features/sampling.js';
 import { listAllTools } from './list-tools.js';
 import {
   LiveToolSet,
@@ -159,20 +155,20 @@ interface OpenServer {
   roots: ServerRoots | undefined;
 }
 
-/** The options the opening of one server reads, and the features added to every client. */
+/** The options the opening of one server reads, and the features each client gets. */
 interface OpenOptions extends Omit<ConnectOptions, 'sampling'> {
-  /** Features beyond the configured capabilities (sampling), per server. */
-  moreFeatures(serverId: string): ClientFeature[];
+  /** A server's client features: its configured capabilities, and sampling. */
+  featuresOf(serverId: string): ServerFeatures;
 }
 
 async function openOnce(entry: ServerEntry, options: OpenOptions): Promise<OpenServer> {
   const timeout = entry.timeoutMs ?? options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const client = new Client(options.clientInfo ?? defaultClientInfo());
   watchClient(client);
-  const { features, roots } = serverFeatures(entry.serverId, options);
-  equipClient(client, entry.serverId, [...features, ...options.moreFeatures(entry.serverId)]);
+  const { features, roots } = options.featuresOf(entry.serverId);
+  equipClient(client, entry.serverId, features);
   try {
-    await client.connect(createTransport(entry, options, timeout), { timeout });
+    await client.connect(await createTransport(entry, options, timeout), { timeout });
     return { entry, client, roots, tools: await listAllTools(client, { timeoutMs: timeout }) };
   } catch (error) {
     await closeClient(client);
@@ -251,19 +247,31 @@ export async function connectServers<
 ): Promise<ServerConnections> {
   checkTimeout('timeoutMs', options.timeoutMs);
   checkCount('maxMessageBytes', options.maxMessageBytes);
-  checkCapabilitiesConfig(options);
+  // The features' modules load only when a capability or sampling is configured.
+  const capabilities =
+    options.capabilities === undefined && options.servers === undefined
+      ? undefined
+      : await import('./features/capabilities-config.js');
+  capabilities?.checkCapabilitiesConfig(options);
   const { entries, warnings: configWarnings } = await loadServers(config, options.configOptions);
   // Built before any server starts, so bad sampling limits are refused up front.
   const { sampling } = options;
+  const serving = sampling === undefined ? undefined : await import('./features/sampling.js');
   const samplingFeatures = new Map(
     entries.map((entry) => [
       entry.serverId,
-      sampling === undefined ? [] : [samplingFeature(entry.serverId, sampling)],
+      sampling === undefined || serving === undefined
+        ? []
+        : [serving.samplingFeature(entry.serverId, sampling)],
     ]),
   );
   const opened = await openAll(entries, {
     ...options,
-    moreFeatures: (serverId) => samplingFeatures.get(serverId) ?? [],
+    featuresOf: (serverId) => {
+      const configured = capabilities?.serverFeatures(serverId, options);
+      const more = samplingFeatures.get(serverId) ?? [];
+      return { features: [...(configured?.features ?? []), ...more], roots: configured?.roots };
+    },
   });
   const clients = new Map(opened.map(({ entry, client }) => [entry.serverId, client]));
   const roots = new Map(
@@ -317,6 +325,7 @@ export async function connectServers<
       return live.toolsSettled(settleOptions);
     },
     async setRoots(list, serverId) {
+      const { checkRoots } = await import('./features/roots.js');
       const checked = checkRoots(list, 'setRoots');
       const ids = serverId === undefined ? [...roots.keys()] : [serverId];
       const targets = ids.map((id) => roots.get(id));

@@ -8,6 +8,7 @@
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { GeminiMcpError } from '../../../errors.js';
+import { AuthorizationPending } from './pending.js';
 import type { ServerAuthProvider } from './provider.js';
 
 /** Scope step-ups (403 `insufficient_scope` answered by a new authorization) in a row, at most: 2. */
@@ -91,45 +92,6 @@ function unauthorized(
   return error;
 }
 
-/**
- * An authorization that needs the user's browser, met by a connection's `initialize` (a 401):
- * the connection is dropped (its handshake must not wait under the connect timeout), and
- * {@link withAuthorization} waits for the browser, exchanges the code and connects again.
- */
-class AuthorizationPending extends Error {
-  constructor(
-    readonly finish: () => Promise<void>,
-    /** What to throw when the connection made after this authorization is refused again. */
-    readonly refusal: GeminiMcpError,
-  ) {
-    super('authorization pending: waiting for the browser to come back');
-  }
-}
-
-/**
- * Runs `open` (a connection and its first requests); when it stopped for an authorization
- * that needs the user's browser, waits for it, then runs `open` once more (a second refusal is
- * UNAUTHORIZED).
- *
- * @example
- * ```ts
- * const server = await withAuthorization(() => openServer(entry, options));
- * ```
- */
-export async function withAuthorization<T>(open: () => Promise<T>): Promise<T> {
-  try {
-    return await open();
-  } catch (error) {
-    if (!(error instanceof AuthorizationPending)) throw error;
-    await error.finish();
-  }
-  try {
-    return await open();
-  } catch (error) {
-    throw error instanceof AuthorizationPending ? error.refusal : error;
-  }
-}
-
 /** Whether a request body is the `initialize` request (a connection's first). */
 function isInitialize(body: unknown): boolean {
   if (typeof body !== 'string' || !body.includes('"initialize"')) return false;
@@ -180,7 +142,7 @@ function boundedAuthFetch(): FetchLike {
  * request; a 401 answered by `auth()` once per request; a 403 `insufficient_scope` answered by
  * a step-up (`maxStepUps` in a row, reset by the next success); one authorization at a time.
  * An authorization that needs the browser waits for it (the request's own timeout applies),
- * except after a 401 to `initialize`, which is dropped for {@link withAuthorization} to finish.
+ * except after a 401 to `initialize`, which is dropped for `withAuthorization` to finish.
  *
  * @example
  * ```ts

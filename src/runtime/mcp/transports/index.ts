@@ -1,17 +1,16 @@
 /**
  * Opens the transport a configured server asks for: a child process over stdio (leading its
  * own process group, ended as a whole on close), Streamable HTTP or the legacy HTTP+SSE
- * transport, with bounded downloads.
+ * transport, with bounded downloads. Each transport's module (and `node:child_process`, the
+ * SDK's HTTP transports and OAuth client) is imported when a server first needs it.
  */
 import type { IOType } from 'node:child_process';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { authProviderFor, type ServerAuth } from '../auth/resolve.js';
+import type { ServerAuth } from '../auth/resolve.js';
 import type { ServerEntry } from '../config/types.js';
 import { guardStdioResults } from '../result-guard.js';
-import { BoundedHttpTransport } from './http.js';
-import { BoundedSseTransport, HttpWithSseFallback } from './sse.js';
-import { ProcessGroupStdioTransport } from './stdio.js';
+import type { ProcessGroupStdioTransport } from './stdio.js';
 
 /** The SDK's cap on one stdio message, used for Streamable HTTP too: 10 MiB. */
 const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -39,10 +38,10 @@ export interface TransportOptions {
   auth?: ServerAuth;
 }
 
-function stdioTransport(
+async function stdioTransport(
   entry: Extract<ServerEntry, { transport: 'stdio' }>,
   options: TransportOptions,
-): Transport {
+): Promise<Transport> {
   const { command, args, env, cwd } = entry.config;
   const { onStderr } = options;
   const server = {
@@ -56,9 +55,10 @@ function stdioTransport(
   // Windows has no process groups to end, and needs the SDK's cross-spawn for .cmd shims (npx).
   let transport: ProcessGroupStdioTransport | StdioClientTransport;
   if (process.platform === 'win32') {
-    transport = new StdioClientTransport(server);
+    const sdk = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    transport = new sdk.StdioClientTransport(server);
     guardStdioResults(transport);
-  } else transport = new ProcessGroupStdioTransport(server);
+  } else transport = new (await import('./stdio.js')).ProcessGroupStdioTransport(server);
   if (onStderr !== undefined) {
     const decoder = new TextDecoder();
     transport.stderr?.on('data', (chunk: Buffer) =>
@@ -78,17 +78,18 @@ function stdioTransport(
  * @example
  * ```ts
  * const [entry] = parseServersConfig({ mcpServers: { web: { url: 'http://127.0.0.1:3000/mcp' } } });
- * await client.connect(createTransport(entry!));
+ * await client.connect(await createTransport(entry!));
  * ```
  */
-export function createTransport(
+export async function createTransport(
   entry: ServerEntry,
   options: TransportOptions = {},
   startTimeoutMs?: number,
-): Transport {
+): Promise<Transport> {
   if (entry.transport === 'stdio') return stdioTransport(entry, options);
   const url = new URL(entry.config.url);
   const { headers } = entry.config;
+  const { authProviderFor } = await import('../auth/resolve.js');
   const http = {
     serverId: entry.serverId,
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
@@ -96,7 +97,9 @@ export function createTransport(
     ...(headers === undefined ? {} : { headers }),
     ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
   };
+  const { BoundedSseTransport, HttpWithSseFallback } = await import('./sse.js');
   if (entry.transport === 'sse') return new BoundedSseTransport(url, http);
+  const { BoundedHttpTransport } = await import('./http.js');
   const streamable = new BoundedHttpTransport(url, http);
   if (entry.sseFallback !== true) return streamable;
   return new HttpWithSseFallback(streamable, () => new BoundedSseTransport(url, http));
