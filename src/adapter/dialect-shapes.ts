@@ -5,27 +5,31 @@
  */
 
 import type { ViolationDetail } from '../errors.js';
+import type { ReadCheck } from '../generated/guards-common.js';
 import {
   checkContent,
   checkFunctionResponse,
   checkGenerateContentRequest,
   checkPart,
-  checkVertexV1Beta1Content,
-  checkVertexV1Beta1FunctionResponse,
-  checkVertexV1Beta1GenerateContentRequest,
-  checkVertexV1Beta1Part,
+  readContent,
+  readGenerateContentResponse,
+} from '../generated/guards-gemini.js';
+import {
   checkVertexV1Content,
   checkVertexV1FunctionResponse,
   checkVertexV1GenerateContentRequest,
   checkVertexV1Part,
-  type ReadCheck,
-  readContent,
-  readGenerateContentResponse,
-  readVertexV1Beta1Content,
-  readVertexV1Beta1GenerateContentResponse,
   readVertexV1Content,
   readVertexV1GenerateContentResponse,
-} from '../generated/guards.js';
+} from '../generated/guards-vertex-v1.js';
+import {
+  checkVertexV1Beta1Content,
+  checkVertexV1Beta1FunctionResponse,
+  checkVertexV1Beta1GenerateContentRequest,
+  checkVertexV1Beta1Part,
+  readVertexV1Beta1Content,
+  readVertexV1Beta1GenerateContentResponse,
+} from '../generated/guards-vertex-v1beta1.js';
 import { type ApiDialect, apiDialect, type Dialect } from './dialect.js';
 
 /** One generated check and the schema it stands for, for error messages. */
@@ -60,16 +64,21 @@ export interface DialectShapes {
 const takesIds = (check: (value: unknown) => ViolationDetail[]): boolean =>
   check({ id: 'id', name: 'name', response: {} }).length === 0;
 
-const SHAPES: Readonly<Record<ApiDialect, DialectShapes>> = {
-  gemini: {
+/**
+ * Each dialect's shapes, made on its first use: asking whether a version takes ids runs its
+ * check, and a Vertex AI family's validators load with their first check (a program that never
+ * names a Vertex dialect never loads them).
+ */
+const SHAPES: Readonly<Record<ApiDialect, () => DialectShapes>> = {
+  gemini: () => ({
     part: { schema: 'Part', check: checkPart },
     content: { schema: 'Content', check: checkContent },
     request: { schema: 'GenerateContentRequest', check: checkGenerateContentRequest },
     response: { schema: 'GenerateContentResponse', read: readGenerateContentResponse },
     modelContent: { schema: 'Content', read: readContent },
     callIds: takesIds(checkFunctionResponse),
-  },
-  'vertex-v1': {
+  }),
+  'vertex-v1': () => ({
     part: { schema: 'VertexV1Part', check: checkVertexV1Part },
     content: { schema: 'VertexV1Content', check: checkVertexV1Content },
     request: {
@@ -82,8 +91,8 @@ const SHAPES: Readonly<Record<ApiDialect, DialectShapes>> = {
     },
     modelContent: { schema: 'VertexV1Content', read: readVertexV1Content },
     callIds: takesIds(checkVertexV1FunctionResponse),
-  },
-  'vertex-v1beta1': {
+  }),
+  'vertex-v1beta1': () => ({
     part: { schema: 'VertexV1Beta1Part', check: checkVertexV1Beta1Part },
     content: { schema: 'VertexV1Beta1Content', check: checkVertexV1Beta1Content },
     request: {
@@ -96,8 +105,10 @@ const SHAPES: Readonly<Record<ApiDialect, DialectShapes>> = {
     },
     modelContent: { schema: 'VertexV1Beta1Content', read: readVertexV1Beta1Content },
     callIds: takesIds(checkVertexV1Beta1FunctionResponse),
-  },
+  }),
 };
+
+const made = new Map<ApiDialect, DialectShapes>();
 
 /**
  * The shapes of a dialect: the Part and Content checks the adapter proves its output with, and
@@ -110,5 +121,11 @@ const SHAPES: Readonly<Record<ApiDialect, DialectShapes>> = {
  * ```
  */
 export function dialectShapes(dialect: Dialect | undefined): DialectShapes {
-  return SHAPES[apiDialect(dialect)];
+  const api = apiDialect(dialect);
+  let shapes = made.get(api);
+  if (shapes === undefined) {
+    shapes = SHAPES[api]();
+    made.set(api, shapes);
+  }
+  return shapes;
 }

@@ -5,7 +5,7 @@
  */
 
 import { GeminiMcpError } from '../errors.js';
-import { checkSchema } from '../generated/guards.js';
+import { checkSchema } from '../generated/guards-gemini.js';
 import type { Schema } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
 import { isJsonObject, setOwn } from '../json/object.js';

@@ -3,7 +3,7 @@
  * messages to contents, the system prompt, generation settings, tools and tool choice.
  */
 import { GeminiMcpError } from '../../errors.js';
-import { readMcpCreateMessageRequestParams } from '../../generated/guards.js';
+import { readMcpCreateMessageRequestParams } from '../../generated/guards-mcp.js';
 import type {
   Content,
   FunctionCallingConfig,

@@ -1,6 +1,6 @@
 /** Gemini's reply to a sampling request as the MCP CreateMessageResult the server gets. */
 import { GeminiMcpError } from '../../errors.js';
-import { checkMcpCreateMessageResult } from '../../generated/guards.js';
+import { checkMcpCreateMessageResult } from '../../generated/guards-mcp.js';
 import type {
   GenerateContentResponse,
   McpAudioContent,

@@ -1,7 +1,7 @@
 /** MCP tools as Gemini function declarations. */
 
 import { GeminiMcpError } from '../../errors.js';
-import { checkFunctionDeclaration, checkTool } from '../../generated/guards.js';
+import { checkFunctionDeclaration, checkTool } from '../../generated/guards-gemini.js';
 import type { FunctionDeclaration, Schema } from '../../generated/types.js';
 import { proveContract } from '../../json/contract.js';
 import { deepFreeze } from '../../json/copy.js';

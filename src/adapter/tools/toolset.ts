@@ -1,7 +1,7 @@
 /** Builds a {@link ToolSet} from the tool lists of several MCP servers. */
 
 import { GeminiMcpError } from '../../errors.js';
-import { readMcpTool } from '../../generated/guards.js';
+import { readMcpTool } from '../../generated/guards-mcp.js';
 import type { McpTool } from '../../generated/types.js';
 import { frozenSnapshot } from '../../json/copy.js';
 import { isJsonObject } from '../../json/object.js';

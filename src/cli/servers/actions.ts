@@ -9,7 +9,7 @@ import { type DeclarationWarning, geminiTools } from '../../adapter/tools/declar
 import { EXPOSED_NAME_PATTERN, type PrefixMode } from '../../adapter/tools/names.js';
 import type { ToolSet, ToolSetWarning } from '../../adapter/tools/toolset-types.js';
 import { GeminiMcpError } from '../../errors.js';
-import type { ReadNotice } from '../../generated/guards.js';
+import type { ReadNotice } from '../../generated/guards-common.js';
 import type { Content, GenerateContentResponse } from '../../generated/types.js';
 import type { SamplingOptions } from '../../runtime/mcp/features/sampling.js';
 import { type GenAiClient, genaiGenerate } from '../../runtime/model/generate.js';

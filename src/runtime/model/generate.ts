@@ -13,7 +13,7 @@ import type {
   SchemaMode,
 } from '../../adapter/shapes.js';
 import { GeminiMcpError } from '../../errors.js';
-import type { ReadNotice } from '../../generated/guards.js';
+import type { ReadNotice } from '../../generated/guards-common.js';
 import type { Content, GenerateContentResponse, ToolConfig } from '../../generated/types.js';
 import { isJsonObject } from '../../json/object.js';
 
