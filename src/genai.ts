@@ -1,10 +1,10 @@
 /**
- * gemini-mcp-kit for @google/genai users: everything `gemini-mcp-kit` exports, with the functions that
- * emit Gemini `Schema`s typed by @google/genai's own types. The OpenAPI `Schema.type` is a
- * TypeScript enum in genai (`Type.STRING`), which no string-literal type can be assigned to; the
- * values are the same strings (the type test compares the two value sets for each genai
- * version it compiles against), so these signatures state what the functions return and the
- * run-time proof against the Gemini API's schemas is unchanged.
+ * gemini-mcp-kit/genai, for @google/genai users: everything the root entry exports, with the
+ * functions that emit Gemini `Schema`s typed by @google/genai's own types. The OpenAPI
+ * `Schema.type` is a TypeScript enum in genai (`Type.STRING`), which no string-literal type can
+ * be assigned to; the values are the same strings (the type test compares the two value sets for
+ * each genai version it compiles against), so these signatures state what the functions return
+ * and the run-time proof against the Gemini API's schemas is unchanged.
  *
  * @example
  * ```ts
@@ -29,7 +29,118 @@ import * as callable from './runtime/turn/callable-tool.js';
 import type { SchemaWarning, ToGeminiSchemaOptions } from './schema/to-gemini-schema.js';
 import * as schemas from './schema/to-gemini-schema.js';
 
-export * from './index.js';
+export type {
+  AnswerContent,
+  AnsweredTurn,
+  AnswerOptions,
+  AnswerPart,
+  ApiDialect,
+  BuildToolSetOptions,
+  BuildToolSetResult,
+  CallableServers,
+  CallableToolOptions,
+  CallFinish,
+  CallFinishReason,
+  CallItem,
+  CallProgress,
+  CallToolResultInput,
+  CallToRun,
+  CandidateInput,
+  ClientCapabilityOptions,
+  ClientMap,
+  ConfigFormat,
+  ConfigReadOptions,
+  ConfigWarning,
+  ConnectOptions,
+  ContentInput,
+  ContentOf,
+  ConversationOptions,
+  ConversationResult,
+  ConversationStop,
+  DeclarationWarning,
+  DeclaredFunction,
+  Dialect,
+  ExecutedCall,
+  ExecuteOptions,
+  FunctionCallInput,
+  FunctionCallsOptions,
+  FunctionCallsResult,
+  FunctionDeclarationsOptions,
+  FunctionResponseOptions,
+  FunctionTool,
+  GeminiCliHttpServerConfig,
+  GeminiMcpErrorCode,
+  GeminiMcpErrorOptions,
+  GeminiParametersResult,
+  GeminiSchemaResult,
+  GenAiClient,
+  GenAiGenerateOptions,
+  GenAiParameters,
+  Generate,
+  GenerateRequest,
+  HttpServerConfig,
+  HttpServerEntry,
+  JsonFunctionDeclaration,
+  ListToolsOptions,
+  McpCallableTool,
+  McpServersConfig,
+  MediaMode,
+  ModelTurn,
+  OpenApiFunctionDeclaration,
+  Outcome,
+  PartInput,
+  PrefixMode,
+  ReadNotice,
+  RejectedCall,
+  RejectedItem,
+  RejectionReason,
+  ResolvedCall,
+  ResponseInput,
+  SchemaMode,
+  SchemaWarning,
+  ServerConfig,
+  ServerConnections,
+  ServerEntry,
+  ServerOptions,
+  ServersConfig,
+  ServerTools,
+  StdioServerConfig,
+  StdioServerEntry,
+  StructuredMode,
+  ToGeminiSchemaOptions,
+  ToolError,
+  ToolErrorCode,
+  ToolFilter,
+  ToolResult,
+  ToolSet,
+  ToolSetEntry,
+  ToolSetSource,
+  ToolSetWarning,
+  ToolSetWarningCode,
+  ToolsChange,
+  ToolsSettleOptions,
+  TransportOptions,
+  UncheckedKeyword,
+  ViolationDetail,
+  VsCodeServersConfig,
+} from './index.js';
+export {
+  answerCalls,
+  buildToolSet,
+  connectServers,
+  executeToolCalls,
+  functionCalls,
+  functionResponse,
+  GeminiMcpError,
+  gatherTurn,
+  genaiGenerate,
+  genaiGenerateStream,
+  isToolError,
+  listAllTools,
+  parseServersConfig,
+  readServersConfig,
+  runConversation,
+} from './index.js';
 
 /** `toGeminiSchema`'s result, typed with genai's `Schema`. */
 export interface GenAiSchemaResult {
@@ -43,7 +154,7 @@ export interface GenAiParametersResult {
   warnings: SchemaWarning[];
 }
 
-/** The gemini-mcp-kit `functionDeclarations`, typed `genai.FunctionDeclaration[]` in either schema mode. */
+/** The root entry's `functionDeclarations`, typed `genai.FunctionDeclaration[]` in either schema mode. */
 export function functionDeclarations(
   toolset: ToolSet,
   options?: FunctionDeclarationsOptions,
@@ -51,12 +162,12 @@ export function functionDeclarations(
   return declarations.functionDeclarations(toolset, options) as genai.FunctionDeclaration[];
 }
 
-/** The gemini-mcp-kit `geminiTools`, typed `genai.Tool[]` in either schema mode. */
+/** The root entry's `geminiTools`, typed `genai.Tool[]` in either schema mode. */
 export function geminiTools(toolset: ToolSet, options?: FunctionDeclarationsOptions): genai.Tool[] {
   return declarations.geminiTools(toolset, options) as genai.Tool[];
 }
 
-/** The gemini-mcp-kit `toGeminiSchema`, typed with genai's `Schema`. */
+/** The root entry's `toGeminiSchema`, typed with genai's `Schema`. */
 export function toGeminiSchema(
   jsonSchema: unknown,
   options?: ToGeminiSchemaOptions,
@@ -64,7 +175,7 @@ export function toGeminiSchema(
   return schemas.toGeminiSchema(jsonSchema, options) as GenAiSchemaResult;
 }
 
-/** The gemini-mcp-kit `toGeminiParameters`, typed with genai's `Schema`. */
+/** The root entry's `toGeminiParameters`, typed with genai's `Schema`. */
 export function toGeminiParameters(
   inputSchema: unknown,
   options?: ToGeminiSchemaOptions,
@@ -72,7 +183,7 @@ export function toGeminiParameters(
   return schemas.toGeminiParameters(inputSchema, options) as GenAiParametersResult;
 }
 
-/** The gemini-mcp-kit `mcpCallableTool`, typed as genai's `CallableTool` in either schema mode. */
+/** The root entry's `mcpCallableTool`, typed as genai's `CallableTool` in either schema mode. */
 export function mcpCallableTool(
   servers: CallableServers,
   options?: CallableToolOptions<SchemaMode>,

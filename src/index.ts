@@ -1,23 +1,22 @@
 /**
- * gemini-mcp-kit: connect MCP servers to Gemini function calling, with every payload proven against
- * the API's own schemas.
+ * gemini-mcp-kit: connect MCP servers to Gemini function calling, with every payload proven
+ * against the API's own schemas.
+ *
+ * The root entry holds the loop and the adapter core: connect servers, declare their tools,
+ * read the model's calls, run them and answer. The rest has its own entry:
+ * `gemini-mcp-kit/schemas` (the generated guards, `SCHEMAS`, `checkRequest`, the read
+ * contract of a reply), `gemini-mcp-kit/auth` (OAuth providers and token stores),
+ * `gemini-mcp-kit/features` (sampling, elicitation, roots) and `gemini-mcp-kit/genai` (this
+ * entry, typed with @google/genai's own types).
+ *
+ * Importing it loads what the loop needs and no more: a transport's module (with
+ * `node:child_process` or the SDK's HTTP transports), the OAuth client, the client features,
+ * ajv's builds, RE2JS and each family of generated validators load when first used.
  *
  * @packageDocumentation
  */
 
 export type { ApiDialect, Dialect } from './adapter/dialect.js';
-export type { SamplingModelPolicy } from './adapter/sampling/model.js';
-export { chooseSamplingModel, modelByHints } from './adapter/sampling/model.js';
-export type { SamplingGenerationConfig, SamplingRequest } from './adapter/sampling/request.js';
-export { samplingRequest } from './adapter/sampling/request.js';
-export type { SamplingResult } from './adapter/sampling/result.js';
-export { samplingResult } from './adapter/sampling/result.js';
-export type {
-  SamplingRequestOptions,
-  SamplingResultOptions,
-  SamplingWarning,
-  SamplingWarningCode,
-} from './adapter/sampling/types.js';
 export type {
   AnswerContent,
   AnswerPart,
@@ -39,7 +38,6 @@ export type {
 } from './adapter/tools/declarations.js';
 export { functionDeclarations, geminiTools } from './adapter/tools/declarations.js';
 export type { PrefixMode } from './adapter/tools/names.js';
-export { EXPOSED_NAME_PATTERN } from './adapter/tools/names.js';
 export type { UncheckedKeyword } from './adapter/tools/tool-schemas.js';
 export { buildToolSet } from './adapter/tools/toolset.js';
 export type {
@@ -63,78 +61,16 @@ export type {
   RejectedItem,
   RejectionReason,
 } from './adapter/turn/calls.js';
-export { CALL_FINISH_REASONS, functionCalls } from './adapter/turn/calls.js';
+export { functionCalls } from './adapter/turn/calls.js';
 export type { MediaMode } from './adapter/turn/render.js';
-export type { RequestCheckOptions, RequestFinding } from './adapter/turn/request-checks.js';
-export { checkRequest } from './adapter/turn/request-checks.js';
 export type { FunctionResponseOptions, StructuredMode } from './adapter/turn/responses.js';
-export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './adapter/turn/responses.js';
+export { functionResponse } from './adapter/turn/responses.js';
 export type { ResolvedCall, ToolError, ToolErrorCode, ToolResult } from './adapter/types.js';
 export { isToolError } from './adapter/types.js';
 export type { GeminiMcpErrorCode, GeminiMcpErrorOptions, ViolationDetail } from './errors.js';
 export { GeminiMcpError } from './errors.js';
-export type { ReadCheck, ReadNotice, SchemaName } from './generated/guards.js';
-export {
-  assertContent,
-  assertFunctionDeclaration,
-  assertGenerateContentRequest,
-  assertGenerateContentResponse,
-  assertMcpCallToolResult,
-  assertMcpTool,
-  assertPart,
-  assertTool,
-  checkContent,
-  checkFunctionDeclaration,
-  checkGenerateContentRequest,
-  checkGenerateContentResponse,
-  checkMcpCallToolResult,
-  checkMcpTool,
-  checkPart,
-  checkTool,
-  readContent,
-  readMcpCallToolResult,
-  readMcpListToolsResult,
-  readMcpTool,
-  readPart,
-  SCHEMAS,
-} from './generated/guards.js';
-/** Every vendored schema's generated type (Gemini API, Vertex AI v1 and v1beta1, MCP), by schema name. */
-export type * as schemas from './generated/types.js';
-export type {
-  Candidate,
-  Content,
-  FunctionCall,
-  FunctionDeclaration,
-  FunctionResponse,
-  GenerateContentRequest,
-  GenerateContentResponse,
-  McpCallToolResult,
-  McpContentBlock,
-  McpListToolsResult,
-  McpTool,
-  Part,
-  Schema,
-  Tool,
-  VertexV1Beta1Content,
-  VertexV1Beta1Part,
-  VertexV1Content,
-  VertexV1Part,
-} from './generated/types.js';
-export type { FileTokenStoreOptions } from './runtime/mcp/auth/file-store.js';
-export { defaultTokenDir, fileTokenStore } from './runtime/mcp/auth/file-store.js';
-export type {
-  AuthorizationHooks,
-  OAuthProviderOptions,
-  ServerAuthProvider,
-} from './runtime/mcp/auth/provider.js';
-export { oauthProvider } from './runtime/mcp/auth/provider.js';
-export type { AuthTarget, OAuthFromConfigOptions, ServerAuth } from './runtime/mcp/auth/resolve.js';
-export { oauthFromConfig } from './runtime/mcp/auth/resolve.js';
-export type { OAuthSettings } from './runtime/mcp/auth/settings.js';
-export type { StoredAuthorization, TokenStore } from './runtime/mcp/auth/store.js';
-export { memoryTokenStore } from './runtime/mcp/auth/store.js';
+export type { ReadNotice } from './generated/guards-common.js';
 export type { CallProgress } from './runtime/mcp/call-progress.js';
-export { MAX_PROGRESS_MESSAGE_BYTES } from './runtime/mcp/call-progress.js';
 export { parseServersConfig, readServersConfig } from './runtime/mcp/config/index.js';
 export type {
   ConfigFormat,
@@ -159,36 +95,12 @@ export type {
   ToolsSettleOptions,
 } from './runtime/mcp/connect.js';
 export { connectServers } from './runtime/mcp/connect.js';
-export type { ServerRequestContext } from './runtime/mcp/features/capabilities.js';
 export type {
   ClientCapabilityOptions,
   ServerOptions,
 } from './runtime/mcp/features/capabilities-config.js';
-export type {
-  BooleanField,
-  ChoiceField,
-  ElicitationAnswer,
-  ElicitationOptions,
-  ElicitationQuery,
-  FormField,
-  FormOption,
-  FormValue,
-  MultiChoiceField,
-  NumberField,
-  TextField,
-} from './runtime/mcp/features/elicitation.js';
-export { DEFAULT_MAX_ELICITATION_BYTES, fieldProblem } from './runtime/mcp/features/elicitation.js';
-export type { ClientRoot } from './runtime/mcp/features/roots.js';
-export type {
-  SamplingApprovalRequest,
-  SamplingDecision,
-  SamplingLimits,
-  SamplingOptions,
-} from './runtime/mcp/features/sampling.js';
-export { SAMPLING_ERROR_CODES, serveSampling } from './runtime/mcp/features/sampling.js';
 export type { ListToolsOptions } from './runtime/mcp/list-tools.js';
 export { listAllTools } from './runtime/mcp/list-tools.js';
-export { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS } from './runtime/mcp/live-toolset.js';
 export type { TransportOptions } from './runtime/mcp/transports/index.js';
 export { gatherTurn } from './runtime/model/gather.js';
 export type {
@@ -198,13 +110,8 @@ export type {
   GenAiParameters,
   Generate,
   GenerateRequest,
-  ReadOptions,
 } from './runtime/model/generate.js';
-export {
-  genaiGenerate,
-  genaiGenerateStream,
-  readGenerateContentResponse,
-} from './runtime/model/generate.js';
+export { genaiGenerate, genaiGenerateStream } from './runtime/model/generate.js';
 export type { AnswerOptions, ModelTurn } from './runtime/turn/answer.js';
 export { answerCalls } from './runtime/turn/answer.js';
 export type {
@@ -221,11 +128,7 @@ export type {
 } from './runtime/turn/conversation.js';
 export { runConversation } from './runtime/turn/conversation.js';
 export type { ClientMap, ExecutedCall, ExecuteOptions, Outcome } from './runtime/turn/execute.js';
-export {
-  DEFAULT_CONCURRENCY,
-  DEFAULT_TIMEOUT_MS,
-  executeToolCalls,
-} from './runtime/turn/execute.js';
+export { executeToolCalls } from './runtime/turn/execute.js';
 export type {
   GeminiParametersResult,
   GeminiSchemaResult,

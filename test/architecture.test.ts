@@ -11,8 +11,8 @@ const root = resolve(import.meta.dirname, '..');
 
 /**
  * The layers, bottom up. `errors.ts` is the one module below them all (the generated guards
- * throw its error class); `index.ts` and `genai.ts` (the `gemini-mcp-kit/genai` entry) are the
- * package's entries above the library layers.
+ * throw its error class); the package's entries (`index.ts`, the root, and `schemas.ts`,
+ * `auth.ts`, `features.ts`, `genai.ts`, its subpaths) stand above the library layers.
  */
 const LAYERS = ['generated', 'json', 'schema', 'adapter', 'runtime', 'cli'] as const;
 type Layer = (typeof LAYERS)[number] | 'errors' | 'index';
@@ -99,10 +99,19 @@ function localImports(file: string): string[] {
   });
 }
 
+/** The package's entries: the root and each subpath of package.json's `exports`. */
+const ENTRIES: readonly string[] = [
+  'src/index.ts',
+  'src/schemas.ts',
+  'src/auth.ts',
+  'src/features.ts',
+  'src/genai.ts',
+];
+
 /** The layer a src/ file belongs to, or `undefined` for a file outside every layer. */
 function layerOf(file: string): Layer | undefined {
   if (file === 'src/errors.ts') return 'errors';
-  if (file === 'src/index.ts' || file === 'src/genai.ts') return 'index';
+  if (ENTRIES.includes(file)) return 'index';
   const folder = file.split('/')[1];
   return LAYERS.find((layer) => layer === folder);
 }

@@ -16,14 +16,12 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import {
-  answerCalls,
-  connectServers,
-  type HttpServerConfig,
   oauthFromConfig,
   oauthProvider,
   type ServerAuth,
   type ServerAuthProvider,
-} from '../../src/index.js';
+} from '../../src/auth.js';
+import { answerCalls, connectServers, type HttpServerConfig } from '../../src/index.js';
 
 /** The URL-based client id the suite's CIMD scenario expects. */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';

@@ -4,7 +4,10 @@ import type { PrefixMode } from './names.js';
 
 /** One exposed tool. */
 export interface ToolSetEntry {
-  /** The name Gemini sees and calls. */
+  /**
+   * The name Gemini sees and calls: a letter or `_`, then up to 63 letters, digits, `_` or `-`
+   * (`/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/`).
+   */
   readonly exposedName: string;
   /** The id of the MCP server that owns the tool. */
   readonly serverId: string;

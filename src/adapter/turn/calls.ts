@@ -11,14 +11,14 @@ import type { ResolvedCall } from '../types.js';
 import { functionResponse } from './responses.js';
 
 /** Finish reasons that mean the model's function calling went wrong (FC-6). */
-export const CALL_FINISH_REASONS = [
+const CALL_FINISH_REASONS = [
   'MALFORMED_FUNCTION_CALL',
   'UNEXPECTED_TOOL_CALL',
   'MISSING_THOUGHT_SIGNATURE',
   'TOO_MANY_TOOL_CALLS',
 ] as const;
 
-/** One of {@link CALL_FINISH_REASONS}. */
+/** A finish reason that means the model's function calling went wrong (FC-6). */
 export type CallFinishReason = (typeof CALL_FINISH_REASONS)[number];
 
 /** A candidate that ended because function calling went wrong. */
@@ -77,7 +77,7 @@ export interface FunctionCallsResult {
    * and `answerCalls` takes this whole result, so a turn is read once.
    */
   readonly items: CallItem[];
-  /** Present when the candidate ended in one of {@link CALL_FINISH_REASONS}. */
+  /** Present when the candidate ended in a {@link CallFinishReason}. */
   readonly finish?: CallFinish;
 }
 

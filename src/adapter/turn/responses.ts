@@ -1,7 +1,8 @@
 /** A tool's result (or the error standing in for one) as a Gemini functionResponse part. */
 
 import { GeminiMcpError } from '../../errors.js';
-import { checkFunctionResponse, readMcpCallToolResult } from '../../generated/guards.js';
+import { checkFunctionResponse } from '../../generated/guards-gemini.js';
+import { readMcpCallToolResult } from '../../generated/guards-mcp.js';
 import type { FunctionResponse, McpCallToolResult } from '../../generated/types.js';
 import { proveContract } from '../../json/contract.js';
 import { toPlainJson } from '../../json/copy.js';
@@ -30,8 +31,9 @@ export interface FunctionResponseOptions {
   readonly media?: MediaMode;
   /**
    * Output (or error) text beyond this many UTF-8 bytes is cut, ending in a visible marker
-   * (default 262144; `Infinity` for no cap). Structured output larger than this is sent as
-   * cut JSON text.
+   * (`Infinity` for no cap). Structured output larger than this is sent as cut JSON text.
+   *
+   * @defaultValue 262144 (256 KiB)
    */
   readonly maxOutputBytes?: number;
   /** The API (and version) the part is for; default `'gemini'`. */

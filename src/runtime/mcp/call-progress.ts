@@ -37,7 +37,7 @@ export interface CallProgress {
   readonly progress: number;
   /** The total the server expects, when it gave a finite one. */
   readonly total?: number;
-  /** The server's message, capped at {@link MAX_PROGRESS_MESSAGE_BYTES}. */
+  /** The server's message, capped at 1 KiB of UTF-8 (1024 bytes, a longer one cut with `…`). */
   readonly message?: string;
 }
 

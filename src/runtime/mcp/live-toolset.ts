@@ -24,7 +24,11 @@ export const DEFAULT_TOOLS_REFRESH_TIMEOUT_MS = 5_000;
 
 /** Options of a bounded wait for tool refreshes in flight. */
 export interface ToolsSettleOptions {
-  /** The longest wait, in ms; default {@link DEFAULT_TOOLS_REFRESH_TIMEOUT_MS}. */
+  /**
+   * The longest wait, in ms.
+   *
+   * @defaultValue 5000
+   */
   timeoutMs?: number;
   /** Ends the wait early (the result is then `false`). */
   signal?: AbortSignal;

@@ -45,8 +45,10 @@ export interface ConversationOptions<
   toolset: ToolSet | (() => ToolSet) | ToolSetSource;
   /**
    * The longest wait, before each request, for tool refreshes in flight (with a
-   * {@link ToolSetSource} as `toolset`); when it passes, the request declares the current set.
-   * Default 5 000 ms.
+   * {@link ToolSetSource} as `toolset`), in ms; when it passes, the request declares the
+   * current set.
+   *
+   * @defaultValue 5000
    */
   toolsRefreshTimeoutMs?: number;
   clients: ClientMap;

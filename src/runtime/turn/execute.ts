@@ -7,11 +7,8 @@ import { unknown } from 'zod/v4';
 import { TOO_DEEP, toolSchemaViolations } from '../../adapter/tools/tool-schemas.js';
 import type { CallItem, RejectedItem } from '../../adapter/turn/calls.js';
 import type { ResolvedCall, ToolError, ToolResult } from '../../adapter/types.js';
-import {
-  isMcpCallToolResult,
-  type ReadNotice,
-  readMcpCallToolResult,
-} from '../../generated/guards.js';
+import type { ReadNotice } from '../../generated/guards-common.js';
+import { isMcpCallToolResult, readMcpCallToolResult } from '../../generated/guards-mcp.js';
 import { type CallProgress, followProgress, progressHandler } from '../mcp/call-progress.js';
 import { transportErrorSince, wasClosed } from '../mcp/client-state.js';
 import { guardResults } from '../mcp/result-guard.js';
@@ -40,9 +37,17 @@ export type Outcome = ExecutedCall | RejectedItem;
 
 /** Options of {@link executeToolCalls}. */
 export interface ExecuteOptions {
-  /** Per-call limit; the MCP request is cancelled when it passes. Default 60 000 ms. */
+  /**
+   * Per-call limit, in ms; the MCP request is cancelled when it passes.
+   *
+   * @defaultValue 60000
+   */
   timeoutMs?: number;
-  /** Calls in flight at once. Default 8. */
+  /**
+   * Calls in flight at once.
+   *
+   * @defaultValue 8
+   */
   concurrency?: number;
   /** Cancels every call not yet answered (the servers are told) and every call not yet started. */
   signal?: AbortSignal;
@@ -60,10 +65,10 @@ export interface ExecuteOptions {
 }
 
 /** Default per-call timeout. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Default number of calls in flight. */
-export const DEFAULT_CONCURRENCY = 8;
+const DEFAULT_CONCURRENCY = 8;
 
 /**
  * The result schema handed to the SDK: anything passes, as it came. The SDK's own `ResultSchema`

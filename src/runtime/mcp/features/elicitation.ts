@@ -104,7 +104,7 @@ export type ElicitationAnswer =
   | { action: 'cancel' };
 
 /** The default bound on one elicitation request: message and schema together, 64 KiB of JSON. */
-export const DEFAULT_MAX_ELICITATION_BYTES = 64 * 1024;
+const DEFAULT_MAX_ELICITATION_BYTES = 64 * 1024;
 
 /** How a client answers elicitation requests. */
 export interface ElicitationOptions {
@@ -117,7 +117,9 @@ export interface ElicitationOptions {
   url?: boolean;
   /**
    * Largest request handled, in bytes of JSON (message and requested schema); a larger one is
-   * refused to the server (SCHEMA_TOO_LARGE) without calling `onElicitation`. Default 64 KiB.
+   * refused to the server (SCHEMA_TOO_LARGE) without calling `onElicitation`.
+   *
+   * @defaultValue 65536 (64 KiB)
    */
   maxRequestBytes?: number;
 }

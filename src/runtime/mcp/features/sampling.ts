@@ -19,7 +19,8 @@ import type { FunctionDeclarationsOptions } from '../../../adapter/tools/declara
 import type { MediaMode } from '../../../adapter/turn/render.js';
 import type { StructuredMode } from '../../../adapter/turn/responses.js';
 import { GeminiMcpError } from '../../../errors.js';
-import { type ReadNotice, readMcpCreateMessageRequestParams } from '../../../generated/guards.js';
+import type { ReadNotice } from '../../../generated/guards-common.js';
+import { readMcpCreateMessageRequestParams } from '../../../generated/guards-mcp.js';
 import type {
   GenerateContentResponse,
   McpCreateMessageRequestParams,
@@ -64,7 +65,9 @@ export type SamplingDecision =
 
 /**
  * Options of sampling: `generate` is the same function `runConversation` takes (the ready
- * `genaiGenerate` works), `R` its response type, `M` the schema mode of the declared tools.
+ * `genaiGenerate` works), `R` its response type, `M` the schema mode of the declared tools. A
+ * request not served gets a JSON-RPC error: -1 declined, -32010 over a limit, -32602 not
+ * servable as sent, -32603 the model failed (see `serveSampling`).
  */
 export interface SamplingOptions<
   R extends ResponseInput = GenerateContentResponse,
@@ -246,7 +249,7 @@ function convert(
 
 /**
  * Serves one sampling request: limits, approval, conversion, the model, the result. Every
- * refusal is an McpError with a code of {@link SAMPLING_ERROR_CODES}.
+ * refusal is an McpError with a code of `SAMPLING_ERROR_CODES`.
  */
 async function serve(
   options: SamplingOptions<ResponseInput, SchemaMode>,
@@ -302,8 +305,11 @@ async function serve(
  * of the request (`maxMessages`, `maxTools`), the approval hook (accept, edit or decline), the
  * conversion (`samplingRequest`: every loss to `onWarning`), the model chosen (`model`), the
  * model's reply within `timeoutMs`, and the result (`samplingResult`). What fails gives the
- * server a JSON-RPC error ({@link SAMPLING_ERROR_CODES}): the client and the agent's own
- * conversation go on. Limits outside their range are refused with INVALID_INPUT at once.
+ * server a JSON-RPC error, and the client and the agent's own conversation go on: -1 when the
+ * approval hook declined, -32010 over a limit (requests per minute, messages or tools), -32602
+ * (InvalidParams) for a request that cannot be served as sent (bad params, a tool_result
+ * answering nothing, a task), -32603 (InternalError) when the model failed or the approval hook
+ * threw. Limits outside their range are refused with INVALID_INPUT at once.
  *
  * @example
  * ```ts

@@ -1,0 +1,32 @@
+/**
+ * gemini-mcp-kit/auth: OAuth for Streamable HTTP servers. `oauthFromConfig` builds a provider
+ * for each HTTP server from its configuration entry, `oauthProvider` one for a given server;
+ * tokens go where a `TokenStore` puts them (`fileTokenStore`, `memoryTokenStore`). Give the
+ * result to `connectServers`' `auth` option.
+ *
+ * @example
+ * ```ts
+ * import { connectServers } from 'gemini-mcp-kit';
+ * import { fileTokenStore, oauthFromConfig } from 'gemini-mcp-kit/auth';
+ *
+ * const servers = await connectServers('mcp.json', {
+ *   auth: oauthFromConfig({ store: fileTokenStore(), onAuthorizationUrl: (url) => console.error(`Open ${url.href}`) }),
+ * });
+ * ```
+ *
+ * @packageDocumentation
+ */
+
+export type { FileTokenStoreOptions } from './runtime/mcp/auth/file-store.js';
+export { defaultTokenDir, fileTokenStore } from './runtime/mcp/auth/file-store.js';
+export type {
+  AuthorizationHooks,
+  OAuthProviderOptions,
+  ServerAuthProvider,
+} from './runtime/mcp/auth/provider.js';
+export { oauthProvider } from './runtime/mcp/auth/provider.js';
+export type { AuthTarget, OAuthFromConfigOptions, ServerAuth } from './runtime/mcp/auth/resolve.js';
+export { oauthFromConfig } from './runtime/mcp/auth/resolve.js';
+export type { OAuthSettings } from './runtime/mcp/auth/settings.js';
+export type { StoredAuthorization, TokenStore } from './runtime/mcp/auth/store.js';
+export { memoryTokenStore } from './runtime/mcp/auth/store.js';

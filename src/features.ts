@@ -1,0 +1,61 @@
+/**
+ * gemini-mcp-kit/features: what servers may ask of the client. Their options go to
+ * `connectServers` (`sampling`, `capabilities.elicitation`, `capabilities.roots`); this entry
+ * holds their types and the pieces for a client of your own: `serveSampling` serves one MCP SDK
+ * `Client`'s sampling requests with Gemini, `samplingRequest` and `samplingResult` are its
+ * conversions alone, `modelByHints` and `chooseSamplingModel` pick the model, `fieldProblem`
+ * checks one answer of an elicitation form.
+ *
+ * @example
+ * ```ts
+ * import { GoogleGenAI } from '@google/genai';
+ * import { connectServers, genaiGenerate } from 'gemini-mcp-kit';
+ * import { modelByHints } from 'gemini-mcp-kit/features';
+ *
+ * const ai = new GoogleGenAI({});
+ * const servers = await connectServers('mcp.json', {
+ *   sampling: {
+ *     generate: genaiGenerate(ai, { model: 'gemini-2.5-flash' }),
+ *     model: modelByHints(['gemini-2.5-pro', 'gemini-2.5-flash'], 'gemini-2.5-flash'),
+ *   },
+ * });
+ * ```
+ *
+ * @packageDocumentation
+ */
+
+export type { SamplingModelPolicy } from './adapter/sampling/model.js';
+export { chooseSamplingModel, modelByHints } from './adapter/sampling/model.js';
+export type { SamplingGenerationConfig, SamplingRequest } from './adapter/sampling/request.js';
+export { samplingRequest } from './adapter/sampling/request.js';
+export type { SamplingResult } from './adapter/sampling/result.js';
+export { samplingResult } from './adapter/sampling/result.js';
+export type {
+  SamplingRequestOptions,
+  SamplingResultOptions,
+  SamplingWarning,
+  SamplingWarningCode,
+} from './adapter/sampling/types.js';
+export type { ServerRequestContext } from './runtime/mcp/features/capabilities.js';
+export type {
+  BooleanField,
+  ChoiceField,
+  ElicitationAnswer,
+  ElicitationOptions,
+  ElicitationQuery,
+  FormField,
+  FormOption,
+  FormValue,
+  MultiChoiceField,
+  NumberField,
+  TextField,
+} from './runtime/mcp/features/elicitation.js';
+export { fieldProblem } from './runtime/mcp/features/elicitation.js';
+export type { ClientRoot } from './runtime/mcp/features/roots.js';
+export type {
+  SamplingApprovalRequest,
+  SamplingDecision,
+  SamplingLimits,
+  SamplingOptions,
+} from './runtime/mcp/features/sampling.js';
+export { serveSampling } from './runtime/mcp/features/sampling.js';
