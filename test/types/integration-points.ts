@@ -33,11 +33,10 @@ import {
   genaiGenerateStream,
   listAllTools,
   mcpCallableTool,
-  readGenerateContentResponse,
   runConversation,
-  type schemas,
 } from 'gemini-mcp-kit';
 import * as typed from 'gemini-mcp-kit/genai';
+import { readGenerateContentResponse, type schemas } from 'gemini-mcp-kit/schemas';
 
 const ai = new GoogleGenAI({ apiKey: 'key' });
 const servers = await connectServers('mcp.json');
