@@ -64,6 +64,8 @@ const options: Partial<TypeDocOptions & PluginOptions> = {
   hidePageHeader: true,
   excludeInternal: true,
   sort: ['source-order'],
+  // The entries in the order of their tiers: the root first.
+  sortEntryPoints: false,
   validation: { notExported: true, invalidLink: true, notDocumented: false },
   logLevel: LogLevel.Info,
 };

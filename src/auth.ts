@@ -15,6 +15,7 @@
  * ```
  *
  * @packageDocumentation
+ * @module gemini-mcp-kit/auth
  */
 
 export type { FileTokenStoreOptions } from './runtime/mcp/auth/file-store.js';

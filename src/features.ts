@@ -22,6 +22,7 @@
  * ```
  *
  * @packageDocumentation
+ * @module gemini-mcp-kit/features
  */
 
 export type { SamplingModelPolicy } from './adapter/sampling/model.js';

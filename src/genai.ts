@@ -18,6 +18,7 @@
  * ```
  *
  * @packageDocumentation
+ * @module gemini-mcp-kit/genai
  */
 import type * as genai from '@google/genai';
 import type { SchemaMode } from './adapter/shapes.js';

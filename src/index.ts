@@ -14,6 +14,7 @@
  * ajv's builds, RE2JS and each family of generated validators load when first used.
  *
  * @packageDocumentation
+ * @module gemini-mcp-kit
  */
 
 export type { ApiDialect, Dialect } from './adapter/dialect.js';

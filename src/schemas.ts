@@ -20,6 +20,7 @@
  * ```
  *
  * @packageDocumentation
+ * @module gemini-mcp-kit/schemas
  */
 
 export type { RequestCheckOptions, RequestFinding } from './adapter/turn/request-checks.js';

@@ -10,16 +10,23 @@ import type { ToolSet } from '../tools/toolset-types.js';
 import type { ResolvedCall } from '../types.js';
 import { functionResponse } from './responses.js';
 
-/** Finish reasons that mean the model's function calling went wrong (FC-6). */
-const CALL_FINISH_REASONS = [
-  'MALFORMED_FUNCTION_CALL',
-  'UNEXPECTED_TOOL_CALL',
-  'MISSING_THOUGHT_SIGNATURE',
-  'TOO_MANY_TOOL_CALLS',
-] as const;
-
 /** A finish reason that means the model's function calling went wrong (FC-6). */
-export type CallFinishReason = (typeof CALL_FINISH_REASONS)[number];
+export type CallFinishReason =
+  | 'MALFORMED_FUNCTION_CALL'
+  | 'UNEXPECTED_TOOL_CALL'
+  | 'MISSING_THOUGHT_SIGNATURE'
+  | 'TOO_MANY_TOOL_CALLS';
+
+/** Every {@link CallFinishReason} (the record makes the list exactly the type's). */
+const CALL_FINISH_REASONS: Readonly<Record<CallFinishReason, true>> = {
+  MALFORMED_FUNCTION_CALL: true,
+  UNEXPECTED_TOOL_CALL: true,
+  MISSING_THOUGHT_SIGNATURE: true,
+  TOO_MANY_TOOL_CALLS: true,
+};
+
+const isCallFinishReason = (reason: unknown): reason is CallFinishReason =>
+  typeof reason === 'string' && Object.hasOwn(CALL_FINISH_REASONS, reason);
 
 /** A candidate that ended because function calling went wrong. */
 export interface CallFinish {
@@ -145,10 +152,9 @@ function readInput(input: unknown): { parts: readonly unknown[]; finish?: CallFi
 
 function finishOf(candidate: Record<string, unknown>): CallFinish | undefined {
   const reason = ownValue(candidate, 'finishReason');
-  const known = CALL_FINISH_REASONS.find((callReason) => callReason === reason);
-  if (known === undefined) return undefined;
+  if (!isCallFinishReason(reason)) return undefined;
   const message = ownValue(candidate, 'finishMessage');
-  return typeof message === 'string' ? { reason: known, message } : { reason: known };
+  return typeof message === 'string' ? { reason, message } : { reason };
 }
 
 /** A name the rejection part can carry: the call's own when valid, else a sanitized one. */

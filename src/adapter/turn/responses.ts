@@ -30,10 +30,11 @@ export interface FunctionResponseOptions {
   /** Default `'placeholder'`. */
   readonly media?: MediaMode;
   /**
-   * Output (or error) text beyond this many UTF-8 bytes is cut, ending in a visible marker
-   * (`Infinity` for no cap). Structured output larger than this is sent as cut JSON text.
+   * Output (or error) text beyond this many UTF-8 bytes (256 KiB by default) is cut, ending in a
+   * visible marker (`Infinity` for no cap). Structured output larger than this is sent as cut
+   * JSON text.
    *
-   * @defaultValue 262144 (256 KiB)
+   * @defaultValue 262144
    */
   readonly maxOutputBytes?: number;
   /** The API (and version) the part is for; default `'gemini'`. */

@@ -116,10 +116,11 @@ export interface ElicitationOptions {
   /** Also declare and answer URL mode. Default `false`: form mode only. */
   url?: boolean;
   /**
-   * Largest request handled, in bytes of JSON (message and requested schema); a larger one is
-   * refused to the server (SCHEMA_TOO_LARGE) without calling `onElicitation`.
+   * Largest request handled, in bytes of JSON (message and requested schema; 64 KiB by
+   * default); a larger one is refused to the server (SCHEMA_TOO_LARGE) without calling
+   * `onElicitation`.
    *
-   * @defaultValue 65536 (64 KiB)
+   * @defaultValue 65536
    */
   maxRequestBytes?: number;
 }
