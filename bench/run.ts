@@ -21,6 +21,7 @@ import { p4 } from './figures/p4-validate.js';
 import { p5 } from './figures/p5-execute.js';
 import { p6Generate } from './figures/p6-generate.js';
 import { p6Startup } from './figures/p6-startup.js';
+import { p7 } from './figures/p7-import.js';
 import { FINDINGS } from './findings.js';
 import { builtCli } from './lib/build-cli.js';
 import { loadBuilt } from './lib/built.js';
@@ -83,6 +84,7 @@ const FIGURES: ReadonlyArray<readonly [string, FigureRun]> = [
   // Over 25 s on this machine: not in --quick (CI checks generation with check:generated).
   ['P6b', async (ctx) => (ctx.quick ? undefined : p6Generate(ctx))],
   ['M', memory],
+  ['P7', p7],
 ];
 
 function commit(rev = 'HEAD'): string {
