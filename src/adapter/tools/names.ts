@@ -2,7 +2,7 @@
  * Exposed tool names: valid for Gemini function declarations and calls (and other providers),
  * injective over (server, tool) identities, and independent of the order tools arrive in.
  */
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { GeminiMcpError } from '../../errors.js';
 
 /** Every exposed name matches this: a letter or `_`, then up to 63 letters, digits, `_` or `-`. */
@@ -41,9 +41,14 @@ const HASH_LENGTH: Readonly<Record<'hashed' | 'long-hashed', number>> = {
   'long-hashed': 40,
 };
 
+/** `node:crypto`, loaded with the first name that needs a hash (most tool sets have none). */
+let crypto: typeof import('node:crypto') | undefined;
+
 /** The identity's sha256, in hex, cut to `length` digits. */
 function identityHash(identity: ToolIdentity, length: number): string {
-  return createHash('sha256')
+  crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  return crypto
+    .createHash('sha256')
     .update(JSON.stringify([identity.serverId, identity.toolName]))
     .digest('hex')
     .slice(0, length);

@@ -7,11 +7,10 @@
  * backtracking), `uniqueItems` is a hashed linear check, values nested too deep are refused
  * before ajv recurses into them, and compiled validators are cached by content with a bound.
  *
- * ajv's builds and RE2JS load when first needed (a pattern met, a schema compiled), through
- * `require` of their CommonJS builds, which is synchronous: importing the library costs neither.
+ * ajv's builds, RE2JS and `node:crypto` load when first needed (a pattern met, a schema
+ * compiled), through `require`, which is synchronous: importing the library costs none of them.
  */
 
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { Ajv2019 } from 'ajv/dist/2019.js';
@@ -297,6 +296,7 @@ const byContent = new Map<string, ValidateFunction | null>();
 const bySchema = new WeakMap<object, ValidateFunction | null>();
 
 function contentKey(analysis: Analysis): string | undefined {
+  const { createHash } = load('node:crypto') as typeof import('node:crypto');
   try {
     return createHash('sha256')
       .update(`${analysis.dialect}\n${JSON.stringify(analysis.body)}`)
