@@ -167,6 +167,12 @@ export async function p7(ctx: BenchContext): Promise<Figure> {
         { max: 1.2 },
         '<= 1.2',
       ),
+      ratioCheck(
+        'import gemini-mcp-kit and build the real corpus / import the MCP SDK client, CPU time',
+        ratioSpread(cpu(names.used), cpu(names.sdk)),
+        {},
+        'none (reported: what loading on first use moves, not removes)',
+      ),
       {
         label: 'memory per built tool: RSS / heap',
         value: `${(perTool('rss') / 1024).toFixed(2)} KiB / ${(perTool('heap') / 1024).toFixed(2)} KiB`,
