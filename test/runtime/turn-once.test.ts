@@ -14,23 +14,33 @@ import { answerCalls } from '../../src/runtime/turn/answer.js';
 import { runConversation } from '../../src/runtime/turn/conversation.js';
 import { inMemoryServers } from '../support/runtime-servers.js';
 
-const counts = vi.hoisted(() => new Map<string, number>());
-
-vi.mock('../../src/generated/guards.js', async (importOriginal) => {
-  const original = await importOriginal<Record<string, unknown>>();
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(original)) {
-    wrapped[name] =
-      typeof value === 'function' &&
-      (name.startsWith('check') || name.startsWith('read') || name.startsWith('is'))
-        ? (...args: unknown[]) => {
-            counts.set(name, (counts.get(name) ?? 0) + 1);
-            return (value as (...a: unknown[]) => unknown)(...args);
-          }
-        : value;
-  }
-  return wrapped;
+const { counts, counted } = vi.hoisted(() => {
+  const counts = new Map<string, number>();
+  /** A family's guards, each check, read and is counted (the real one still runs). */
+  const counted = (original: Record<string, unknown>): Record<string, unknown> => {
+    const wrapped: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(original)) {
+      wrapped[name] =
+        typeof value === 'function' &&
+        (name.startsWith('check') || name.startsWith('read') || name.startsWith('is'))
+          ? (...args: unknown[]) => {
+              counts.set(name, (counts.get(name) ?? 0) + 1);
+              return (value as (...a: unknown[]) => unknown)(...args);
+            }
+          : value;
+    }
+    return wrapped;
+  };
+  return { counts, counted };
 });
+
+// The library imports each family's guards (the Gemini API's and MCP's here).
+vi.mock('../../src/generated/guards-gemini.js', async (importOriginal) =>
+  counted(await importOriginal<Record<string, unknown>>()),
+);
+vi.mock('../../src/generated/guards-mcp.js', async (importOriginal) =>
+  counted(await importOriginal<Record<string, unknown>>()),
+);
 
 vi.mock('../../src/adapter/turn/calls.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/adapter/turn/calls.js')>();

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
 import { toGeminiParameters, toGeminiSchema } from '../../src/schema/to-gemini-schema.js';
 
-vi.mock('../../src/generated/guards.js', () => ({
+vi.mock('../../src/generated/guards-gemini.js', () => ({
   checkSchema: () => [{ path: '/type', message: 'refused by the test validator', keyword: 'enum' }],
 }));
 
