@@ -32,6 +32,8 @@ export type {
   PartInput,
   ResponseInput,
   SchemaMode,
+  UseGeminiMcpKitGenaiForGenaiFunctionDeclaration,
+  UseGeminiMcpKitGenaiForGenaiTool,
 } from './adapter/shapes.js';
 export type {
   DeclarationWarning,

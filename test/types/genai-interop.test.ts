@@ -76,15 +76,30 @@ describe('issue 12: the type test fails when a block stops compiling', () => {
     const block = (from: string): Snippet => ({
       name: 'crux.ts',
       text: [
-        "import type { Tool } from '@google/genai';",
-        `import { buildToolSet, geminiTools } from '${from}';`,
+        "import type { FunctionDeclaration, Tool } from '@google/genai';",
+        `import { buildToolSet, functionDeclarations, geminiTools } from '${from}';`,
         "const { toolset } = buildToolSet([{ serverId: 's', tools: [] }]);",
         "export const tools: Tool[] = geminiTools(toolset, { schemaMode: 'openapi' });",
+        'export const declarations: FunctionDeclaration[] = functionDeclarations(toolset, {',
+        "  schemaMode: 'openapi',",
+        '});',
       ].join('\n'),
       origin: { file: 'crux.ts', line: 1 },
     });
-    const [core] = compileSnippets([block('gemini-mcp-kit')], 'genai3', STRICTNESS.strict);
-    expect(core).toMatch(/^crux\.ts:4:\d+: TS2322: .*Types of property 'type' are incompatible/s);
+    const [tools, declarations, ...more] = compileSnippets(
+      [block('gemini-mcp-kit')],
+      'genai3',
+      STRICTNESS.strict,
+    );
+    expect(more).toEqual([]);
+    expect(tools).toMatch(/^crux\.ts:4:\d+: TS2322: .*Types of property 'type' are incompatible/s);
+    // Issue 33: the first line of each error names the entry that has genai's types.
+    expect(tools!.split('\n')[0]).toMatch(
+      /^crux\.ts:4:\d+: TS2322: Type 'UseGeminiMcpKitGenaiForGenaiTool\[\]' is not assignable to type 'Tool\[\]'\.$/,
+    );
+    expect(declarations!.split('\n')[0]).toMatch(
+      /^crux\.ts:5:\d+: TS2322: Type 'UseGeminiMcpKitGenaiForGenaiFunctionDeclaration\[\]' is not assignable to type 'FunctionDeclaration\[\]'\.$/,
+    );
     expect(compileSnippets([block('gemini-mcp-kit/genai')], 'genai3', STRICTNESS.strict)).toEqual(
       [],
     );
