@@ -40,17 +40,43 @@ const briefValue = (value: unknown, max: number): string => {
 /** Allowed values an enum violation lists at most; the rest are counted. */
 const MAX_LISTED_VALUES = 10;
 
+/** Longest value found that gets a did-you-mean (one read in full, whatever a sender sent). */
+const MAX_HINTED_LENGTH = 200;
+
+/** An enum's wording, made once per allowed-values array (ajv passes the schema's own). */
+interface EnumWords {
+  expected: string;
+  /** Each string value by its lower case, for the did-you-mean. */
+  byLowerCase: Map<string, string>;
+}
+
+const enumWordsCache = new WeakMap<readonly unknown[], EnumWords>();
+
+function enumWords(allowed: readonly unknown[]): EnumWords {
+  const known = enumWordsCache.get(allowed);
+  if (known !== undefined) return known;
+  const listed = allowed.slice(0, MAX_LISTED_VALUES).map((v) => briefValue(v, 40));
+  const more = allowed.length > MAX_LISTED_VALUES ? \` and \${allowed.length - MAX_LISTED_VALUES} more\` : '';
+  const byLowerCase = new Map<string, string>();
+  for (const v of allowed) if (typeof v === 'string' && !byLowerCase.has(v.toLowerCase())) byLowerCase.set(v.toLowerCase(), v);
+  const words = {
+    expected: allowed.length === 1 ? \`must be \${listed[0]}\` : \`must be one of \${listed.join(', ')}\${more}\`,
+    byLowerCase,
+  };
+  enumWordsCache.set(allowed, words);
+  return words;
+}
+
 /**
  * An enum (or const) violation in words: the allowed values (at most ten listed, the rest
  * counted) and the value found, each cut short, with a did-you-mean for a case slip:
- * \`must be one of "AUTO", "ANY", ...; found "auto" (did you mean "AUTO"?)\`.
+ * \`must be one of "AUTO", "ANY", ...; found "auto" (did you mean "AUTO"?)\`. The wording of
+ * each allowed-values array is made once.
  */
 export function enumMessage(found: unknown, allowed: readonly unknown[]): string {
-  const listed = allowed.slice(0, MAX_LISTED_VALUES).map((v) => briefValue(v, 40));
-  const more = allowed.length > MAX_LISTED_VALUES ? \` and \${allowed.length - MAX_LISTED_VALUES} more\` : '';
-  const expected = allowed.length === 1 ? \`must be \${listed[0]}\` : \`must be one of \${listed.join(', ')}\${more}\`;
-  const lower = typeof found === 'string' ? found.toLowerCase() : undefined;
-  const close = allowed.find((v) => typeof v === 'string' && v.toLowerCase() === lower);
+  const { expected, byLowerCase } = enumWords(allowed);
+  const close =
+    typeof found === 'string' && found.length <= MAX_HINTED_LENGTH ? byLowerCase.get(found.toLowerCase()) : undefined;
   const hint = close === undefined ? '' : \` (did you mean \${briefValue(close, 40)}?)\`;
   return \`\${expected}; found \${briefValue(found, 80)}\${hint}\`;
 }
