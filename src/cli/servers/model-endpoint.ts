@@ -25,8 +25,8 @@ function requestLine(input: Parameters<typeof fetch>[0], init: RequestInit | und
 export interface FetchWatch {
   /**
    * `error`, or what it wraps, as a {@link CliError} naming the request that failed and why
-   * (`POST http://127.0.0.1:9/v1beta/models/gemini-2.5-flash:generateContent: fetch failed:
-   * connect ECONNREFUSED 127.0.0.1:9`); undefined when no watched request explains it.
+   * (`POST http://127.0.0.1:8080/v1beta/models/gemini-2.5-flash:generateContent: fetch failed:
+   * connect ECONNREFUSED 127.0.0.1:8080`); undefined when no watched request explains it.
    */
   describe(error: unknown, hint: string): CliError | undefined;
   /** Puts the process's `fetch` back. */
