@@ -658,7 +658,7 @@ export async function runValidate(
     const mbps = ms > 0 ? run.bytes / 1e6 / (ms / 1000) : 0;
     const lps = ms > 0 ? run.lines / (ms / 1000) : 0;
     io.stderr.write(
-      `debug: ${run.lines} lines, ${run.bytes} bytes in ${ms.toFixed(0)} ms (${mbps.toFixed(1)} MB/s, ${Math.round(lps)} lines/s); maxRSS ${process.resourceUsage().maxRSS} KiB\n`,
+      `debug: ${run.lines} lines, ${run.bytes} bytes in ${ms.toFixed(0)} ms (${mbps.toFixed(1)} MB/s, ${Math.round(lps)} lines/s)\n`,
     );
   }
   if (run.inputErrors > 0) return EXIT.USAGE;
