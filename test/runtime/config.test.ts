@@ -581,7 +581,7 @@ describe('EX-5: configuration files as editors write them (JSONC)', () => {
     },
   );
 
-  it('EX-5: an empty file: value expected at 1:1', async () => {
+  it('EX-5: a file of nothing but a comment: value expected where the text ends', async () => {
     const { file, error } = await refusedText('  // nothing\n');
     expect(error.message).toBe(`${file}:2:1: value expected`);
   });
