@@ -271,7 +271,7 @@ function stringList(value: unknown, path: string): string[] {
   return value.map((item, i) => stringAt(item, appendPointer(path, i)));
 }
 
-function stringRecord(value: unknown, path: string, ctx: EntryContext): Record<string, string> {
+function stringRecord(value: unknown, path: string, ctx: VariableContext): Record<string, string> {
   if (!isJsonObject(value)) fail(path, 'must be an object of strings');
   const record: Record<string, string> = {};
   for (const [key, item] of Object.entries(value)) {
@@ -331,7 +331,7 @@ function timeoutOf(value: unknown, path: string): number | undefined {
   return value;
 }
 
-function urlAt(value: unknown, path: string, ctx: EntryContext): string {
+function urlAt(value: unknown, path: string, ctx: VariableContext): string {
   const url = expandVariables(stringAt(value, path), path, ctx);
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
     fail(path, `must be an http(s) URL, got ${quote(url)}`);
