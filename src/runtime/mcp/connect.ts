@@ -234,8 +234,8 @@ async function openAll(entries: ServerEntry[], options: OpenOptions): Promise<Op
 }
 
 /**
- * Starts or reaches every server of a configuration (an object, the path of a JSON file in any
- * format {@link parseServersConfig} reads: Claude Desktop, Cursor, Claude Code, VS Code,
+ * Starts or reaches every server of a configuration (an object, the path of a JSON or JSONC file
+ * in any format {@link parseServersConfig} reads: Claude Desktop, Cursor, Claude Code, VS Code,
  * gemini-cli; or entries already checked), over stdio, Streamable HTTP or the legacy HTTP+SSE
  * transport, lists each one's tools (every page) and builds one tool set over them (an entry's
  * `includeTools`/`excludeTools` added to `toolSet.filters`). What reading the file found is in
