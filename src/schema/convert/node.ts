@@ -5,10 +5,10 @@
  * properties one level deeper); finally writes the annotations and loss notes.
  */
 
-import { GeminiMcpError } from '../errors.js';
-import type { Schema } from '../generated/types.js';
-import { isJsonObject, setOwn } from '../json/object.js';
-import type { Conjunct, GeminiType, Kinds } from './keywords.js';
+import { GeminiMcpError } from '../../errors.js';
+import type { Schema } from '../../generated/types.js';
+import { isJsonObject, setOwn } from '../../json/object.js';
+import type { Conjunct, GeminiType, Kinds } from '../keywords.js';
 import {
   ALL_KINDS,
   ANNOTATIONS,
@@ -32,13 +32,13 @@ import {
   targetKinds,
   Unsatisfiable,
   without,
-} from './keywords.js';
-import type { ExpansionBudget, ExpansionPlan, Limits } from './limits.js';
-import type { LossReport } from './losses.js';
-import { describeLosses, Scope } from './losses.js';
-import type { RefResolver } from './refs.js';
-import { childPointer, propertyPointer } from './refs.js';
-import type { EnumValues } from './scalars.js';
+} from '../keywords.js';
+import type { ExpansionBudget, ExpansionPlan, Limits } from '../limits.js';
+import type { LossReport } from '../losses.js';
+import { describeLosses, Scope } from '../losses.js';
+import type { RefResolver } from '../refs.js';
+import { childPointer, propertyPointer } from '../refs.js';
+import type { EnumValues } from '../scalars.js';
 import {
   buildBoolean,
   buildNumber,
@@ -50,7 +50,7 @@ import {
   readFormat,
   typedNode,
   weakenEnum,
-} from './scalars.js';
+} from '../scalars.js';
 
 /** One conversion's shared state. */
 export interface Context {
