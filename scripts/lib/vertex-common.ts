@@ -59,6 +59,12 @@ function commonForm(loaded: LoadedSchema, family: Family): LoadedSchema {
   return { file: commonFile, typeName: common.title as string, schema: common };
 }
 
+/** A version's schema and its common form. */
+interface Entry {
+  readonly loaded: LoadedSchema;
+  readonly common: LoadedSchema;
+}
+
 /**
  * The messages (and read twins) of the Vertex versions that are the same in both, once their
  * names and version are set aside, and that refer only to such messages: compiled once, they
@@ -85,7 +91,7 @@ export function sharedVertex(groups: ReadonlyMap<Family, readonly LoadedSchema[]
     }
   }
   // A message that refers to one the versions do not share cannot be shared: drop it, until
-  // what is left refers only to itself.
+  // what is left refers only to each other.
   for (let dropped = true; dropped; ) {
     dropped = false;
     for (const [key, { loaded }] of shared) {
@@ -113,10 +119,4 @@ export function sharedVertex(groups: ReadonlyMap<Family, readonly LoadedSchema[]
     .map((entry) => entry.common)
     .sort((a, b) => (a.typeName < b.typeName ? -1 : 1));
   return { common, commonName };
-}
-
-/** A version's schema and its common form. */
-interface Entry {
-  readonly loaded: LoadedSchema;
-  readonly common: LoadedSchema;
 }
