@@ -1,5 +1,5 @@
 /**
- * The one error class of gemini-mcp. A leaf module: it imports nothing, so the generated
+ * The one error class of gemini-mcp-kit. A leaf module: it imports nothing, so the generated
  * guards in `src/generated/` may throw it without creating an import cycle.
  */
 
@@ -9,7 +9,7 @@ export type GeminiMcpErrorCode =
   | 'INVALID_PAYLOAD'
   /** An argument is not what the function takes at all (e.g. not a response, content or parts). */
   | 'INVALID_INPUT'
-  /** The adapter produced a value that fails the generated validator: a bug in gemini-mcp. */
+  /** The adapter produced a value that fails the generated validator: a bug in gemini-mcp-kit. */
   | 'CONTRACT_VIOLATION'
   /** Tool names collide and `prefix: 'never'` forbids renaming them. */
   | 'NAME_COLLISION'

@@ -1,5 +1,5 @@
 /**
- * gemini-mcp: connect MCP servers to Gemini function calling, with every payload proven against
+ * gemini-mcp-kit: connect MCP servers to Gemini function calling, with every payload proven against
  * the API's own schemas.
  *
  * @packageDocumentation
@@ -32,6 +32,8 @@ export type {
   PartInput,
   ResponseInput,
   SchemaMode,
+  UseGeminiMcpKitGenaiForGenaiFunctionDeclaration,
+  UseGeminiMcpKitGenaiForGenaiTool,
 } from './adapter/shapes.js';
 export type {
   DeclarationWarning,

@@ -1,5 +1,5 @@
 /**
- * gemini-mcp as users run it: the built JavaScript (see build-cli.ts), not the TypeScript
+ * gemini-mcp-kit as users run it: the built JavaScript (see build-cli.ts), not the TypeScript
  * sources through tsx. tsx's transform adds helpers to the code (`__name` on every function
  * created, 3-7% of some profiles), which the anchors, plain JavaScript from node_modules, do
  * not pay. Types come from the sources the JavaScript was built from.

@@ -68,7 +68,7 @@ export interface GeminiSchemaResult {
  * @throws GeminiMcpError `SCHEMA_UNSUPPORTED` (not a schema, a remote `$ref` or one to nowhere,
  * a schema no value satisfies) or `SCHEMA_TOO_LARGE` (deeper than `maxDepth`, more than
  * `maxNodes`, expanding past `maxExpandedNodes`), each with the JSON pointer concerned;
- * `CONTRACT_VIOLATION` if the output failed the Gemini `Schema` validator (a gemini-mcp bug).
+ * `CONTRACT_VIOLATION` if the output failed the Gemini `Schema` validator (a gemini-mcp-kit bug).
  *
  * @example
  * ```ts

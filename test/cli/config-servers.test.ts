@@ -1,5 +1,5 @@
 /**
- * `gemini-mcp tools --config` with the configuration file of each client, as it writes it,
+ * `gemini-mcp-kit tools --config` with the configuration file of each client, as it writes it,
  * against real servers; tool filters; the servers' stderr after the output (or in a file),
  * bounded; HTTP failures that name the URL and the cause.
  */
@@ -45,7 +45,7 @@ describe('tools --config: each client format, real servers', () => {
         expect(names).not.toContain('get-tiny-image');
         expect(names).not.toContain('delete_entities');
         expect(run.stderr).toContain(
-          `warning: [CONFIG] ${path}#/mcpServers/filesystem/trust: ignored: gemini-mcp asks for no confirmation before a call`,
+          `warning: [CONFIG] ${path}#/mcpServers/filesystem/trust: ignored: gemini-mcp-kit asks for no confirmation before a call`,
         );
       }
       // What the servers wrote to stderr comes after the warnings, each line prefixed.
@@ -171,6 +171,6 @@ describe('tools: failures', () => {
     const all = lines(run.stderr);
     expect(all[0]).toBe(`[noisy] ${'x'.repeat(64 * 1024)}`);
     expect(all[1]).toBe(`[noisy] ... ${100_001 - 64 * 1024} more characters not kept`);
-    expect(all[2]).toMatch(/^gemini-mcp: server "noisy" exited before answering/);
+    expect(all[2]).toMatch(/^gemini-mcp-kit: server "noisy" exited before answering/);
   });
 });

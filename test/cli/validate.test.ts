@@ -1,4 +1,4 @@
-/** `gemini-mcp validate`, run as a child process: every format, exit code and bad input. */
+/** `gemini-mcp-kit validate`, run as a child process: every format, exit code and bad input. */
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -443,7 +443,7 @@ describe('validate: bad input, one line each, no stack trace', () => {
     const run = await runCli(['validate', '--kind', 'contnt', RECORDED]);
     expect(run.code).toBe(2);
     expect(expectOneLine(run.stderr)).toBe(
-      'gemini-mcp: unknown kind "contnt" (did you mean content?); gemini-mcp validate --list-kinds lists them',
+      'gemini-mcp-kit: unknown kind "contnt" (did you mean content?); gemini-mcp-kit validate --list-kinds lists them',
     );
   });
 

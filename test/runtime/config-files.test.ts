@@ -91,7 +91,7 @@ describe('EX-5: real configuration files connect real servers', () => {
           expect(connections.configWarnings).toEqual([
             {
               path: '/mcpServers/filesystem/trust',
-              message: 'ignored: gemini-mcp asks for no confirmation before a call',
+              message: 'ignored: gemini-mcp-kit asks for no confirmation before a call',
             },
           ]);
         } else expect(connections.configWarnings).toEqual([]);

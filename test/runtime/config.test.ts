@@ -118,7 +118,7 @@ describe('EX-5: formats told apart by shape', () => {
     expect(warnings).toEqual([
       {
         path: '/mcpServers/fs/trust',
-        message: 'ignored: gemini-mcp asks for no confirmation before a call',
+        message: 'ignored: gemini-mcp-kit asks for no confirmation before a call',
       },
     ]);
   });
@@ -242,7 +242,7 @@ describe('EX-5: every error carries a JSON pointer', () => {
   });
 });
 
-describe('EX-5: variables, expanded by gemini-mcp (no shell)', () => {
+describe('EX-5: variables, expanded by gemini-mcp-kit (no shell)', () => {
   it('EX-5: VS Code and Cursor variables', () => {
     const { entries } = read({
       servers: {

@@ -1,8 +1,8 @@
 /**
  * The type test's compiler: TypeScript code (the README's blocks, the integration points) compiled
  * in memory, as a user's project compiles it, against one installed version of @google/genai.
- * `gemini-mcp` resolves by the package's own name through its `exports` map to the built
- * `dist/*.d.ts`, which is what an installed gemini-mcp gives a user.
+ * `gemini-mcp-kit` resolves by the package's own name through its `exports` map to the built
+ * `dist/*.d.ts`, which is what an installed gemini-mcp-kit gives a user.
  */
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
@@ -76,7 +76,7 @@ export function compileSnippets(
   genaiPackage: string,
   strictness: ts.CompilerOptions,
 ): string[] {
-  // Virtual files in a folder of this package, so that `gemini-mcp` resolves to it by name.
+  // Virtual files in a folder of this package, so that `gemini-mcp-kit` resolves to it by name.
   const folder = join(root, 'test', 'types', '.snippets');
   const byPath = new Map(snippets.map((snippet) => [join(folder, snippet.name), snippet]));
   const options: ts.CompilerOptions = {

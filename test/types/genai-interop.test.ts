@@ -1,9 +1,9 @@
 /**
  * Issue 12, the type test that cannot drift: every TypeScript block of README.md, verbatim, and
- * test/types/integration-points.ts (every point where a @google/genai value meets gemini-mcp,
+ * test/types/integration-points.ts (every point where a @google/genai value meets gemini-mcp-kit,
  * both ways) compile under `strict`, and under the stricter flags this project uses, with no
  * cast and no `any`, against the newest @google/genai 2.x and 3.x and the oldest version the
- * peer range claims (each installed under an npm alias). `gemini-mcp` is the built package.
+ * peer range claims (each installed under an npm alias). `gemini-mcp-kit` is the built package.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -41,10 +41,10 @@ describe('issue 12: the README and the integration points compile against @googl
     expect(genaiVersion('genai3')).toMatch(/^3\./);
   });
 
-  it('issue 12: README.md has TypeScript blocks to compile, each importing gemini-mcp', () => {
+  it('issue 12: README.md has TypeScript blocks to compile, each importing gemini-mcp-kit', () => {
     const blocks = typescriptBlocks(README, 'README.md');
     expect(blocks.length).toBeGreaterThanOrEqual(4);
-    for (const block of blocks) expect(block.text).toMatch(/from 'gemini-mcp(\/genai)?'/);
+    for (const block of blocks) expect(block.text).toMatch(/from 'gemini-mcp-kit(\/genai)?'/);
   });
 
   for (const { label, pkg } of GENAI_VERSIONS) {
@@ -72,19 +72,36 @@ describe('issue 12: the type test fails when a block stops compiling', () => {
     ]);
   });
 
-  it("issue 12: the enum crux is seen: a string-literal Schema is no genai.Schema, gemini-mcp/genai's is", () => {
+  it("issue 12: the enum crux is seen: a string-literal Schema is no genai.Schema, gemini-mcp-kit/genai's is", () => {
     const block = (from: string): Snippet => ({
       name: 'crux.ts',
       text: [
-        "import type { Tool } from '@google/genai';",
-        `import { buildToolSet, geminiTools } from '${from}';`,
+        "import type { FunctionDeclaration, Tool } from '@google/genai';",
+        `import { buildToolSet, functionDeclarations, geminiTools } from '${from}';`,
         "const { toolset } = buildToolSet([{ serverId: 's', tools: [] }]);",
         "export const tools: Tool[] = geminiTools(toolset, { schemaMode: 'openapi' });",
+        'export const declarations: FunctionDeclaration[] = functionDeclarations(toolset, {',
+        "  schemaMode: 'openapi',",
+        '});',
       ].join('\n'),
       origin: { file: 'crux.ts', line: 1 },
     });
-    const [core] = compileSnippets([block('gemini-mcp')], 'genai3', STRICTNESS.strict);
-    expect(core).toMatch(/^crux\.ts:4:\d+: TS2322: .*Types of property 'type' are incompatible/s);
-    expect(compileSnippets([block('gemini-mcp/genai')], 'genai3', STRICTNESS.strict)).toEqual([]);
+    const [tools, declarations, ...more] = compileSnippets(
+      [block('gemini-mcp-kit')],
+      'genai3',
+      STRICTNESS.strict,
+    );
+    expect(more).toEqual([]);
+    expect(tools).toMatch(/^crux\.ts:4:\d+: TS2322: .*Types of property 'type' are incompatible/s);
+    // Issue 33: the first line of each error names the entry that has genai's types.
+    expect(tools!.split('\n')[0]).toMatch(
+      /^crux\.ts:4:\d+: TS2322: Type 'UseGeminiMcpKitGenaiForGenaiTool\[\]' is not assignable to type 'Tool\[\]'\.$/,
+    );
+    expect(declarations!.split('\n')[0]).toMatch(
+      /^crux\.ts:5:\d+: TS2322: Type 'UseGeminiMcpKitGenaiForGenaiFunctionDeclaration\[\]' is not assignable to type 'FunctionDeclaration\[\]'\.$/,
+    );
+    expect(compileSnippets([block('gemini-mcp-kit/genai')], 'genai3', STRICTNESS.strict)).toEqual(
+      [],
+    );
   });
 });

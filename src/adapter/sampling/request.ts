@@ -314,7 +314,7 @@ function contextWarnings(params: McpCreateMessageRequestParams, warnings: Sampli
  *
  * - `messages` -> `contents`: `user` stays `user`, `assistant` becomes `model`; text as text,
  *   image and audio as `inlineData`; `tool_use` as a `functionCall` (its id, unless the id is
- *   one gemini-mcp made up; its thought signature from `_meta`, see `samplingResult`);
+ *   one gemini-mcp-kit made up; its thought signature from `_meta`, see `samplingResult`);
  *   `tool_result` as a `functionResponse` built by the rules of `functionResponse`
  *   (structured content, media, size cap), named after the `tool_use` it answers;
  * - `systemPrompt` -> `systemInstruction`; `maxTokens` -> `generationConfig.maxOutputTokens`

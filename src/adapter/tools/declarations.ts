@@ -12,7 +12,14 @@ import type {
   SchemaWarning,
 } from '../../schema/to-gemini-schema.js';
 import { toDeclaredParameters, toDeclaredSchema } from '../../schema/to-gemini-schema.js';
-import type { DeclaredFunction, FunctionTool, SchemaMode } from '../shapes.js';
+import type {
+  DeclaredFunction,
+  FunctionTool,
+  JsonFunctionDeclaration,
+  SchemaMode,
+  UseGeminiMcpKitGenaiForGenaiFunctionDeclaration,
+  UseGeminiMcpKitGenaiForGenaiTool,
+} from '../shapes.js';
 import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './description.js';
 import { type UncheckedKeyword, uncheckedKeywords } from './tool-schemas.js';
 import { freeOfHiddenText } from './toolset.js';
@@ -462,8 +469,9 @@ function declared(toolset: ToolSet, options: FunctionDeclarationsOptions): Decla
  *
  * The declarations are typed by the mode: {@link JsonFunctionDeclaration} (the default) or
  * {@link OpenApiFunctionDeclaration}. Json ones are assignable to @google/genai's
- * `FunctionDeclaration`; for openapi ones typed with genai's `Type` enum, import this function
- * from `gemini-mcp/genai`.
+ * `FunctionDeclaration`; openapi ones are not (genai's `Schema.type` is a TypeScript enum), and
+ * are typed {@link UseGeminiMcpKitGenaiForGenaiFunctionDeclaration} so that a type error says
+ * so: for genai's types, import this function from `gemini-mcp-kit/genai`.
  *
  * Every declaration is proven against the FunctionDeclaration schema (CONTRACT_VIOLATION
  * otherwise). In openapi mode a tool whose schema the converter refuses (SCHEMA_UNSUPPORTED /
@@ -485,6 +493,24 @@ function declared(toolset: ToolSet, options: FunctionDeclarationsOptions): Decla
  * });
  * ```
  */
+export function functionDeclarations(
+  toolset: ToolSet,
+  options?: FunctionDeclarationsOptions<'json'>,
+): JsonFunctionDeclaration[];
+/**
+ * {@link functionDeclarations} in openapi mode, from the main entry: typed with the API's
+ * strings, which @google/genai's `FunctionDeclaration` does not take; the type's name says where
+ * to go for genai's types: `import { functionDeclarations } from 'gemini-mcp-kit/genai'`.
+ */
+export function functionDeclarations(
+  toolset: ToolSet,
+  options: FunctionDeclarationsOptions<'openapi'> & { readonly schemaMode: 'openapi' },
+): UseGeminiMcpKitGenaiForGenaiFunctionDeclaration[];
+/** {@link functionDeclarations} in a schema mode known only at run time. */
+export function functionDeclarations<M extends SchemaMode>(
+  toolset: ToolSet,
+  options?: FunctionDeclarationsOptions<M>,
+): DeclaredFunction<M>[];
 export function functionDeclarations<M extends SchemaMode = 'json'>(
   toolset: ToolSet,
   options: FunctionDeclarationsOptions<M> = {},
@@ -500,7 +526,10 @@ export function functionDeclarations<M extends SchemaMode = 'json'>(
  * when the set is empty (the API refuses a Tool without declarations). Options as for
  * {@link functionDeclarations}; the result is proven against the Tool schema (once per tool set
  * and options, as the declarations are). In json mode (the default) it is assignable to
- * @google/genai's `Tool[]` (`config.tools`).
+ * @google/genai's `Tool[]` (`config.tools`). In openapi mode it is typed
+ * {@link UseGeminiMcpKitGenaiForGenaiTool}`[]`, which genai's `Tool[]` does not take (its
+ * `Schema.type` is a TypeScript enum): for genai's types, import this function from
+ * `gemini-mcp-kit/genai`.
  *
  * @example
  * ```ts
@@ -511,6 +540,24 @@ export function functionDeclarations<M extends SchemaMode = 'json'>(
  * });
  * ```
  */
+export function geminiTools(
+  toolset: ToolSet,
+  options?: FunctionDeclarationsOptions<'json'>,
+): FunctionTool<'json'>[];
+/**
+ * {@link geminiTools} in openapi mode, from the main entry: typed with the API's strings, which
+ * @google/genai's `Tool` does not take; the type's name says where to go for genai's types:
+ * `import { geminiTools } from 'gemini-mcp-kit/genai'`.
+ */
+export function geminiTools(
+  toolset: ToolSet,
+  options: FunctionDeclarationsOptions<'openapi'> & { readonly schemaMode: 'openapi' },
+): UseGeminiMcpKitGenaiForGenaiTool[];
+/** {@link geminiTools} in a schema mode known only at run time. */
+export function geminiTools<M extends SchemaMode>(
+  toolset: ToolSet,
+  options?: FunctionDeclarationsOptions<M>,
+): FunctionTool<M>[];
 export function geminiTools<M extends SchemaMode = 'json'>(
   toolset: ToolSet,
   options: FunctionDeclarationsOptions<M> = {},

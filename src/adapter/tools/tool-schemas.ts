@@ -14,6 +14,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { RE2JS } from 're2js';
 import type { ViolationDetail } from '../../errors.js';
+import { enumMessage } from '../../generated/guards-common.js';
 import { MAX_JSON_DEPTH } from '../../json/copy.js';
 import { nestedBeyond } from '../../json/depth.js';
 import { isJsonObject } from '../../json/object.js';
@@ -318,9 +319,34 @@ function validatorOf(schema: object): ValidateFunction | null {
   return validate;
 }
 
+/** The value at a violation's instance path (its depth already bounded), for the message. */
+function valueAt(value: unknown, pointer: string): unknown {
+  let at = value;
+  for (const token of decodePointer(pointer) ?? []) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = Object.hasOwn(at, token) ? (at as Record<string, unknown>)[token] : undefined;
+  }
+  return at;
+}
+
 /** ajv errors as violations, worded as the generated guards word them. */
-function violationsOf(errors: readonly ErrorObject[] | null | undefined): ViolationDetail[] {
+function violationsOf(
+  errors: readonly ErrorObject[] | null | undefined,
+  value: unknown,
+): ViolationDetail[] {
   return (errors ?? []).slice(0, MAX_VIOLATIONS).map((error) => {
+    if (error.keyword === 'enum' || error.keyword === 'const') {
+      const { allowedValues, allowedValue } = error.params as Record<string, unknown>;
+      const allowed = error.keyword === 'const' ? [allowedValue] : allowedValues;
+      return {
+        path: error.instancePath,
+        message: enumMessage(
+          valueAt(value, error.instancePath),
+          Array.isArray(allowed) ? allowed : [],
+        ),
+        keyword: error.keyword,
+      };
+    }
     const missing = error.keyword === 'required' ? error.params.missingProperty : undefined;
     if (typeof missing === 'string') {
       return {
@@ -374,5 +400,5 @@ export function toolSchemaViolations(
       { path: deepAt, message: `nests deeper than ${MAX_VALUE_DEPTH} levels`, keyword: TOO_DEEP },
     ];
   }
-  return validate(value) ? [] : violationsOf(validate.errors);
+  return validate(value) ? [] : violationsOf(validate.errors, value);
 }

@@ -46,7 +46,7 @@ function resolveKind(options: ValidateOptions): Fixed | undefined {
     const near = similarKinds(options.kind);
     const hint = near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : '';
     throw new CliError(
-      `unknown kind "${options.kind}"${hint}; gemini-mcp validate --list-kinds lists them`,
+      `unknown kind "${options.kind}"${hint}; gemini-mcp-kit validate --list-kinds lists them`,
     );
   }
   const fixed = { kind: named.kind, dialect: named.dialect ?? options.dialect };
@@ -70,7 +70,7 @@ export async function runValidate(
 ): Promise<number> {
   if (files.length === 0) {
     throw new CliError(
-      'validate needs at least one FILE (or - for stdin); see gemini-mcp validate --help',
+      'validate needs at least one FILE (or - for stdin); see gemini-mcp-kit validate --help',
     );
   }
   const fixed = resolveKind(options);
@@ -126,7 +126,7 @@ export async function runValidate(
     const mbps = ms > 0 ? run.bytes / 1e6 / (ms / 1000) : 0;
     const lps = ms > 0 ? run.lines / (ms / 1000) : 0;
     io.stderr.write(
-      `debug: ${run.lines} lines, ${run.bytes} bytes in ${ms.toFixed(0)} ms (${mbps.toFixed(1)} MB/s, ${Math.round(lps)} lines/s); maxRSS ${process.resourceUsage().maxRSS} KiB\n`,
+      `debug: ${run.lines} lines, ${run.bytes} bytes in ${ms.toFixed(0)} ms (${mbps.toFixed(1)} MB/s, ${Math.round(lps)} lines/s)\n`,
     );
   }
   if (run.inputErrors > 0) return EXIT.USAGE;

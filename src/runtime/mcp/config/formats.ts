@@ -49,7 +49,7 @@ const GEMINI_CLI_SETTINGS = new Set([
 /** Keys only gemini-cli writes in a server entry. */
 const GEMINI_CLI_ENTRY_KEYS = ['httpUrl', 'includeTools', 'excludeTools', 'trust'];
 
-/** The keys gemini-mcp reads in a server entry of Claude Desktop, Cursor, Claude Code or VS Code. */
+/** The keys gemini-mcp-kit reads in a server entry of Claude Desktop, Cursor, Claude Code or VS Code. */
 const ENTRY_KEYS = [
   'type',
   'command',
@@ -65,7 +65,7 @@ const ENTRY_KEYS = [
   'excludeTools',
 ];
 
-/** The keys gemini-mcp reads in a server entry, per format. */
+/** The keys gemini-mcp-kit reads in a server entry, per format. */
 const USED_KEYS: Record<ConfigFormat, readonly string[]> = {
   'mcp-servers': ENTRY_KEYS,
   vscode: ENTRY_KEYS,
@@ -73,14 +73,14 @@ const USED_KEYS: Record<ConfigFormat, readonly string[]> = {
 };
 
 /**
- * Keys other clients write that gemini-mcp knows and does not use: why, or `''` to pass over
+ * Keys other clients write that gemini-mcp-kit knows and does not use: why, or `''` to pass over
  * them without a word (notes, install metadata).
  */
 const IGNORED_KEYS: Readonly<Record<string, string>> = {
   description: '',
   gallery: '',
   version: '',
-  trust: 'gemini-mcp asks for no confirmation before a call',
+  trust: 'gemini-mcp-kit asks for no confirmation before a call',
   timeout:
     "read in gemini-cli settings only (milliseconds); use connectServers' timeoutMs or --timeout",
   authProviderType: 'only OAuth with discovery (the "oauth" section) is supported',
@@ -88,10 +88,10 @@ const IGNORED_KEYS: Readonly<Record<string, string>> = {
   targetServiceAccount:
     'Google credentials for servers are not supported; pass a token in "headers"',
   dev: "VS Code's watch and debug mode",
-  sandbox: 'servers are not sandboxed by gemini-mcp',
-  sandboxEnabled: 'servers are not sandboxed by gemini-mcp',
-  autoApprove: 'gemini-mcp asks for no approval before a call',
-  alwaysAllow: 'gemini-mcp asks for no approval before a call',
+  sandbox: 'servers are not sandboxed by gemini-mcp-kit',
+  sandboxEnabled: 'servers are not sandboxed by gemini-mcp-kit',
+  autoApprove: 'gemini-mcp-kit asks for no approval before a call',
+  alwaysAllow: 'gemini-mcp-kit asks for no approval before a call',
 };
 
 const TYPES = ['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse'] as const;
@@ -245,7 +245,7 @@ function warnKeys(entry: Record<string, unknown>, pointer: string, ctx: Variable
     if (reason === '') continue;
     if (reason !== undefined) ctx.warn({ path, message: `ignored: ${reason}` });
     else {
-      // Keys gemini-mcp reads come first: `evn` is `env`, not VS Code's `dev`.
+      // Keys gemini-mcp-kit reads come first: `evn` is `env`, not VS Code's `dev`.
       const hint = didYouMean(key, used) || didYouMean(key, Object.keys(IGNORED_KEYS));
       ctx.warn({ path, message: `unknown key, ignored${hint}` });
     }

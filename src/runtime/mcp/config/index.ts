@@ -21,7 +21,7 @@ function workspaceOf(path: string): string {
 }
 
 /**
- * Checks a server configuration (any format gemini-mcp reads: see {@link ConfigReadOptions})
+ * Checks a server configuration (any format gemini-mcp-kit reads: see {@link ConfigReadOptions})
  * and returns its enabled entries, in the file's order, variables expanded. Throws a
  * `GeminiMcpError` with code `CONFIG_INVALID` and the JSON pointer of the first bad value as
  * `path`; warnings (unknown keys with a did-you-mean, ignored keys, unset variables) go to

@@ -1,6 +1,6 @@
 /**
  * The shapes of the server configurations users keep for other MCP clients, and of the checked
- * entries gemini-mcp connects.
+ * entries gemini-mcp-kit connects.
  */
 import type { ToolFilter } from '../../../adapter/tools/toolset-types.js';
 import type { OAuthSettings } from '../auth/settings.js';
@@ -18,7 +18,7 @@ interface CommonServerFields {
    * (read in gemini-cli settings only; other clients use other units).
    */
   timeout?: number;
-  /** gemini-cli: skip its confirmations. gemini-mcp confirms nothing: ignored, with a warning. */
+  /** gemini-cli: skip its confirmations. gemini-mcp-kit confirms nothing: ignored, with a warning. */
   trust?: boolean;
   /** A note for people: ignored. */
   description?: string;
@@ -72,11 +72,11 @@ export interface McpServersConfig {
 /** VS Code's `.vscode/mcp.json`: `{"servers": {"name": {...}}, "inputs": [...]}`. */
 export interface VsCodeServersConfig {
   servers: Record<string, ServerConfig>;
-  /** Prompted values (`${input:id}`): gemini-mcp prompts for nothing and refuses them. */
+  /** Prompted values (`${input:id}`): gemini-mcp-kit prompts for nothing and refuses them. */
   inputs?: unknown[];
 }
 
-/** Any configuration gemini-mcp reads. */
+/** Any configuration gemini-mcp-kit reads. */
 export type ServersConfig = McpServersConfig | VsCodeServersConfig;
 
 /** Which client wrote the file, as far as its shape tells. */

@@ -1,5 +1,5 @@
 /**
- * Variables in configuration strings, expanded by gemini-mcp itself (never by a shell): the
+ * Variables in configuration strings, expanded by gemini-mcp-kit itself (never by a shell): the
  * ones VS Code and Cursor define (`${env:NAME}`, `${workspaceFolder}`, `${userHome}`, ...) and
  * the environment references of Claude Code (`${NAME}`, `${NAME:-default}`) and gemini-cli
  * (`$NAME`, `${NAME}`). VS Code's `${input:...}` needs a prompt and is refused.
@@ -52,7 +52,7 @@ function resolveVariable(name: string, path: string, ctx: VariableContext): stri
     const described = ctx.inputs.get(id);
     return refuse(
       path,
-      `\${input:${id}} needs a prompt (VS Code asks${described === undefined ? ' for it' : ` "${described}"`}), which gemini-mcp does not do: put the value in an environment variable and write \${env:NAME}`,
+      `\${input:${id}} needs a prompt (VS Code asks${described === undefined ? ' for it' : ` "${described}"`}), which gemini-mcp-kit does not do: put the value in an environment variable and write \${env:NAME}`,
     );
   }
   if (ctx.format !== 'vscode') {
