@@ -9,8 +9,8 @@ import { checkSchema } from '../generated/guards.js';
 import type { Schema } from '../generated/types.js';
 import { proveContract } from '../json/contract.js';
 import { isJsonObject, setOwn } from '../json/object.js';
-import type { Context } from './convert.js';
-import { convertNode } from './convert.js';
+import { convertNode } from './convert/node.js';
+import type { Context } from './convert/scope.js';
 import { canonicalJson, conjunct, Unsatisfiable } from './keywords.js';
 import {
   ExpansionBudget,

@@ -75,6 +75,7 @@ describe('npm pack', () => {
       'dist/generated/validators-mcp.js',
       'dist/generated/validators-vertex-v1.js',
       'dist/generated/validators-vertex-v1beta1.js',
+      'dist/generated/validators-vertex-common.js',
       'dist/generated/catalog.js',
       'dist/generated/guards.js',
       'schemas/manifest.json',
