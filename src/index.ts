@@ -35,7 +35,9 @@ export type {
 } from './adapter/shapes.js';
 export type {
   DeclarationWarning,
+  DeclarationWarningCode,
   FunctionDeclarationsOptions,
+  ToolDeclarationWarning,
 } from './adapter/tools/declarations.js';
 export { functionDeclarations, geminiTools } from './adapter/tools/declarations.js';
 export type { PrefixMode } from './adapter/tools/names.js';
@@ -71,7 +73,12 @@ export type { FunctionResponseOptions, StructuredMode } from './adapter/turn/res
 export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './adapter/turn/responses.js';
 export type { ResolvedCall, ToolError, ToolErrorCode, ToolResult } from './adapter/types.js';
 export { isToolError } from './adapter/types.js';
-export type { GeminiMcpErrorCode, GeminiMcpErrorOptions, ViolationDetail } from './errors.js';
+export type {
+  GeminiMcpErrorCode,
+  GeminiMcpErrorOptions,
+  ViolationDetail,
+  Warning,
+} from './errors.js';
 export { GeminiMcpError } from './errors.js';
 export type { ReadCheck, ReadNotice, SchemaName } from './generated/guards.js';
 export {
@@ -140,6 +147,7 @@ export type {
   ConfigFormat,
   ConfigReadOptions,
   ConfigWarning,
+  ConfigWarningCode,
   GeminiCliHttpServerConfig,
   HttpServerConfig,
   HttpServerEntry,
@@ -230,6 +238,7 @@ export type {
   GeminiParametersResult,
   GeminiSchemaResult,
   SchemaWarning,
+  SchemaWarningCode,
   ToGeminiSchemaOptions,
 } from './schema/to-gemini-schema.js';
 export { toGeminiParameters, toGeminiSchema } from './schema/to-gemini-schema.js';

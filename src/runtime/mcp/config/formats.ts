@@ -124,7 +124,7 @@ function inputsOf(value: unknown, warn: (w: ConfigWarning) => void): Map<string,
   const inputs = new Map<string, string>();
   if (value === undefined) return inputs;
   if (!Array.isArray(value)) {
-    warn({ path: '/inputs', message: 'not an array: ignored' });
+    warn({ code: 'KEY_IGNORED', message: 'not an array: ignored', path: '/inputs' });
     return inputs;
   }
   for (const input of value) {
@@ -192,7 +192,11 @@ export function locateServers(
     const hint = didYouMean(key, ['mcpServers', 'servers']);
     if (hint === '') continue;
     if (located === undefined) fail(appendPointer('', key), `${expected}${hint}`);
-    warn({ path: appendPointer('', key), message: `unknown key, ignored${hint}` });
+    warn({
+      code: 'UNKNOWN_KEY',
+      message: `unknown key, ignored${hint}`,
+      path: appendPointer('', key),
+    });
   }
   if (located === undefined) fail('', expected);
   return located;
@@ -243,11 +247,12 @@ function warnKeys(entry: Record<string, unknown>, pointer: string, ctx: Variable
     const path = appendPointer(pointer, key);
     const reason = IGNORED_KEYS[key];
     if (reason === '') continue;
-    if (reason !== undefined) ctx.warn({ path, message: `ignored: ${reason}` });
+    if (reason !== undefined)
+      ctx.warn({ code: 'KEY_IGNORED', message: `ignored: ${reason}`, path });
     else {
       // Keys gemini-mcp reads come first: `evn` is `env`, not VS Code's `dev`.
       const hint = didYouMean(key, used) || didYouMean(key, Object.keys(IGNORED_KEYS));
-      ctx.warn({ path, message: `unknown key, ignored${hint}` });
+      ctx.warn({ code: 'UNKNOWN_KEY', message: `unknown key, ignored${hint}`, path });
     }
   }
 }

@@ -29,7 +29,11 @@ function envValue(name: string, fallback: string | undefined, path: string, ctx:
   const value = ctx.env[name];
   if (value !== undefined) return value;
   if (fallback !== undefined) return fallback;
-  ctx.warn({ path, message: `environment variable ${name} is not set; it expands to ""` });
+  ctx.warn({
+    code: 'VARIABLE_UNSET',
+    message: `environment variable ${name} is not set; it expands to ""`,
+    path,
+  });
   return '';
 }
 
