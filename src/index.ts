@@ -69,8 +69,16 @@ export { CALL_FINISH_REASONS, functionCalls } from './adapter/turn/calls.js';
 export type { MediaMode } from './adapter/turn/render.js';
 export type { RequestCheckOptions, RequestFinding } from './adapter/turn/request-checks.js';
 export { checkRequest } from './adapter/turn/request-checks.js';
-export type { FunctionResponseOptions, StructuredMode } from './adapter/turn/responses.js';
-export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './adapter/turn/responses.js';
+export type {
+  FunctionResponseOptions,
+  ResponseFormat,
+  StructuredMode,
+} from './adapter/turn/responses.js';
+export {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  functionResponse,
+  rejectionResponse,
+} from './adapter/turn/responses.js';
 export type { ResolvedCall, ToolError, ToolErrorCode, ToolResult } from './adapter/types.js';
 export { isToolError } from './adapter/types.js';
 export type {
