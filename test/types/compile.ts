@@ -8,6 +8,7 @@
  */
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
+import { fencedBlocks } from '../../scripts/lib/fenced-blocks.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -46,21 +47,11 @@ export const STRICTNESS = {
  * Every ```ts (or ```typescript) block of a Markdown text, verbatim, with the line it starts on.
  */
 export function typescriptBlocks(markdown: string, file: string): Snippet[] {
-  const lines = markdown.split('\n');
-  const blocks: Snippet[] = [];
-  for (let index = 0; index < lines.length; index++) {
-    if (!/^```(ts|typescript)\s*$/.test(lines[index] ?? '')) continue;
-    const start = index + 1;
-    let end = start;
-    while (end < lines.length && lines[end] !== '```') end++;
-    blocks.push({
-      name: `block-${blocks.length + 1}.ts`,
-      text: lines.slice(start, end).join('\n'),
-      origin: { file, line: start + 1 },
-    });
-    index = end;
-  }
-  return blocks;
+  return fencedBlocks(markdown, ['ts', 'typescript']).map((block, index) => ({
+    name: `block-${index + 1}.ts`,
+    text: block.text,
+    origin: { file, line: block.line },
+  }));
 }
 
 /** Declaration files parsed once for every compilation (they never change during a run). */
