@@ -230,9 +230,12 @@ async function runRow(
       check(swapHolds(found, version), `${name} ${found}`, `asked for ${spec}`);
     }
     const versions: string[] = [`node ${row.nodeMajor}`];
+    for (const name of [...Object.keys(manifest.peerDependencies), 'typescript']) {
+      versions.push(`${name} ${(await installed(app, name)) ?? 'none'}`);
+    }
+    result.versions = versions.join(', ');
     for (const [peer, range] of Object.entries(manifest.peerDependencies)) {
       const found = (await installed(app, peer)) ?? 'none';
-      versions.push(`${peer} ${found}`);
       check(
         found !== 'none' && satisfies(found, range),
         `${peer} ${found} in ${range}`,
@@ -241,8 +244,6 @@ async function runRow(
       const copies = copiesOf(app, peer);
       check(copies.length === 1, `one copy of ${peer}`, `${copies.length}: ${copies.join(', ')}`);
     }
-    versions.push(`typescript ${(await installed(app, 'typescript')) ?? 'none'}`);
-    result.versions = versions.join(', ');
     await step(
       'npm ls --all (no missing or invalid dependency)',
       'npm ls --all',
@@ -308,20 +309,15 @@ async function main(): Promise<number> {
   const chosen = values.node?.map(Number);
   const rows = matrixRows(manifest).filter((row) => !chosen || chosen.includes(row.nodeMajor));
   if (rows.length === 0) throw new Error(`no row runs Node.js ${values.node?.join(', ')}`);
-  if (rows.some((row) => row.ciNode !== undefined)) {
-    const missing = rows.some(
-      (row) => row.ciNode && !existsSync(join(root, '.ci', 'nodes', 'node_modules', row.ciNode)),
+  const nodes = join(root, '.ci', 'nodes', 'node_modules');
+  if (rows.some((row) => row.ciNode !== undefined && !existsSync(join(nodes, row.ciNode)))) {
+    await step(
+      'npm ci --prefix .ci/nodes (Node.js 22 and 24)',
+      'npm ci --prefix .ci/nodes --no-audit --no-fund',
+      root,
+      process.env,
+      10 * MINUTE,
     );
-    if (missing) {
-      console.log('installing Node.js 22 and 24 from .ci/nodes');
-      await step(
-        'npm ci --prefix .ci/nodes',
-        'npm ci --prefix .ci/nodes --no-audit --no-fund',
-        root,
-        process.env,
-        10 * MINUTE,
-      );
-    }
   }
 
   const dir = await mkdtemp(join(tmpdir(), 'install-matrix-'));
