@@ -32,10 +32,14 @@ export type {
   PartInput,
   ResponseInput,
   SchemaMode,
+  UseGeminiMcpKitGenaiForGenaiFunctionDeclaration,
+  UseGeminiMcpKitGenaiForGenaiTool,
 } from './adapter/shapes.js';
 export type {
   DeclarationWarning,
+  DeclarationWarningCode,
   FunctionDeclarationsOptions,
+  ToolDeclarationWarning,
 } from './adapter/tools/declarations.js';
 export { functionDeclarations, geminiTools } from './adapter/tools/declarations.js';
 export type { PrefixMode } from './adapter/tools/names.js';
@@ -64,11 +68,20 @@ export type {
 } from './adapter/turn/calls.js';
 export { functionCalls } from './adapter/turn/calls.js';
 export type { MediaMode } from './adapter/turn/render.js';
-export type { FunctionResponseOptions, StructuredMode } from './adapter/turn/responses.js';
-export { functionResponse } from './adapter/turn/responses.js';
+export type {
+  FunctionResponseOptions,
+  ResponseFormat,
+  StructuredMode,
+} from './adapter/turn/responses.js';
+export { functionResponse, rejectionResponse } from './adapter/turn/responses.js';
 export type { ResolvedCall, ToolError, ToolErrorCode, ToolResult } from './adapter/types.js';
 export { isToolError } from './adapter/types.js';
-export type { GeminiMcpErrorCode, GeminiMcpErrorOptions, ViolationDetail } from './errors.js';
+export type {
+  GeminiMcpErrorCode,
+  GeminiMcpErrorOptions,
+  ViolationDetail,
+  Warning,
+} from './errors.js';
 export { GeminiMcpError } from './errors.js';
 export type { ReadNotice } from './generated/guards-common.js';
 export type { CallProgress } from './runtime/mcp/call-progress.js';
@@ -77,6 +90,7 @@ export type {
   ConfigFormat,
   ConfigReadOptions,
   ConfigWarning,
+  ConfigWarningCode,
   GeminiCliHttpServerConfig,
   HttpServerConfig,
   HttpServerEntry,
@@ -134,6 +148,7 @@ export type {
   GeminiParametersResult,
   GeminiSchemaResult,
   SchemaWarning,
+  SchemaWarningCode,
   ToGeminiSchemaOptions,
 } from './schema/to-gemini-schema.js';
 export { toGeminiParameters, toGeminiSchema } from './schema/to-gemini-schema.js';

@@ -60,11 +60,16 @@ function code(cell: string): string {
 describe('issue 33: the README map of names', () => {
   it('names the package, its one bin and the repository as package.json does', () => {
     const rows = new Map(table('What').map(([what, name]) => [what!, name!]));
+    expect([...rows.keys()]).toEqual([
+      'npm package',
+      "command (the package's one bin)",
+      'repository and GitHub Action',
+    ]);
     expect(code(rows.get('npm package')!)).toBe(manifest.name);
     expect(Object.keys(manifest.bin)).toEqual([manifest.name]);
     expect(code(rows.get("command (the package's one bin)")!)).toBe(manifest.name);
-    expect(manifest.repository.url).toContain(
-      `github.com/${code(rows.get('repository and GitHub Action')!)}.git`,
+    expect(manifest.repository.url).toBe(
+      `git+https://github.com/${code(rows.get('repository and GitHub Action')!)}.git`,
     );
   });
 

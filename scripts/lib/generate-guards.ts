@@ -79,7 +79,11 @@ function generateGuardsCommon(g: Guarded): string {
     { moduleSpecifier: 'node:module', namedImports: ['createRequire'] },
     {
       moduleSpecifier: '../errors.js',
-      namedImports: ['GeminiMcpError', { name: 'ViolationDetail', isTypeOnly: true }],
+      namedImports: [
+        'GeminiMcpError',
+        { name: 'ViolationDetail', isTypeOnly: true },
+        { name: 'Warning', isTypeOnly: true },
+      ],
     },
   ]);
   file.addStatements(GUARDS_PRELUDE);

@@ -106,3 +106,23 @@ export type DeclaredFunction<M extends SchemaMode = 'json'> = M extends 'openapi
 export interface FunctionTool<M extends SchemaMode = 'json'> {
   functionDeclarations: DeclaredFunction<M>[];
 }
+
+/**
+ * An openapi-mode declaration as `functionDeclarations` from the main entry types it: its
+ * `Schema.type` is the API's string (`'STRING'`), which @google/genai's `FunctionDeclaration`
+ * does not take (its `Type` is a TypeScript enum). The name is what a type error shows: import
+ * `functionDeclarations` from `gemini-mcp-kit/genai` to have the same value typed
+ * `genai.FunctionDeclaration[]`.
+ */
+export interface UseGeminiMcpKitGenaiForGenaiFunctionDeclaration
+  extends OpenApiFunctionDeclaration {}
+
+/**
+ * An openapi-mode Tool as `geminiTools` from the main entry types it: its declarations'
+ * `Schema.type` is the API's string (`'STRING'`), which @google/genai's `Tool` does not take
+ * (its `Type` is a TypeScript enum). The name is what a type error shows: import `geminiTools`
+ * from `gemini-mcp-kit/genai` to have the same value typed `genai.Tool[]`.
+ */
+export interface UseGeminiMcpKitGenaiForGenaiTool extends FunctionTool<'openapi'> {
+  functionDeclarations: UseGeminiMcpKitGenaiForGenaiFunctionDeclaration[];
+}

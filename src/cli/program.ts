@@ -143,7 +143,10 @@ function buildProgram(io: CliIo, commands: ((io: CliIo) => Command)[]): Command 
       'Connect MCP servers to Gemini function calling; check payloads against the API schemas.',
     )
     .version(packageVersion(), '-V, --version', 'print the version')
-    .option('--debug', 'print stack traces and resource use')
+    .option(
+      '--debug',
+      "on stderr: a failure's stack trace and causes, and the run's time, CPU and peak memory",
+    )
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -169,11 +172,33 @@ function buildProgram(io: CliIo, commands: ((io: CliIo) => Command)[]): Command 
   return program;
 }
 
-function describe(error: unknown): string {
+function describe(error: unknown, debug: boolean): string {
   if (error instanceof CliError || error instanceof GeminiMcpError) return error.message;
   if (error instanceof Error)
-    return `unexpected error: ${error.message} (run with --debug for details)`;
+    return `unexpected error: ${error.message}${debug ? '' : ' (run with --debug for details)'}`;
   return `unexpected error: ${String(error)}`;
+}
+
+/** Causes followed at most, in `--debug`'s stack traces. */
+const MAX_CAUSES = 5;
+
+/** `--debug`: the failure's stack trace, then each cause's. */
+function writeStacks(io: CliIo, error: unknown): void {
+  let at = error;
+  for (let depth = 0; depth <= MAX_CAUSES && at !== undefined && at !== null; depth++) {
+    const text = at instanceof Error ? (at.stack ?? `${at.name}: ${at.message}`) : String(at);
+    io.stderr.write(`${depth === 0 ? '' : 'cause: '}${text}\n`);
+    at = at instanceof Error ? at.cause : undefined;
+  }
+}
+
+/** `--debug`: what the run cost, on one line (every command, whatever its outcome). */
+function writeResourceUse(io: CliIo, startedAt: bigint): void {
+  const ms = Number(process.hrtime.bigint() - startedAt) / 1e6;
+  const { userCPUTime, systemCPUTime, maxRSS } = process.resourceUsage();
+  io.stderr.write(
+    `debug: ${ms.toFixed(0)} ms, CPU ${(userCPUTime / 1000).toFixed(0)} ms user + ${(systemCPUTime / 1000).toFixed(0)} ms system; maxRSS ${maxRSS} KiB\n`,
+  );
 }
 
 /** Runs the command line and returns its exit code (never throws). */
@@ -195,6 +220,7 @@ export async function main(
     return EXIT.OK;
   }
   process.exitCode = undefined;
+  const startedAt = process.hrtime.bigint();
   try {
     await program.parseAsync([...argv]);
     const code = process.exitCode;
@@ -203,16 +229,14 @@ export async function main(
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
     }
-    io.stderr.write(`gemini-mcp-kit: ${terminalSafe(describe(error))}\n`);
-    if (debug && error instanceof Error && error.stack !== undefined) {
-      io.stderr.write(`${error.stack}\n`);
-      if (error.cause !== undefined)
-        io.stderr.write(`cause: ${String((error.cause as Error)?.stack ?? error.cause)}\n`);
-    }
+    io.stderr.write(`gemini-mcp-kit: ${terminalSafe(describe(error, debug))}\n`);
+    if (debug) writeStacks(io, error);
     if (error instanceof CliError) return error.exitCode;
     if (error instanceof GeminiMcpError) {
       return error.code === 'INVALID_PAYLOAD' ? EXIT.INVALID : EXIT.USAGE;
     }
     return EXIT.USAGE;
+  } finally {
+    if (debug) writeResourceUse(io, startedAt);
   }
 }

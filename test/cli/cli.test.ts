@@ -38,10 +38,29 @@ describe('gemini-mcp-kit', () => {
     ],
     [
       'tools',
-      ['--config', '--server', '--schema-mode', '--format', '--prefix', 'bundled example server'],
+      [
+        '--config',
+        '--server',
+        '--schema-mode',
+        '--format',
+        '--prefix',
+        'bundled example server',
+        'Exit status',
+      ],
     ],
-    ['answer', ['--config', '--server', '--dialect', '--validate-args', 'RESPONSE.json']],
-    ['chat', ['--config', '--model', '--max-turns', 'GEMINI_API_KEY']],
+    [
+      'answer',
+      [
+        '--config',
+        '--server',
+        '--dialect',
+        '--validate-args',
+        '--allow-errors',
+        'RESPONSE.json',
+        'Exit status',
+      ],
+    ],
+    ['chat', ['--config', '--model', '--max-turns', 'GEMINI_API_KEY', 'Exit status']],
   ])('%s --help', async (command, words) => {
     const run = await runCli([command, '--help']);
     expect(run.code).toBe(0);

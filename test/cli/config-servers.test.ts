@@ -8,7 +8,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG_FILES, type ConfigWorld, openConfigWorld } from '../support/config-files.js';
+import {
+  CONFIG_FILES,
+  type ConfigWorld,
+  JSONC_FILES,
+  MISSING_COMMA,
+  openConfigWorld,
+} from '../support/config-files.js';
 import { ensureBuilt } from './build.js';
 import { EXAMPLE_SERVER, expectOneLine, lines, runCli } from './helpers.js';
 
@@ -82,6 +88,43 @@ describe('tools --config: each client format, real servers', () => {
   );
 });
 
+describe('tools --config: files as editors write them (JSONC)', () => {
+  it.each(JSONC_FILES)(
+    '%s (%s), with comments: the example server over stdio',
+    async (fixture, at) => {
+      const path = await world.place(fixture, at);
+      const run = await runCli(['tools', '--config', path]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(declared(run.stdout)).toEqual(['hello', 'bitcoin_price']);
+      expect(run.stderr).toBe('');
+    },
+    SLOW,
+  );
+
+  it('a missing comma at line 7: one line naming file:7:7 and the entry, exit 2', async () => {
+    const path = await world.place(MISSING_COMMA[0], MISSING_COMMA[1]);
+    const run = await runCli(['tools', '--config', path]);
+    expect(run.code).toBe(2);
+    expect(expectOneLine(run.stderr)).toBe(
+      `gemini-mcp-kit: ${path}:7:7: /servers/example: comma expected`,
+    );
+  });
+
+  it('issue 38.10: a file nested 100,000 levels deep: one line naming the place, exit 2 (no "unexpected error")', async () => {
+    const path = join(world.workspace, 'deep.json');
+    const deep = 100_000;
+    writeFileSync(
+      path,
+      `{"mcpServers": {"a": {"command": ${'['.repeat(deep)}${']'.repeat(deep)}}}}`,
+    );
+    const run = await runCli(['tools', '--config', path]);
+    expect(run.code).toBe(2);
+    expect(expectOneLine(run.stderr)).toBe(
+      `gemini-mcp-kit: ${path}:1:544: nested deeper than 512 levels`,
+    );
+  });
+});
+
 describe('tools: typos in a configuration', () => {
   it('an unknown key is a warning with the file, the pointer and a did-you-mean', async () => {
     const path = join(world.workspace, 'typo.json');
@@ -96,12 +139,12 @@ describe('tools: typos in a configuration', () => {
     );
   });
 
-  it('mcpServer: one line naming the pointer and mcpServers, exit 2', async () => {
+  it('mcpServer: one line naming the place, the pointer and mcpServers, exit 2', async () => {
     const path = join(world.workspace, 'typo-top.json');
     writeFileSync(path, JSON.stringify({ mcpServer: { hi: { command: 'node' } } }));
     const run = await runCli(['tools', '--config', path]);
     expect(run.code).toBe(2);
-    expect(expectOneLine(run.stderr)).toContain(`${path}: /mcpServer: expected {"mcpServers"`);
+    expect(expectOneLine(run.stderr)).toContain(`${path}:1:14: /mcpServer: expected {"mcpServers"`);
     expect(run.stderr).toContain('did you mean "mcpServers"?');
   });
 });

@@ -75,6 +75,7 @@ describe('npm pack', () => {
       'dist/generated/validators-mcp.js',
       'dist/generated/validators-vertex-v1.js',
       'dist/generated/validators-vertex-v1beta1.js',
+      'dist/generated/validators-vertex-common.js',
       'dist/generated/catalog.js',
       'dist/generated/guards.js',
       'schemas/manifest.json',
@@ -82,6 +83,7 @@ describe('npm pack', () => {
       'schemas/mcp/Tool.schema.json',
       'docs/api/README.md',
       'examples/recorded-turn.json',
+      'examples/mcp.json',
     ]) {
       expect(packed, needed).toContain(needed);
     }
@@ -205,6 +207,12 @@ describe('e2e: installed from the tarball in a fresh project', () => {
     expect(next.role).toBe('user');
     expect(next.parts.map((p) => p.functionResponse.name).length).toBeGreaterThan(0);
 
+    // examples/mcp.json, copied as the README says, names the example server the install has.
+    const example = JSON.parse(
+      readFileSync(join(project, 'node_modules', manifest.name, 'examples', 'mcp.json'), 'utf8'),
+    ) as { mcpServers: { bitcoin: { args: string[] } } };
+    expect(existsSync(join(project, example.mcpServers.bitcoin.args[0]!))).toBe(true);
+
     // The action's step, with the real npx: version 0.x.y is the one installed, so npx runs it
     // without downloading anything (offline).
     const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
@@ -224,7 +232,7 @@ describe('e2e: installed from the tarball in a fresh project', () => {
         env: {
           ...process.env,
           npm_config_offline: 'true',
-          GEMINI_MCP_FILES: 'payloads/**/*.json node_modules/gemini-mcp-kit/examples/*.json',
+          GEMINI_MCP_FILES: 'payloads/**/*.json node_modules/gemini-mcp-kit/examples/*-turn.json',
           GEMINI_MCP_KIND: 'auto',
           GEMINI_MCP_DIALECT: 'gemini',
           GEMINI_MCP_STRICT: 'false',

@@ -221,7 +221,7 @@ describe('answer', () => {
     });
   });
 
-  it('EX-3b: --dialect vertex-v1 answers without ids; an unknown function gets its error response', async () => {
+  it('EX-3b: --dialect vertex-v1 answers without ids; an unknown function gets its error response (--allow-errors: exit 0)', async () => {
     const turn = file('unknown.json', {
       candidates: [
         {
@@ -235,7 +235,7 @@ describe('answer', () => {
         },
       ],
     });
-    const run = await runCli(['answer', turn, '--dialect', 'vertex-v1']);
+    const run = await runCli(['answer', turn, '--dialect', 'vertex-v1', '--allow-errors']);
     expect(run.code, run.stderr).toBe(0);
     const content = JSON.parse(run.stdout);
     expect(checkVertexV1Content(content)).toEqual([]);

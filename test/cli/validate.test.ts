@@ -293,10 +293,14 @@ describe('issue 14: what validate loads, and the depth bound it keeps', () => {
     const cases: [string[], string][] = [
       [['--kind', 'generate-content-response'], 'validators-gemini.js'],
       [['--kind', 'call-tool-result'], 'validators-mcp.js'],
-      [['--dialect', 'vertex-v1beta1', '--kind', 'content'], 'validators-vertex-v1beta1.js'],
-      [['--kind', 'vertex-v1-partial-arg'], 'validators-vertex-v1.js'],
+      // A Vertex version's validators import those it shares with the other version.
+      [
+        ['--dialect', 'vertex-v1beta1', '--kind', 'content'],
+        'validators-vertex-common.js, validators-vertex-v1beta1.js',
+      ],
+      [['--kind', 'vertex-v1-partial-arg'], 'validators-vertex-common.js, validators-vertex-v1.js'],
       [[], 'validators-gemini.js'],
-      [['--dialect', 'vertex-v1'], 'validators-vertex-v1.js'],
+      [['--dialect', 'vertex-v1'], 'validators-vertex-common.js, validators-vertex-v1.js'],
     ];
     for (const [options, modules] of cases) {
       const run = await runCli(['validate', ...options, path], { nodeArgs: ['--import', LOADED] });

@@ -7,10 +7,11 @@
 import {
   type CallableTool,
   type Content,
+  FinishReason,
   type FunctionCall,
   type FunctionDeclaration,
   type GenerateContentParameters,
-  type GenerateContentResponse,
+  GenerateContentResponse,
   GoogleGenAI,
   type Part,
   type Schema,
@@ -33,6 +34,7 @@ import {
   genaiGenerateStream,
   listAllTools,
   mcpCallableTool,
+  rejectionResponse,
   runConversation,
 } from 'gemini-mcp-kit';
 import * as typed from 'gemini-mcp-kit/genai';
@@ -67,7 +69,7 @@ functionCalls(parts, toolset);
 readGenerateContentResponse(response);
 
 // gemini-mcp-kit -> genai: the answers, into the history.
-const rejected: Part[] = read.rejected;
+const rejected: Part[] = read.rejected.map((call) => rejectionResponse(call));
 const answer: Content = await answerCalls(response, toolset, clients);
 history.push(answer, await answerCalls(parts, toolset, clients));
 if (turn) history.push(turn, await answerCalls(turn, toolset, clients));
@@ -113,6 +115,50 @@ const generate = async (request: GenerateRequest<Content>) =>
   });
 const own2 = await runConversation({ generate, toolset, clients, contents: history });
 history.push(...own2.contents);
+
+// Issue 33: a newcomer's scripted conversations, genai's Contents in and out. A generate of
+// object literals (the response type is inferred from them, and its Content differs from genai's)
+const script = [
+  {
+    candidates: [
+      {
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { id: 'c1', name: 'bitcoin_price', args: { currency: 'EUR' } } }],
+        },
+      },
+    ],
+  },
+  {
+    candidates: [
+      {
+        content: { role: 'model', parts: [{ text: 'About 90,000 EUR.' }] },
+        finishReason: FinishReason.STOP,
+      },
+    ],
+  },
+];
+const scripted = await runConversation({
+  generate: async () => script.shift()!,
+  toolset: servers,
+  clients,
+  contents: history,
+  onTurn: ({ contents }) => contents.length,
+});
+const scriptedHistory: Content[] = scripted.contents;
+// ... and a generate of genai's own GenerateContentResponse, the class its client returns.
+const reply = (content: Content): GenerateContentResponse =>
+  Object.assign(new GenerateContentResponse(), {
+    candidates: [{ content, finishReason: FinishReason.STOP }],
+  });
+const replies = [reply({ role: 'model', parts: [{ text: 'About 90,000 EUR.' }] })];
+const classed = await runConversation({
+  generate: async () => replies.shift()!,
+  toolset: servers,
+  clients,
+  contents: scriptedHistory,
+});
+history.push(...classed.contents);
 
 // gemini-mcp-kit -> genai: the CallableTool for automatic function calling, both entries.
 const callable: CallableTool = mcpCallableTool(servers, { timeoutMs: 30_000 });
