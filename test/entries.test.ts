@@ -218,6 +218,8 @@ const HEAVY = [
   /^dist\/runtime\/mcp\/transports\/(stdio|http|sse)\.js$/,
   /^dist\/runtime\/mcp\/auth\/(authorize|provider|loopback)\.js$/,
   /^dist\/runtime\/mcp\/features\/(sampling|elicitation|roots)\.js$/,
+  /^dist\/runtime\/mcp\/config\/jsonc\.js$/,
+  /^node_modules\/jsonc-parser\//,
   /^node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/client\/(auth|stdio|sse|streamableHttp)\.js$/,
   /^node_modules\/ajv\/dist\/20(19|20)\.js$/,
   /^node_modules\/re2js\//,

@@ -10,7 +10,6 @@ import { GeminiMcpError } from '../../../errors.js';
 import { appendPointer } from '../../../json/pointer.js';
 import { readEnvFile } from './env-file.js';
 import { locateServers, readEntry, UnknownKeys } from './formats.js';
-import { parseConfigText, placeOfPointer } from './jsonc.js';
 import type { ConfigReadOptions, ConfigWarning, ServerEntry } from './types.js';
 
 /** The folder `${workspaceFolder}` means for a file: its folder, or the parent of `.vscode/` & co. */
@@ -83,6 +82,8 @@ export async function readServersConfig(
   } catch (cause) {
     throw new GeminiMcpError('CONFIG_INVALID', `cannot read ${path}`, { cause, data: { path } });
   }
+  // The JSONC reader (and its parser) loads with the first file read, not with the library.
+  const { parseConfigText, placeOfPointer } = await import('./jsonc.js');
   const value = parseConfigText(text, path);
   try {
     return parseServersConfig(value, {
