@@ -100,8 +100,9 @@ function commit(rev = 'HEAD'): string {
 
 /** What a smoke run prints for a figure that ran: that it ran, never a verdict. */
 function smokeLine(figure: Figure): string {
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const targets = figure.checks.filter((check) => check.met !== undefined).length;
-  return `${figure.id}: ${figure.title}: ran (${figure.rows.length} rows, ${targets} targets; one round each, not judged)`;
+  return `${figure.id}: ${figure.title}: ran (${count(figure.rows.length, 'row')}, ${count(targets, 'target')} not judged: one round each)`;
 }
 
 function failed(id: string, error: unknown): Figure {
