@@ -54,7 +54,7 @@ const options: Partial<TypeDocOptions & PluginOptions> = {
   plugin: ['typedoc-plugin-markdown'],
   outputFileStrategy: 'modules',
   out: scratch,
-  name: 'gemini-mcp',
+  name: 'gemini-mcp-kit',
   readme: 'none',
   // Source links would name a commit: the reference would change with every commit.
   disableSources: true,

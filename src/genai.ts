@@ -1,5 +1,5 @@
 /**
- * gemini-mcp for @google/genai users: everything `gemini-mcp` exports, with the functions that
+ * gemini-mcp-kit for @google/genai users: everything `gemini-mcp-kit` exports, with the functions that
  * emit Gemini `Schema`s typed by @google/genai's own types. The OpenAPI `Schema.type` is a
  * TypeScript enum in genai (`Type.STRING`), which no string-literal type can be assigned to; the
  * values are the same strings (the type test compares the two value sets for each genai
@@ -9,7 +9,7 @@
  * @example
  * ```ts
  * import { GoogleGenAI } from '@google/genai';
- * import { connectServers, geminiTools } from 'gemini-mcp/genai';
+ * import { connectServers, geminiTools } from 'gemini-mcp-kit/genai';
  *
  * const ai = new GoogleGenAI({ apiKey: process.env['GEMINI_API_KEY'] ?? '' });
  * const servers = await connectServers('mcp.json');
@@ -43,7 +43,7 @@ export interface GenAiParametersResult {
   warnings: SchemaWarning[];
 }
 
-/** The gemini-mcp `functionDeclarations`, typed `genai.FunctionDeclaration[]` in either schema mode. */
+/** The gemini-mcp-kit `functionDeclarations`, typed `genai.FunctionDeclaration[]` in either schema mode. */
 export function functionDeclarations(
   toolset: ToolSet,
   options?: FunctionDeclarationsOptions,
@@ -51,12 +51,12 @@ export function functionDeclarations(
   return declarations.functionDeclarations(toolset, options) as genai.FunctionDeclaration[];
 }
 
-/** The gemini-mcp `geminiTools`, typed `genai.Tool[]` in either schema mode. */
+/** The gemini-mcp-kit `geminiTools`, typed `genai.Tool[]` in either schema mode. */
 export function geminiTools(toolset: ToolSet, options?: FunctionDeclarationsOptions): genai.Tool[] {
   return declarations.geminiTools(toolset, options) as genai.Tool[];
 }
 
-/** The gemini-mcp `toGeminiSchema`, typed with genai's `Schema`. */
+/** The gemini-mcp-kit `toGeminiSchema`, typed with genai's `Schema`. */
 export function toGeminiSchema(
   jsonSchema: unknown,
   options?: ToGeminiSchemaOptions,
@@ -64,7 +64,7 @@ export function toGeminiSchema(
   return schemas.toGeminiSchema(jsonSchema, options) as GenAiSchemaResult;
 }
 
-/** The gemini-mcp `toGeminiParameters`, typed with genai's `Schema`. */
+/** The gemini-mcp-kit `toGeminiParameters`, typed with genai's `Schema`. */
 export function toGeminiParameters(
   inputSchema: unknown,
   options?: ToGeminiSchemaOptions,
@@ -72,7 +72,7 @@ export function toGeminiParameters(
   return schemas.toGeminiParameters(inputSchema, options) as GenAiParametersResult;
 }
 
-/** The gemini-mcp `mcpCallableTool`, typed as genai's `CallableTool` in either schema mode. */
+/** The gemini-mcp-kit `mcpCallableTool`, typed as genai's `CallableTool` in either schema mode. */
 export function mcpCallableTool(
   servers: CallableServers,
   options?: CallableToolOptions<SchemaMode>,

@@ -1,5 +1,5 @@
 /**
- * gemini-mcp: connect MCP servers to Gemini function calling, with every payload proven against
+ * gemini-mcp-kit: connect MCP servers to Gemini function calling, with every payload proven against
  * the API's own schemas.
  *
  * @packageDocumentation
@@ -32,10 +32,14 @@ export type {
   PartInput,
   ResponseInput,
   SchemaMode,
+  UseGeminiMcpKitGenaiForGenaiFunctionDeclaration,
+  UseGeminiMcpKitGenaiForGenaiTool,
 } from './adapter/shapes.js';
 export type {
   DeclarationWarning,
+  DeclarationWarningCode,
   FunctionDeclarationsOptions,
+  ToolDeclarationWarning,
 } from './adapter/tools/declarations.js';
 export { functionDeclarations, geminiTools } from './adapter/tools/declarations.js';
 export type { PrefixMode } from './adapter/tools/names.js';
@@ -67,11 +71,24 @@ export { CALL_FINISH_REASONS, functionCalls } from './adapter/turn/calls.js';
 export type { MediaMode } from './adapter/turn/render.js';
 export type { RequestCheckOptions, RequestFinding } from './adapter/turn/request-checks.js';
 export { checkRequest } from './adapter/turn/request-checks.js';
-export type { FunctionResponseOptions, StructuredMode } from './adapter/turn/responses.js';
-export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './adapter/turn/responses.js';
+export type {
+  FunctionResponseOptions,
+  ResponseFormat,
+  StructuredMode,
+} from './adapter/turn/responses.js';
+export {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  functionResponse,
+  rejectionResponse,
+} from './adapter/turn/responses.js';
 export type { ResolvedCall, ToolError, ToolErrorCode, ToolResult } from './adapter/types.js';
 export { isToolError } from './adapter/types.js';
-export type { GeminiMcpErrorCode, GeminiMcpErrorOptions, ViolationDetail } from './errors.js';
+export type {
+  GeminiMcpErrorCode,
+  GeminiMcpErrorOptions,
+  ViolationDetail,
+  Warning,
+} from './errors.js';
 export { GeminiMcpError } from './errors.js';
 export type { ReadCheck, ReadNotice, SchemaName } from './generated/guards.js';
 export {
@@ -140,6 +157,7 @@ export type {
   ConfigFormat,
   ConfigReadOptions,
   ConfigWarning,
+  ConfigWarningCode,
   GeminiCliHttpServerConfig,
   HttpServerConfig,
   HttpServerEntry,
@@ -230,6 +248,7 @@ export type {
   GeminiParametersResult,
   GeminiSchemaResult,
   SchemaWarning,
+  SchemaWarningCode,
   ToGeminiSchemaOptions,
 } from './schema/to-gemini-schema.js';
 export { toGeminiParameters, toGeminiSchema } from './schema/to-gemini-schema.js';

@@ -11,7 +11,7 @@ const root = resolve(import.meta.dirname, '..');
 
 /**
  * The layers, bottom up. `errors.ts` is the one module below them all (the generated guards
- * throw its error class); `index.ts` and `genai.ts` (the `gemini-mcp/genai` entry) are the
+ * throw its error class); `index.ts` and `genai.ts` (the `gemini-mcp-kit/genai` entry) are the
  * package's entries above the library layers.
  */
 const LAYERS = ['generated', 'json', 'schema', 'adapter', 'runtime', 'cli'] as const;

@@ -24,11 +24,11 @@ export async function p2(ctx: BenchContext): Promise<Figure> {
     const declared = first.functionDeclarations?.length ?? 0;
     if (declared !== count) throw new Error(`mcpToTool declared ${declared} tools, not ${count}`);
     const names = {
-      repeated: `gemini-mcp functionDeclarations, repeated on a built tool set (${count} tools, json)`,
+      repeated: `gemini-mcp-kit functionDeclarations, repeated on a built tool set (${count} tools, json)`,
       genai: `@google/genai ${genaiVersion} mcpToTool(...).tool() (${count} tools)`,
-      first: `gemini-mcp functionDeclarations, first call on a fresh tool set (${count} tools)`,
+      first: `gemini-mcp-kit functionDeclarations, first call on a fresh tool set (${count} tools)`,
       clones: `structuredClone of each of the ${count} inputSchemas`,
-      withSet: `gemini-mcp buildToolSet + functionDeclarations (${count} tools)`,
+      withSet: `gemini-mcp-kit buildToolSet + functionDeclarations (${count} tools)`,
     };
     ctx.log(`P2: ${count} real tools, functionDeclarations vs @google/genai mcpToTool`);
     const result = await compareCpu(
@@ -72,7 +72,7 @@ export async function p2(ctx: BenchContext): Promise<Figure> {
       load: { start: loadStart, end: loadNow() },
       method: [
         `The corpus tools \`buildToolSet\` accepts (${count} of ${ctx.corpus.tools.length}), each renamed to its exposed name so names are unique across servers (genai refuses duplicates). The anchor is @google/genai ${genaiVersion}'s \`mcpToTool(...clients)\` over ${servers.length} SDK clients, each linked by \`InMemoryTransport\` to an SDK \`Server\` publishing one package's tools. Its first \`tool()\` lists the tools over MCP (not measured); every later \`tool()\` runs \`mcpToolsToGeminiTool\` over the cached list (the package exports only \`mcpToTool\`), so the measured anchor is that conversion plus one awaited promise; our repeated task is made async too. CPU time, interleaved rounds, ratio per round.`,
-        'What each side does per tool: genai builds `{name, description, parametersJsonSchema, responseJsonSchema?}` sharing the MCP objects, and checks names for duplicates. gemini-mcp (json mode) sanitizes the description, gives each declaration a `parametersJsonSchema` that never aliases the tool set, and proves the declaration against the vendored FunctionDeclaration validator. The first call is timed on a tool set built just before it (the build not timed), against `structuredClone` of every inputSchema; the last row adds `buildToolSet` (MCP Tool validation, naming, collision and look-alike checks, parameter-name warnings), which genai does not do.',
+        'What each side does per tool: genai builds `{name, description, parametersJsonSchema, responseJsonSchema?}` sharing the MCP objects, and checks names for duplicates. gemini-mcp-kit (json mode) sanitizes the description, gives each declaration a `parametersJsonSchema` that never aliases the tool set, and proves the declaration against the vendored FunctionDeclaration validator. The first call is timed on a tool set built just before it (the build not timed), against `structuredClone` of every inputSchema; the last row adds `buildToolSet` (MCP Tool validation, naming, collision and look-alike checks, parameter-name warnings), which genai does not do.',
       ],
     };
   } finally {

@@ -1,4 +1,4 @@
-/** P4: `gemini-mcp validate` on JSONL of GenerateContentResponses vs a bare JSON.parse loop. */
+/** P4: `gemini-mcp-kit validate` on JSONL of GenerateContentResponses vs a bare JSON.parse loop. */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +43,7 @@ export async function p4(ctx: BenchContext): Promise<Figure> {
     try {
       const rss = { validate: [] as number[], bare: [] as number[] };
       const names = {
-        validate: `gemini-mcp validate --kind generate-content-response, ${size.label}`,
+        validate: `gemini-mcp-kit validate --kind generate-content-response, ${size.label}`,
         bare: `bare JSON.parse line loop, ${size.label}`,
       };
       const rounds = ctx.repeat(size.rounds);
@@ -129,7 +129,7 @@ export async function p4(ctx: BenchContext): Promise<Figure> {
   });
   return {
     id: 'P4',
-    title: '`gemini-mcp validate` on JSONL vs a bare JSON.parse loop',
+    title: '`gemini-mcp-kit validate` on JSONL vs a bare JSON.parse loop',
     rows,
     checks,
     load: { start: loadStart, end: loadNow() },

@@ -1,4 +1,4 @@
-/** P6: CLI start-up (`gemini-mcp --version`) vs `node -e 0`, in CPU time of the child. */
+/** P6: CLI start-up (`gemini-mcp-kit --version`) vs `node -e 0`, in CPU time of the child. */
 import { childRounds, cpuOfRuns, runChild } from '../lib/child.js';
 import type { BenchContext } from '../lib/context.js';
 import { loadNow, ratioSpread } from '../lib/cpu.js';
@@ -39,11 +39,11 @@ export async function p6Startup(ctx: BenchContext): Promise<Figure> {
   });
   return {
     id: 'P6',
-    title: 'CLI start-up: `gemini-mcp --version` vs `node -e 0`',
+    title: 'CLI start-up: `gemini-mcp-kit --version` vs `node -e 0`',
     rows,
     checks: [
       ratioCheck(
-        'gemini-mcp --version / node -e 0, CPU time of the child',
+        'gemini-mcp-kit --version / node -e 0, CPU time of the child',
         ratioSpread(cpu(names.cli), cpu(names.node)),
         { max: 1.5 },
         '<= 1.5',
@@ -51,7 +51,7 @@ export async function p6Startup(ctx: BenchContext): Promise<Figure> {
     ],
     load: { start: loadStart, end: loadNow() },
     method: [
-      `Both are \`node\` child processes, run in turn (interleaved, one untimed run of each first). Each child's CPU time (user + system of every thread since it started) is printed at its exit by a preload, bench/child/cpu-time.mjs (\`node --import\`, in both, so both pay it); wall time from spawn to exit is shown beside it but, on a loaded machine, is mostly waiting. The CLI is ${cli.how}; its entry is run as \`node <dist>/cli/main.js --version\` (what the \`gemini-mcp\` bin does, without npm's or a shell shim's own start-up).`,
+      `Both are \`node\` child processes, run in turn (interleaved, one untimed run of each first). Each child's CPU time (user + system of every thread since it started) is printed at its exit by a preload, bench/child/cpu-time.mjs (\`node --import\`, in both, so both pay it); wall time from spawn to exit is shown beside it but, on a loaded machine, is mostly waiting. The CLI is ${cli.how}; its entry is run as \`node <dist>/cli/main.js --version\` (what the \`gemini-mcp-kit\` bin does, without npm's or a shell shim's own start-up).`,
     ],
   };
 }

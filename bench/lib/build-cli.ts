@@ -1,5 +1,5 @@
 /**
- * gemini-mcp built for the benchmarks: a private build, in the run's temp dir, of src/ as
+ * gemini-mcp-kit built for the benchmarks: a private build, in the run's temp dir, of src/ as
  * committed at HEAD, so the run measures exactly the commit it names and never races a
  * concurrent edit of src/ or `npm run build` over dist/. Each src/ file is emitted by TypeScript's own `transpileModule` with the options of
  * tsconfig.build.json (the project sets `isolatedModules`, so per-file emit is what tsc emits;

@@ -1,5 +1,5 @@
 /**
- * gemini-mcp as users run it: the built JavaScript (see build-cli.ts), not the TypeScript
+ * gemini-mcp-kit as users run it: the built JavaScript (see build-cli.ts), not the TypeScript
  * sources through tsx. tsx's transform adds helpers to the code (`__name` on every function
  * created, 3-7% of some profiles), which the anchors, plain JavaScript from node_modules, do
  * not pay. Every function comes through the build's public entry (`dist/index.js`, the
@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type * as Package from 'gemini-mcp';
+import type * as Package from 'gemini-mcp-kit';
 import type { BuiltCli } from './build-cli.js';
 
 /** The built modules the figures measure. */

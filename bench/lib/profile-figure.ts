@@ -14,9 +14,9 @@ const TITLES: Readonly<Record<string, string>> = {
   P2: 'functionDeclarations over the real corpus (json mode), looped',
   P2set: 'buildToolSet over the real corpus, looped',
   P3: "toGeminiSchema over the real corpus's inputSchemas, looped",
-  P4: '`gemini-mcp validate --kind generate-content-response` on 200 MB of JSONL',
+  P4: '`gemini-mcp-kit validate --kind generate-content-response` on 200 MB of JSONL',
   P5: 'executeToolCalls, one echo call at a time over InMemoryTransport, looped',
-  P6: '`gemini-mcp --version`',
+  P6: '`gemini-mcp-kit --version`',
 };
 
 /** Markdown lines: where the time of figure `which`'s workload goes. */

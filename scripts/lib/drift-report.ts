@@ -128,7 +128,7 @@ function typesSection(types: TypeShapeReport | null): string[] {
     return lines;
   }
   lines.push(
-    'Every generated type is public (`import type { schemas } from "gemini-mcp"`). A narrowed field accepts fewer values than before.',
+    'Every generated type is public (`import type { schemas } from "gemini-mcp-kit"`). A narrowed field accepts fewer values than before.',
     '',
   );
   for (const { typeName, changes } of types.changed) {

@@ -1,7 +1,8 @@
 /** Standalone ajv validators (draft 2020-12, ESM), compiled here, never at import time. */
-import Ajv2020 from 'ajv/dist/2020.js';
+import Ajv2020, { _, type KeywordCxt, type KeywordDefinition, Name } from 'ajv/dist/2020.js';
+import ajvNames from 'ajv/dist/compile/names.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { isJsonObject, type Json } from './canonical-json.js';
+import { isJsonObject, type Json, type JsonObject } from './canonical-json.js';
 import type { Family } from './schema-set.js';
 import type { LoadedSchema } from './schema-tree.js';
 
@@ -72,22 +73,131 @@ export const VALIDATOR_OPTIONS = {
   validateFormats: false,
 } as const;
 
-/** Compiles every schema given (a family, closed under `$ref`) and returns the ESM module's source. */
-export function generateValidators(schemas: readonly LoadedSchema[]): string {
+/**
+ * Validators this module takes from another, compiled there once (the Vertex messages v1 and
+ * v1beta1 share): their schemas' `$id`s, each with the name of the validator the other module
+ * exports for it.
+ */
+export interface ImportedValidators {
+  /** The module, as imported from this one: `./validators-vertex-common.js`. */
+  readonly from: string;
+  readonly byId: ReadonlyMap<string, string>;
+}
+
+/**
+ * Compiles every schema given (a family, closed under `$ref`) and returns the ESM module's
+ * source. The schemas `imported` names are not compiled here: the module re-exports the other
+ * module's validators under its own names for them, and its references to them call those.
+ */
+export function generateValidators(
+  schemas: readonly LoadedSchema[],
+  imported?: ImportedValidators,
+): string {
+  const own = schemas.filter((s) => imported?.byId.has(s.schema.$id as string) !== true);
+  const elsewhere = schemas.filter((s) => !own.includes(s));
   const ajv = new Ajv2020.default({
-    schemas: schemas.map((s) => s.schema),
+    schemas: [
+      ...own.map((s) => s.schema),
+      // Each stands for the validator imported in its place (see IMPORTED_KEYWORD).
+      ...elsewhere.map(
+        (s): JsonObject => ({
+          $id: s.schema.$id as string,
+          [IMPORTED_KEYWORD]: imported!.byId.get(s.schema.$id as string)!,
+        }),
+      ),
+    ],
     ...VALIDATOR_OPTIONS,
+    keywords: [importedKeyword],
     code: { source: true, esm: true },
   });
-  withoutEvaluatedTracking(ajv, schemas);
+  withoutEvaluatedTracking(ajv, own);
   const exports: Record<string, string> = {};
-  for (const s of schemas) exports[validatorName(s.typeName)] = s.schema.$id as string;
-  return oneFieldFirst(
+  for (const s of own) exports[validatorName(s.typeName)] = s.schema.$id as string;
+  const source = oneFieldFirst(
     cheapPointerTokens(
       positionalContext(withoutParentSchemas(linearErrors(standaloneCode.default(ajv, exports)))),
     ),
   );
+  return imported === undefined ? source : withImports(withoutStubs(source), elsewhere, imported);
 }
+
+/** The keyword of a schema compiled elsewhere: the name of the validator imported for it. */
+const IMPORTED_KEYWORD = 'x-imported-validator';
+
+/**
+ * The code of a schema compiled elsewhere: a call of the validator imported for it, its errors
+ * gathered as ajv gathers those of a referenced schema (so the same paths, in the same order).
+ * Such a schema holds this keyword alone, so the data and path are those of its root.
+ */
+const importedKeyword: KeywordDefinition = {
+  keyword: IMPORTED_KEYWORD,
+  schemaType: 'string',
+  code(cxt: KeywordCxt) {
+    const { gen } = cxt;
+    const N = ajvNames.default;
+    const validate = new Name(cxt.schema as string);
+    gen.if(_`!${validate}(${cxt.data}, ${N.instancePath}, ${N.rootData})`, () => {
+      gen.assign(
+        N.vErrors,
+        _`${N.vErrors} === null ? ${validate}.errors : ${N.vErrors}.concat(${validate}.errors)`,
+      );
+      gen.assign(N.errors, _`${N.vErrors}.length`);
+    });
+  },
+};
+
+/** A stub as {@link importedKeyword} and the post-processing above leave it, with its schema. */
+const STUB =
+  /const schema\d+ = \{"\$id":"([^"]+)","x-imported-validator":"[\w$]+"\};function (validate\d+)\(data, instancePath="", rootData=data\)\{\/\*# sourceURL="\1" \*\/;let vErrors = null;let errors = 0;if\(!([\w$]+)\(data, instancePath, rootData\)\)\{if \(vErrors === null\) \{vErrors = \3\.errors;\} else \{for \(const e of \3\.errors\) vErrors\.push\(e\);\}errors = vErrors\.length;\}\2\.errors = vErrors;return errors === 0;\}/g;
+
+/**
+ * ajv compiles a function for each schema compiled elsewhere that a schema here refers to: a
+ * stub that calls the imported validator and takes its errors. The references call the imported
+ * validator itself instead (it leaves the same errors), and the stubs go: no stub code in the
+ * module, no extra call. A stub of another form fails the generation.
+ */
+function withoutStubs(source: string): string {
+  const imported = new Map<string, string>();
+  const stripped = source.replace(STUB, (_, __, local: string, validate: string) => {
+    imported.set(local, validate);
+    return '';
+  });
+  if (
+    /\bx-imported-validator\b/.test(stripped) ||
+    /if\(![\w$]+\(data, instancePath, rootData\)\)\{/.test(stripped)
+  ) {
+    throw new Error('generate-validators: a stub form this script does not know');
+  }
+  return stripped.replace(/\bvalidate\d+\b/g, (name) => imported.get(name) ?? name);
+}
+
+/**
+ * `source` importing the validators it calls from `imported.from`, and re-exporting those of
+ * `elsewhere` under the names this module would give them.
+ */
+function withImports(
+  source: string,
+  elsewhere: readonly LoadedSchema[],
+  imported: ImportedValidators,
+): string {
+  const theirs = (s: LoadedSchema): string => imported.byId.get(s.schema.$id as string)!;
+  const called = sorted(
+    [...new Set(elsewhere.map(theirs))].filter((name) => source.includes(`${name}(`)),
+  );
+  const reexported = sorted(elsewhere.map((s) => `${theirs(s)} as ${validatorName(s.typeName)}`));
+  const head = '"use strict";';
+  if (!source.startsWith(head)) {
+    throw new Error('generate-validators: ajv standalone code no longer starts with "use strict"');
+  }
+  const from = JSON.stringify(imported.from);
+  const lines = [
+    ...(called.length === 0 ? [] : [`import {${called.join(', ')}} from ${from};`]),
+    `export {${reexported.join(', ')}} from ${from};`,
+  ];
+  return `${head}${lines.join('')}${source.slice(head.length)}`;
+}
+
+const sorted = (names: readonly string[]): string[] => [...names].sort((a, b) => (a < b ? -1 : 1));
 
 /** Keywords that need ajv's tracking of evaluated properties and items. */
 const UNEVALUATED = new Set(['unevaluatedProperties', 'unevaluatedItems']);

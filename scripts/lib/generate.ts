@@ -2,9 +2,16 @@
 import { Project, ts } from 'ts-morph';
 import { generateGuards, generateValidatorTypes } from './generate-guards.js';
 import { generateTypes } from './generate-types.js';
-import { byFamily, familyModule, generateValidators } from './generate-validators.js';
+import {
+  byFamily,
+  familyModule,
+  generateValidators,
+  type ImportedValidators,
+  validatorName,
+} from './generate-validators.js';
 import { readTwins } from './read-rule.js';
 import { loadSchemaTree } from './schema-tree.js';
+import { sharedVertex, VERTEX_COMMON } from './vertex-common.js';
 
 function banner(manifestSha256: string, count: number, twins: number): string {
   const lines = [
@@ -34,9 +41,18 @@ export async function generateAll(schemasDir: string): Promise<Map<string, strin
   const head = banner(manifestSha256, schemas.length, twins.length);
   const types = formatted(await generateTypes(all));
   const files = new Map([['types.ts', `${head}\n${types}`]]);
-  for (const [family, members] of byFamily(all)) {
+  const families = byFamily(all);
+  // What both Vertex versions share is compiled once, into a module of its own that both import.
+  const { common, commonName } = sharedVertex(families);
+  const vertexCommon: ImportedValidators = {
+    from: `./validators-${VERTEX_COMMON}.js`,
+    byId: new Map([...commonName].map(([id, name]) => [id, validatorName(name)])),
+  };
+  files.set(`validators-${VERTEX_COMMON}.js`, `${head}\n${generateValidators(common)}\n`);
+  for (const [family, members] of families) {
     const name = `validators-${familyModule(family)}`;
-    files.set(`${name}.js`, `${head}\n${generateValidators(members)}\n`);
+    const imported = family.startsWith('vertex/') ? vertexCommon : undefined;
+    files.set(`${name}.js`, `${head}\n${generateValidators(members, imported)}\n`);
     files.set(`${name}.d.ts`, `${head}\n${generateValidatorTypes(members)}`);
   }
   for (const [name, text] of generateGuards(schemas, twins, knownTo)) {

@@ -11,6 +11,7 @@ type AjvError = {
   params: Record<string, unknown>;
   message?: string;
   schema?: unknown;
+  data?: unknown;
 };
 type Validate = ((value: unknown) => boolean) & { errors?: AjvError[] | null };
 
@@ -23,10 +24,71 @@ const presenceNames = (schema: unknown): string[] =>
       )
     : [];
 
+/**
+ * A value in a violation's message: JSON cut to \`max\` characters (a long string is cut before
+ * it is encoded), an object or array named by its kind only, so the message stays short and
+ * costs nothing however large the value a sender sent.
+ */
+const briefValue = (value: unknown, max: number): string => {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object' && value !== null) return 'an object';
+  const cut = typeof value === 'string' && value.length > max ? value.slice(0, max) : value;
+  const text = JSON.stringify(cut) ?? String(cut);
+  return text.length > max ? \`\${text.slice(0, max - 3)}...\` : text;
+};
+
+/** Allowed values an enum violation lists at most; the rest are counted. */
+const MAX_LISTED_VALUES = 10;
+
+/** Longest value found that gets a did-you-mean (one read in full, whatever a sender sent). */
+const MAX_HINTED_LENGTH = 200;
+
+/** An enum's wording, made once per allowed-values array (ajv passes the schema's own). */
+interface EnumWords {
+  expected: string;
+  /** Each string value by its lower case, for the did-you-mean. */
+  byLowerCase: Map<string, string>;
+}
+
+const enumWordsCache = new WeakMap<readonly unknown[], EnumWords>();
+
+function enumWords(allowed: readonly unknown[]): EnumWords {
+  const known = enumWordsCache.get(allowed);
+  if (known !== undefined) return known;
+  const listed = allowed.slice(0, MAX_LISTED_VALUES).map((v) => briefValue(v, 40));
+  const more = allowed.length > MAX_LISTED_VALUES ? \` and \${allowed.length - MAX_LISTED_VALUES} more\` : '';
+  const byLowerCase = new Map<string, string>();
+  for (const v of allowed) if (typeof v === 'string' && !byLowerCase.has(v.toLowerCase())) byLowerCase.set(v.toLowerCase(), v);
+  const words = {
+    expected: allowed.length === 1 ? \`must be \${listed[0]}\` : \`must be one of \${listed.join(', ')}\${more}\`,
+    byLowerCase,
+  };
+  enumWordsCache.set(allowed, words);
+  return words;
+}
+
+/**
+ * An enum (or const) violation in words: the allowed values (at most ten listed, the rest
+ * counted) and the value found, each cut short, with a did-you-mean for a case slip:
+ * \`must be one of "AUTO", "ANY", ...; found "auto" (did you mean "AUTO"?)\`. The wording of
+ * each allowed-values array is made once.
+ */
+export function enumMessage(found: unknown, allowed: readonly unknown[]): string {
+  const { expected, byLowerCase } = enumWords(allowed);
+  const close =
+    typeof found === 'string' && found.length <= MAX_HINTED_LENGTH ? byLowerCase.get(found.toLowerCase()) : undefined;
+  const hint = close === undefined ? '' : \` (did you mean \${briefValue(close, 40)}?)\`;
+  return \`\${expected}; found \${briefValue(found, 80)}\${hint}\`;
+}
+
 function toViolation(error: AjvError): ViolationDetail {
   const at = error.instancePath;
-  const { missingProperty, additionalProperty, passingSchemas } = error.params;
+  const { missingProperty, additionalProperty, passingSchemas, allowedValues, allowedValue } = error.params;
   switch (error.keyword) {
+    case 'enum':
+      return { path: at, keyword: 'enum', message: enumMessage(error.data, Array.isArray(allowedValues) ? allowedValues : []) };
+    case 'const':
+      return { path: at, keyword: 'const', message: enumMessage(error.data, [allowedValue]) };
     case 'required':
       return { path: \`\${at}/\${escapePointer(String(missingProperty))}\`, keyword: 'required', message: \`required field "\${String(missingProperty)}" is missing\` };
     case 'additionalProperties':
@@ -90,9 +152,9 @@ export function violations(validate: Validate): ViolationDetail[] {
 }
 
 /** A tolerance a read contract used: something newer than the vendored schemas, kept as it came. */
-export interface ReadNotice {
+export interface ReadNotice extends Warning {
   /** A field the schema does not define, an enum value it does not list, or a Part holding none of the data fields it knows. */
-  kind: 'unknown-field' | 'unknown-enum-value' | 'unknown-part-kind';
+  code: 'unknown-field' | 'unknown-enum-value' | 'unknown-part-kind';
   /** The schema read, e.g. \`GenerateContentResponse\`. */
   schema: string;
   /** JSON pointer to the field, value or part. */
@@ -128,7 +190,7 @@ function notices(errors: readonly AjvError[], schema: string, knownTo: string): 
   const out: ReadNotice[] = [];
   const seen = new Set<string>();
   const add = (notice: ReadNotice): void => {
-    const key = \`\${notice.kind} \${notice.path}\`;
+    const key = \`\${notice.code} \${notice.path}\`;
     if (seen.has(key)) return;
     seen.add(key);
     out.push(notice);
@@ -142,12 +204,12 @@ function notices(errors: readonly AjvError[], schema: string, knownTo: string): 
     if (error.keyword === 'additionalProperties') {
       const field = String(error.params.additionalProperty);
       const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[field] : undefined;
-      add({ kind: 'unknown-field', schema, path: \`\${at}/\${escapePointer(field)}\`, value, message: \`field "\${field}" is unknown to \${knownTo}\` });
+      add({ code: 'unknown-field', schema, path: \`\${at}/\${escapePointer(field)}\`, value, message: \`field "\${field}" is unknown to \${knownTo}\` });
     } else if (error.keyword === 'enum') {
-      add({ kind: 'unknown-enum-value', schema, path: at, value: data, message: \`\${lastName(at)} \${shown(data)} is unknown to \${knownTo}\` });
+      add({ code: 'unknown-enum-value', schema, path: at, value: data, message: \`\${lastName(at)} \${shown(data)} is unknown to \${knownTo}\` });
     } else if (error.keyword === 'oneOf' && presenceNames(error.schema).length > 0) {
       const fields = typeof data === 'object' && data !== null ? Object.keys(data) : [];
-      add({ kind: 'unknown-part-kind', schema, path: at, value: fields, message: \`a part of a kind unknown to \${knownTo}: none of its data fields (\${presenceNames(error.schema).join(', ')}); its fields: \${fields.join(', ') || 'none'}\` });
+      add({ code: 'unknown-part-kind', schema, path: at, value: fields, message: \`a part of a kind unknown to \${knownTo}: none of its data fields (\${presenceNames(error.schema).join(', ')}); its fields: \${fields.join(', ') || 'none'}\` });
     }
   }
   return out;

@@ -5,7 +5,7 @@
 
 import { GeminiMcpError } from '../errors.js';
 
-/** An API and version whose shapes gemini-mcp knows. */
+/** An API and version whose shapes gemini-mcp-kit knows. */
 export type ApiDialect = 'gemini' | 'vertex-v1' | 'vertex-v1beta1';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The shapes gemini-mcp takes from a model client and gives back to it, typed so that
+ * The shapes gemini-mcp-kit takes from a model client and gives back to it, typed so that
  * @google/genai's own values fit both ways without casts:
  *
  * - What we read (a response, a Content, Parts) is typed structurally, by the few fields the
@@ -9,7 +9,7 @@
  *   validators prove at run time), so it has none of the enum-typed fields (`behavior`,
  *   `scheduling`, `mediaResolution`, ...) that a string-literal union could never meet in
  *   genai's TypeScript enums. The one emitted field that is an enum in genai, the OpenAPI
- *   `Schema.type`, is typed by the `gemini-mcp/genai` entry.
+ *   `Schema.type`, is typed by the `gemini-mcp-kit/genai` entry.
  */
 import type { FunctionResponsePart, Schema } from '../generated/types.js';
 
@@ -20,7 +20,7 @@ export interface FunctionCallInput {
   readonly args?: Readonly<Record<string, unknown>> | undefined;
 }
 
-/** A Part as read from a model turn: the fields gemini-mcp looks at, any others kept as they are. */
+/** A Part as read from a model turn: the fields gemini-mcp-kit looks at, any others kept as they are. */
 export interface PartInput {
   readonly text?: string | undefined;
   readonly thought?: boolean | undefined;
@@ -47,7 +47,7 @@ export interface ResponseInput {
   readonly promptFeedback?: object | undefined;
 }
 
-/** A functionResponse part answering one function call, as gemini-mcp emits it. */
+/** A functionResponse part answering one function call, as gemini-mcp-kit emits it. */
 export interface AnswerPart {
   functionResponse: {
     /** The call's id, when the call had one and the dialect has ids. */
@@ -105,4 +105,24 @@ export type DeclaredFunction<M extends SchemaMode = 'json'> = M extends 'openapi
 /** A Gemini Tool holding function declarations, as `geminiTools` emits it. */
 export interface FunctionTool<M extends SchemaMode = 'json'> {
   functionDeclarations: DeclaredFunction<M>[];
+}
+
+/**
+ * An openapi-mode declaration as `functionDeclarations` from the main entry types it: its
+ * `Schema.type` is the API's string (`'STRING'`), which @google/genai's `FunctionDeclaration`
+ * does not take (its `Type` is a TypeScript enum). The name is what a type error shows: import
+ * `functionDeclarations` from `gemini-mcp-kit/genai` to have the same value typed
+ * `genai.FunctionDeclaration[]`.
+ */
+export interface UseGeminiMcpKitGenaiForGenaiFunctionDeclaration
+  extends OpenApiFunctionDeclaration {}
+
+/**
+ * An openapi-mode Tool as `geminiTools` from the main entry types it: its declarations'
+ * `Schema.type` is the API's string (`'STRING'`), which @google/genai's `Tool` does not take
+ * (its `Type` is a TypeScript enum). The name is what a type error shows: import `geminiTools`
+ * from `gemini-mcp-kit/genai` to have the same value typed `genai.Tool[]`.
+ */
+export interface UseGeminiMcpKitGenaiForGenaiTool extends FunctionTool<'openapi'> {
+  functionDeclarations: UseGeminiMcpKitGenaiForGenaiFunctionDeclaration[];
 }

@@ -26,7 +26,7 @@ export interface ResolvedCall {
 /** A tool's result: an MCP `CallToolResult`. */
 export type ToolResult = McpCallToolResult;
 
-/** The codes a {@link ToolError} carries when gemini-mcp made it. Servers' own codes pass through. */
+/** The codes a {@link ToolError} carries when gemini-mcp-kit made it. Servers' own codes pass through. */
 export type ToolErrorCode =
   | 'TIMEOUT'
   | 'CANCELLED'

@@ -10,7 +10,7 @@ export const EXIT = {
   USAGE: 2,
 } as const;
 
-/** A failure shown as `gemini-mcp: <message>` (no stack unless --debug), ending with `exitCode`. */
+/** A failure shown as `gemini-mcp-kit: <message>` (no stack unless --debug), ending with `exitCode`. */
 export class CliError extends Error {
   override readonly name = 'CliError';
   constructor(

@@ -1,5 +1,5 @@
 /**
- * The example MCP server `gemini-mcp tools`, `answer` and `chat` use when no server is given:
+ * The example MCP server `gemini-mcp-kit tools`, `answer` and `chat` use when no server is given:
  * `hello(name)` and `bitcoin_price(currency)` over stdio, prices from a fixed offline snapshot
  * (no network). The same tools as examples/bitcoin-server.ts, written against the SDK's
  * low-level `Server` with plain JSON Schemas so it ships compiled in dist/ with no extra
@@ -60,7 +60,7 @@ const text = (value: string, isError = false) => ({
 /** Builds the example server (not yet connected). */
 export function createExampleServer(): Server {
   const server = new Server(
-    { name: 'gemini-mcp-example', version: '1.0.0' },
+    { name: 'gemini-mcp-kit-example', version: '1.0.0' },
     { capabilities: { tools: {} } },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
- * The `gemini-mcp` executable: `validate`, `tools`, `answer`, `chat`. See `gemini-mcp --help`.
+ * The `gemini-mcp-kit` executable: `validate`, `tools`, `answer`, `chat`. See `gemini-mcp-kit --help`.
  */
 import { packageVersion } from '../runtime/version.js';
 
-// `gemini-mcp validate big.jsonl | head`: a closed pipe ends the run quietly.
+// `gemini-mcp-kit validate big.jsonl | head`: a closed pipe ends the run quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw error;

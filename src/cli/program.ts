@@ -1,5 +1,5 @@
 /**
- * The `gemini-mcp` command line: `validate`, `tools`, `answer` and `chat`, parsed with
+ * The `gemini-mcp-kit` command line: `validate`, `tools`, `answer` and `chat`, parsed with
  * commander. {@link main} returns the exit code instead of exiting, so stdout is flushed.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -49,8 +49,8 @@ function validateCommand(io: CliIo): Command {
       [
         'Check Gemini and MCP payloads against the vendored schemas.',
         'FILE is a .json file (one payload, may be pretty-printed), a .jsonl/.ndjson file (one payload per line) or - for stdin; other files are read as JSONL when their first line is a JSON value by itself. Input is streamed: memory stays flat however large the file.',
-        "FILE may be a glob, quoted so that gemini-mcp expands it the same under every shell: 'fixtures/**/*.json' (matches sorted; a glob matching no file is an input error).",
-        'A JSON array (what gemini-mcp tools prints, say) is as many payloads, each named by its index: /3/parts/0 is in the fourth.',
+        "FILE may be a glob, quoted so that gemini-mcp-kit expands it the same under every shell: 'fixtures/**/*.json' (matches sorted; a glob matching no file is an input error).",
+        'A JSON array (what gemini-mcp-kit tools prints, say) is as many payloads, each named by its index: /3/parts/0 is in the fourth.',
         'Received kinds (generate-content-response, mcp-tool, list-tools-result, call-tool-result, content blocks and what they hold) are read with the read contract: what is newer than the vendored schemas (a field, an enum value, a kind of part) is a warning; --strict makes it an error. Other kinds (requests, declarations and the like) are what we send: always strict.',
         'Exit status: 0 every payload valid, 1 some payload invalid, 2 usage or input error.',
       ].join('\n\n'),
@@ -138,18 +138,21 @@ function validateCommand(io: CliIo): Command {
 
 /** Builds the program of `commands`; each command's action sets `process.exitCode`. */
 function buildProgram(io: CliIo, commands: ((io: CliIo) => Command)[]): Command {
-  const program = new Command('gemini-mcp')
+  const program = new Command('gemini-mcp-kit')
     .description(
       'Connect MCP servers to Gemini function calling; check payloads against the API schemas.',
     )
     .version(packageVersion(), '-V, --version', 'print the version')
-    .option('--debug', 'print stack traces and resource use')
+    .option(
+      '--debug',
+      "on stderr: a failure's stack trace and causes, and the run's time, CPU and peak memory",
+    )
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(`gemini-mcp: ${s.replace(/^error: /, '')}`),
+      outputError: (s, write) => write(`gemini-mcp-kit: ${s.replace(/^error: /, '')}`),
     });
   for (const make of commands) {
     const command = make(io);
@@ -161,7 +164,7 @@ function buildProgram(io: CliIo, commands: ((io: CliIo) => Command)[]): Command 
         writeErr: (s) => io.stderr.write(s),
         outputError: (s, write) =>
           write(
-            `gemini-mcp ${command.name()}: ${s.replace(/^error: /, '').trimEnd()} (see --help)\n`,
+            `gemini-mcp-kit ${command.name()}: ${s.replace(/^error: /, '').trimEnd()} (see --help)\n`,
           ),
       });
     program.addCommand(command);
@@ -169,11 +172,33 @@ function buildProgram(io: CliIo, commands: ((io: CliIo) => Command)[]): Command 
   return program;
 }
 
-function describe(error: unknown): string {
+function describe(error: unknown, debug: boolean): string {
   if (error instanceof CliError || error instanceof GeminiMcpError) return error.message;
   if (error instanceof Error)
-    return `unexpected error: ${error.message} (run with --debug for details)`;
+    return `unexpected error: ${error.message}${debug ? '' : ' (run with --debug for details)'}`;
   return `unexpected error: ${String(error)}`;
+}
+
+/** Causes followed at most, in `--debug`'s stack traces. */
+const MAX_CAUSES = 5;
+
+/** `--debug`: the failure's stack trace, then each cause's. */
+function writeStacks(io: CliIo, error: unknown): void {
+  let at = error;
+  for (let depth = 0; depth <= MAX_CAUSES && at !== undefined && at !== null; depth++) {
+    const text = at instanceof Error ? (at.stack ?? `${at.name}: ${at.message}`) : String(at);
+    io.stderr.write(`${depth === 0 ? '' : 'cause: '}${text}\n`);
+    at = at instanceof Error ? at.cause : undefined;
+  }
+}
+
+/** `--debug`: what the run cost, on one line (every command, whatever its outcome). */
+function writeResourceUse(io: CliIo, startedAt: bigint): void {
+  const ms = Number(process.hrtime.bigint() - startedAt) / 1e6;
+  const { userCPUTime, systemCPUTime, maxRSS } = process.resourceUsage();
+  io.stderr.write(
+    `debug: ${ms.toFixed(0)} ms, CPU ${(userCPUTime / 1000).toFixed(0)} ms user + ${(systemCPUTime / 1000).toFixed(0)} ms system; maxRSS ${maxRSS} KiB\n`,
+  );
 }
 
 /** Runs the command line and returns its exit code (never throws). */
@@ -195,6 +220,7 @@ export async function main(
     return EXIT.OK;
   }
   process.exitCode = undefined;
+  const startedAt = process.hrtime.bigint();
   try {
     await program.parseAsync([...argv]);
     const code = process.exitCode;
@@ -203,16 +229,14 @@ export async function main(
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
     }
-    io.stderr.write(`gemini-mcp: ${terminalSafe(describe(error))}\n`);
-    if (debug && error instanceof Error && error.stack !== undefined) {
-      io.stderr.write(`${error.stack}\n`);
-      if (error.cause !== undefined)
-        io.stderr.write(`cause: ${String((error.cause as Error)?.stack ?? error.cause)}\n`);
-    }
+    io.stderr.write(`gemini-mcp-kit: ${terminalSafe(describe(error, debug))}\n`);
+    if (debug) writeStacks(io, error);
     if (error instanceof CliError) return error.exitCode;
     if (error instanceof GeminiMcpError) {
       return error.code === 'INVALID_PAYLOAD' ? EXIT.INVALID : EXIT.USAGE;
     }
     return EXIT.USAGE;
+  } finally {
+    if (debug) writeResourceUse(io, startedAt);
   }
 }

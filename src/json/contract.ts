@@ -12,7 +12,7 @@ export interface ContractContext {
 
 /**
  * Returns `value` when `check` finds nothing wrong with it; otherwise throws
- * CONTRACT_VIOLATION (a bug in gemini-mcp, never the caller's fault) naming the tool, the
+ * CONTRACT_VIOLATION (a bug in gemini-mcp-kit, never the caller's fault) naming the tool, the
  * schema and the JSON pointer of the first violation, with every violation in `details`.
  *
  * @example
@@ -34,7 +34,7 @@ export function proveContract<T>(
   const about = context.tool === undefined ? '' : ` for tool "${context.tool}"`;
   throw new GeminiMcpError(
     'CONTRACT_VIOLATION',
-    `gemini-mcp produced an invalid ${context.schema}${about} at "${first.path}": ${first.message}`,
+    `gemini-mcp-kit produced an invalid ${context.schema}${about} at "${first.path}": ${first.message}`,
     {
       path: first.path,
       details: violations,

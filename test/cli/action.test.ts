@@ -52,14 +52,14 @@ beforeAll(() => {
   workspace = join(dir, 'workspace');
   bin = join(dir, 'bin');
   mkdirSync(bin, { recursive: true });
-  // npx as the action calls it (`npx --yes gemini-mcp@VERSION validate ...`), running this build.
+  // npx as the action calls it (`npx --yes gemini-mcp-kit@VERSION validate ...`), running this build.
   writeFileSync(
     join(bin, 'npx'),
     [
       '#!/bin/sh',
       'printf "%s\\n" "$@" > "$NPX_LOG"',
       '[ "$1" = --yes ] || exit 90',
-      'case "$2" in gemini-mcp@*) ;; *) exit 91 ;; esac',
+      'case "$2" in gemini-mcp-kit@*) ;; *) exit 91 ;; esac',
       'shift 2',
       `exec "${process.execPath}" "${CLI}" "$@"`,
       '',
@@ -131,12 +131,12 @@ describe('issue 15: action.yml', () => {
     expect(step!.run).toContain('--format github');
   });
 
-  it("its command: quoted globs expanded by gemini-mcp (** at any depth, not bash's), ::error annotations on file and line", async () => {
+  it("its command: quoted globs expanded by gemini-mcp-kit (** at any depth, not bash's), ::error annotations on file and line", async () => {
     const run = await runAction({ files: 'fixtures/**/*.json\nlogs/*.jsonl', version: '0.1.0' });
     expect(run.code).toBe(1);
     expect(run.npx.slice(0, 5)).toEqual([
       '--yes',
-      'gemini-mcp@0.1.0',
+      'gemini-mcp-kit@0.1.0',
       'validate',
       '--format',
       'github',
@@ -172,7 +172,7 @@ describe('issue 15: action.yml', () => {
   it('all valid: exit 0, no annotation; files separated by spaces too', async () => {
     const run = await runAction({ files: 'valid/*.json valid/*.jsonl' });
     expect(run.code).toBe(0);
-    expect(run.npx[1]).toBe('gemini-mcp@latest');
+    expect(run.npx[1]).toBe('gemini-mcp-kit@latest');
     expect(annotations(run.stdout)).toEqual([]);
     expect(run.stdout).toContain('2 payloads in 2 inputs: 2 valid, 0 invalid');
   });
@@ -200,12 +200,12 @@ describe('issue 15: action.yml', () => {
     const none = await runAction({ files: 'recorded/**/*.jsonl' });
     expect(none.code).toBe(2);
     expect(annotations(none.stdout)).toEqual([
-      `::error file=recorded/**/*.jsonl,title=gemini-mcp validate::no file matches the glob "recorded/**/*.jsonl" (in ${workspace})`,
+      `::error file=recorded/**/*.jsonl,title=gemini-mcp-kit validate::no file matches the glob "recorded/**/*.jsonl" (in ${workspace})`,
     ]);
     const empty = await runAction({ files: ' \n ' });
     expect(empty.code).toBe(2);
     expect(empty.stdout).toBe(
-      '::error title=gemini-mcp validate::the files input names no file or glob\n',
+      '::error title=gemini-mcp-kit validate::the files input names no file or glob\n',
     );
   });
 
@@ -214,9 +214,9 @@ describe('issue 15: action.yml', () => {
     const run = await runAction({ files: `valid/one.json $(touch ${marker}) ;touch ${marker}` });
     expect(existsSync(marker)).toBe(false);
     expect(run.code).toBe(2);
-    // Each word reached gemini-mcp as a file name, and was refused as one.
+    // Each word reached gemini-mcp-kit as a file name, and was refused as one.
     expect(run.stdout).toContain(
-      '::error file=;touch,title=gemini-mcp validate::;touch: no such file',
+      '::error file=;touch,title=gemini-mcp-kit validate::;touch: no such file',
     );
     expect(run.stdout).toContain('1 payload in 4 inputs: 1 valid, 0 invalid, 4 input errors');
   });

@@ -1,4 +1,4 @@
-/** The `gemini-mcp` program itself: --version, --help on every command, usage errors, the bin. */
+/** The `gemini-mcp-kit` program itself: --version, --help on every command, usage errors, the bin. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 
 beforeAll(ensureBuilt, 300_000);
 
-describe('gemini-mcp', () => {
+describe('gemini-mcp-kit', () => {
   it('--version prints the package version', async () => {
     for (const flag of ['--version', '-V']) {
       const run = await runCli([flag]);
@@ -38,14 +38,33 @@ describe('gemini-mcp', () => {
     ],
     [
       'tools',
-      ['--config', '--server', '--schema-mode', '--format', '--prefix', 'bundled example server'],
+      [
+        '--config',
+        '--server',
+        '--schema-mode',
+        '--format',
+        '--prefix',
+        'bundled example server',
+        'Exit status',
+      ],
     ],
-    ['answer', ['--config', '--server', '--dialect', '--validate-args', 'RESPONSE.json']],
-    ['chat', ['--config', '--model', '--max-turns', 'GEMINI_API_KEY']],
+    [
+      'answer',
+      [
+        '--config',
+        '--server',
+        '--dialect',
+        '--validate-args',
+        '--allow-errors',
+        'RESPONSE.json',
+        'Exit status',
+      ],
+    ],
+    ['chat', ['--config', '--model', '--max-turns', 'GEMINI_API_KEY', 'Exit status']],
   ])('%s --help', async (command, words) => {
     const run = await runCli([command, '--help']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`Usage: gemini-mcp ${command}`);
+    expect(run.stdout).toContain(`Usage: gemini-mcp-kit ${command}`);
     for (const word of words) expect(run.stdout).toContain(word);
   });
 
@@ -57,12 +76,12 @@ describe('gemini-mcp', () => {
     const flag = await runCli(['tools', '--nope']);
     expect(flag.code).toBe(2);
     expect(expectOneLine(flag.stderr)).toBe(
-      "gemini-mcp tools: unknown option '--nope' (see --help)",
+      "gemini-mcp-kit tools: unknown option '--nope' (see --help)",
     );
   });
 
   it('the bin is dist/cli/main.js with a node shebang', () => {
-    expect(manifest.bin['gemini-mcp']).toBe('./dist/cli/main.js');
+    expect(manifest.bin['gemini-mcp-kit']).toBe('./dist/cli/main.js');
     expect(readFileSync(CLI, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
   });
 });

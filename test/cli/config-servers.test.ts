@@ -1,5 +1,5 @@
 /**
- * `gemini-mcp tools --config` with the configuration file of each client, as it writes it,
+ * `gemini-mcp-kit tools --config` with the configuration file of each client, as it writes it,
  * against real servers; tool filters; the servers' stderr after the output (or in a file),
  * bounded; HTTP failures that name the URL and the cause.
  */
@@ -8,7 +8,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG_FILES, type ConfigWorld, openConfigWorld } from '../support/config-files.js';
+import {
+  CONFIG_FILES,
+  type ConfigWorld,
+  JSONC_FILES,
+  MISSING_COMMA,
+  openConfigWorld,
+} from '../support/config-files.js';
 import { ensureBuilt } from './build.js';
 import { EXAMPLE_SERVER, expectOneLine, lines, runCli } from './helpers.js';
 
@@ -45,7 +51,7 @@ describe('tools --config: each client format, real servers', () => {
         expect(names).not.toContain('get-tiny-image');
         expect(names).not.toContain('delete_entities');
         expect(run.stderr).toContain(
-          `warning: [CONFIG] ${path}#/mcpServers/filesystem/trust: ignored: gemini-mcp asks for no confirmation before a call`,
+          `warning: [CONFIG] ${path}#/mcpServers/filesystem/trust: ignored: gemini-mcp-kit asks for no confirmation before a call`,
         );
       }
       // What the servers wrote to stderr comes after the warnings, each line prefixed.
@@ -82,6 +88,43 @@ describe('tools --config: each client format, real servers', () => {
   );
 });
 
+describe('tools --config: files as editors write them (JSONC)', () => {
+  it.each(JSONC_FILES)(
+    '%s (%s), with comments: the example server over stdio',
+    async (fixture, at) => {
+      const path = await world.place(fixture, at);
+      const run = await runCli(['tools', '--config', path]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(declared(run.stdout)).toEqual(['hello', 'bitcoin_price']);
+      expect(run.stderr).toBe('');
+    },
+    SLOW,
+  );
+
+  it('a missing comma at line 7: one line naming file:7:7 and the entry, exit 2', async () => {
+    const path = await world.place(MISSING_COMMA[0], MISSING_COMMA[1]);
+    const run = await runCli(['tools', '--config', path]);
+    expect(run.code).toBe(2);
+    expect(expectOneLine(run.stderr)).toBe(
+      `gemini-mcp-kit: ${path}:7:7: /servers/example: comma expected`,
+    );
+  });
+
+  it('issue 38.10: a file nested 100,000 levels deep: one line naming the place, exit 2 (no "unexpected error")', async () => {
+    const path = join(world.workspace, 'deep.json');
+    const deep = 100_000;
+    writeFileSync(
+      path,
+      `{"mcpServers": {"a": {"command": ${'['.repeat(deep)}${']'.repeat(deep)}}}}`,
+    );
+    const run = await runCli(['tools', '--config', path]);
+    expect(run.code).toBe(2);
+    expect(expectOneLine(run.stderr)).toBe(
+      `gemini-mcp-kit: ${path}:1:544: nested deeper than 512 levels`,
+    );
+  });
+});
+
 describe('tools: typos in a configuration', () => {
   it('an unknown key is a warning with the file, the pointer and a did-you-mean', async () => {
     const path = join(world.workspace, 'typo.json');
@@ -96,12 +139,12 @@ describe('tools: typos in a configuration', () => {
     );
   });
 
-  it('mcpServer: one line naming the pointer and mcpServers, exit 2', async () => {
+  it('mcpServer: one line naming the place, the pointer and mcpServers, exit 2', async () => {
     const path = join(world.workspace, 'typo-top.json');
     writeFileSync(path, JSON.stringify({ mcpServer: { hi: { command: 'node' } } }));
     const run = await runCli(['tools', '--config', path]);
     expect(run.code).toBe(2);
-    expect(expectOneLine(run.stderr)).toContain(`${path}: /mcpServer: expected {"mcpServers"`);
+    expect(expectOneLine(run.stderr)).toContain(`${path}:1:14: /mcpServer: expected {"mcpServers"`);
     expect(run.stderr).toContain('did you mean "mcpServers"?');
   });
 });
@@ -171,6 +214,6 @@ describe('tools: failures', () => {
     const all = lines(run.stderr);
     expect(all[0]).toBe(`[noisy] ${'x'.repeat(64 * 1024)}`);
     expect(all[1]).toBe(`[noisy] ... ${100_001 - 64 * 1024} more characters not kept`);
-    expect(all[2]).toMatch(/^gemini-mcp: server "noisy" exited before answering/);
+    expect(all[2]).toMatch(/^gemini-mcp-kit: server "noisy" exited before answering/);
   });
 });

@@ -1,4 +1,4 @@
-/** Runs the built `gemini-mcp` (dist/cli/main.js) as a child process, as a user runs it. */
+/** Runs the built `gemini-mcp-kit` (dist/cli/main.js) as a child process, as a user runs it. */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * `gemini-mcp tools --server name=http://...` against the MCP SDK's own OAuth-protected example
+ * `gemini-mcp-kit tools --server name=http://...` against the MCP SDK's own OAuth-protected example
  * server (`simpleStreamableHttp --oauth`, its demo authorization server on a second port): the
  * CLI prints the authorization URL, the test plays the browser (GETs it and follows the
  * redirects back to the CLI's loopback listener), the CLI finishes the flow and prints the tools.
@@ -65,7 +65,7 @@ afterAll(() => {
   authDir?.remove();
 });
 
-describe('gemini-mcp tools against an OAuth-protected server', () => {
+describe('gemini-mcp-kit tools against an OAuth-protected server', () => {
   it('AU-2: completes the authorization code flow through the loopback redirect, the test playing the browser', async () => {
     const child = spawn(process.execPath, [CLI, 'tools', '--server', `demo=${mcpUrl}`], {
       cwd: ROOT,

@@ -70,13 +70,13 @@ function links(markdown: string): string[] {
   return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
 }
 
-/** The shell commands of a Markdown text's sh and yaml blocks that run gemini-mcp. */
+/** The shell commands of a Markdown text's sh and yaml blocks that run gemini-mcp-kit. */
 function geminiMcpCommands(markdown: string): string[] {
   const blocks = [...markdown.matchAll(/```(sh|yaml)\n([\s\S]*?)```/g)].map((m) => m[2]!);
   return blocks
     .flatMap((block) => block.split('\n'))
     .map((line) => line.replace(/\s+#.*$/, '').replace(/^\s*-\s*run:\s*/, ''))
-    .filter((line) => /(^|\|\s*|npx (--yes )?)gemini-mcp(@\S+)? /.test(line.trim()));
+    .filter((line) => /(^|\|\s*|npx (--yes )?)gemini-mcp-kit(@\S+)? /.test(line.trim()));
 }
 
 describe('npm pack', () => {
@@ -92,6 +92,7 @@ describe('npm pack', () => {
       'dist/generated/validators-mcp.js',
       'dist/generated/validators-vertex-v1.js',
       'dist/generated/validators-vertex-v1beta1.js',
+      'dist/generated/validators-vertex-common.js',
       'dist/generated/catalog.js',
       'dist/generated/guards.js',
       'schemas/manifest.json',
@@ -99,6 +100,7 @@ describe('npm pack', () => {
       'schemas/mcp/Tool.schema.json',
       'docs/api/README.md',
       'examples/recorded-turn.json',
+      'examples/mcp.json',
     ]) {
       expect(packed, needed).toContain(needed);
     }
@@ -213,7 +215,7 @@ describe('e2e: installed from the tarball in a fresh project', () => {
 
     // The README's command, word for word, with the installed bin on the PATH.
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const answer = geminiMcpCommands(readme).find((c) => c.startsWith('gemini-mcp answer '));
+    const answer = geminiMcpCommands(readme).find((c) => c.startsWith('gemini-mcp-kit answer '));
     expect(answer).toBeDefined();
     const env = {
       ...process.env,
@@ -227,6 +229,12 @@ describe('e2e: installed from the tarball in a fresh project', () => {
     };
     expect(next.role).toBe('user');
     expect(next.parts.map((p) => p.functionResponse.name).length).toBeGreaterThan(0);
+
+    // examples/mcp.json, copied as the README says, names the example server the install has.
+    const example = JSON.parse(
+      readFileSync(join(project, 'node_modules', manifest.name, 'examples', 'mcp.json'), 'utf8'),
+    ) as { mcpServers: { bitcoin: { args: string[] } } };
+    expect(existsSync(join(project, example.mcpServers.bitcoin.args[0]!))).toBe(true);
 
     // The action's step, with the real npx: version 0.x.y is the one installed, so npx runs it
     // without downloading anything (offline).
@@ -247,7 +255,7 @@ describe('e2e: installed from the tarball in a fresh project', () => {
         env: {
           ...process.env,
           npm_config_offline: 'true',
-          GEMINI_MCP_FILES: 'payloads/**/*.json node_modules/gemini-mcp/examples/*.json',
+          GEMINI_MCP_FILES: 'payloads/**/*.json node_modules/gemini-mcp-kit/examples/*-turn.json',
           GEMINI_MCP_KIND: 'auto',
           GEMINI_MCP_DIALECT: 'gemini',
           GEMINI_MCP_STRICT: 'false',

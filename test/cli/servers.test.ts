@@ -1,4 +1,4 @@
-/** `gemini-mcp tools`, `answer` and `chat` as child processes, against real stdio MCP servers. */
+/** `gemini-mcp-kit tools`, `answer` and `chat` as child processes, against real stdio MCP servers. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,7 +144,7 @@ describe('tools', () => {
       'never',
     ]);
     expect(run.code).toBe(2);
-    expect(expectOneLine(run.stderr)).toMatch(/^gemini-mcp: .*hello/);
+    expect(expectOneLine(run.stderr)).toMatch(/^gemini-mcp-kit: .*hello/);
   });
 
   it('a config naming a command that does not exist: one line, exit 2', async () => {
@@ -154,7 +154,7 @@ describe('tools', () => {
     const run = await runCli(['tools', '--config', config]);
     expect(run.code).toBe(2);
     expect(expectOneLine(run.stderr)).toBe(
-      'gemini-mcp: server "ghost": command "gemini-mcp-no-such-command" not found (check its "command" and PATH)',
+      'gemini-mcp-kit: server "ghost": command "gemini-mcp-no-such-command" not found (check its "command" and PATH)',
     );
   });
 
@@ -162,23 +162,26 @@ describe('tools', () => {
     const run = await runCli(['tools', '--server', 'quitter=node -e process.exit(3)']);
     expect(run.code).toBe(2);
     expect(expectOneLine(run.stderr)).toBe(
-      'gemini-mcp: server "quitter" exited before answering the MCP handshake (its own output above may say why)',
+      'gemini-mcp-kit: server "quitter" exited before answering the MCP handshake (its own output above may say why)',
     );
   });
 
   it('bad configs: missing file, a directory, not JSON, no mcpServers, a malformed --server', async () => {
     const cases: [string[], string][] = [
-      [['--config', join(dir, 'none.json')], `gemini-mcp: ${join(dir, 'none.json')}: no such file`],
+      [
+        ['--config', join(dir, 'none.json')],
+        `gemini-mcp-kit: ${join(dir, 'none.json')}: no such file`,
+      ],
       [
         ['--config', dir],
-        `gemini-mcp: ${dir}: is a directory, expected a server configuration file`,
+        `gemini-mcp-kit: ${dir}: is a directory, expected a server configuration file`,
       ],
-      [['--config', file('bad.json', '{nope')], 'gemini-mcp: '],
+      [['--config', file('bad.json', '{nope')], 'gemini-mcp-kit: '],
       [['--config', file('shape.json', { server: {} })], 'expected {"mcpServers"'],
       [['--config', file('empty.json', { servers: {} })], 'no servers (none, or all disabled)'],
       [
         ['--server', 'no-equals-sign'],
-        'gemini-mcp: --server expects name=command [args...], got "no-equals-sign"',
+        'gemini-mcp-kit: --server expects name=command [args...], got "no-equals-sign"',
       ],
     ];
     for (const [args, message] of cases) {
@@ -218,7 +221,7 @@ describe('answer', () => {
     });
   });
 
-  it('EX-3b: --dialect vertex-v1 answers without ids; an unknown function gets its error response', async () => {
+  it('EX-3b: --dialect vertex-v1 answers without ids; an unknown function gets its error response (--allow-errors: exit 0)', async () => {
     const turn = file('unknown.json', {
       candidates: [
         {
@@ -232,7 +235,7 @@ describe('answer', () => {
         },
       ],
     });
-    const run = await runCli(['answer', turn, '--dialect', 'vertex-v1']);
+    const run = await runCli(['answer', turn, '--dialect', 'vertex-v1', '--allow-errors']);
     expect(run.code, run.stderr).toBe(0);
     const content = JSON.parse(run.stdout);
     expect(checkVertexV1Content(content)).toEqual([]);
@@ -297,7 +300,7 @@ describe('chat', () => {
     const run = await runCli(['chat', 'hello'], { env: { GEMINI_API_KEY: undefined } });
     expect(run.code).toBe(2);
     expect(expectOneLine(run.stderr)).toBe(
-      'gemini-mcp: chat needs a Gemini API key: set GEMINI_API_KEY (get one at https://aistudio.google.com/apikey)',
+      'gemini-mcp-kit: chat needs a Gemini API key: set GEMINI_API_KEY (get one at https://aistudio.google.com/apikey)',
     );
   });
 
@@ -458,7 +461,7 @@ describe('chat', () => {
     expect(result.stop).toEqual({ reason: 'max-turns', maxTurns: 1 });
     expect(result.contents).toHaveLength(3);
     expect(run.stderr).toContain(
-      'gemini-mcp chat: stopped after 1 model turns with calls still coming (--max-turns)',
+      'gemini-mcp-kit chat: stopped after 1 model turns with calls still coming (--max-turns)',
     );
   });
 });

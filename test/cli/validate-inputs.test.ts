@@ -1,6 +1,6 @@
 /**
- * Issue 15: what `validate` is given. Quoted globs expanded by gemini-mcp itself (GitHub's bash
- * has no globstar), JSON arrays read as many payloads (what `gemini-mcp tools` prints), the cap
+ * Issue 15: what `validate` is given. Quoted globs expanded by gemini-mcp-kit itself (GitHub's bash
+ * has no globstar), JSON arrays read as many payloads (what `gemini-mcp-kit tools` prints), the cap
  * on an array's length, and the progress line, shown only on a terminal.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -110,7 +110,7 @@ describe('issue 15: validate expands quoted globs itself', () => {
     const github = await runCli(['validate', '-f', 'github', 'nothing/*.json'], { cwd: tree });
     expect(github.code).toBe(2);
     expect(github.stdout).toContain(
-      '::error file=nothing/*.json,title=gemini-mcp validate::no file matches the glob',
+      '::error file=nothing/*.json,title=gemini-mcp-kit validate::no file matches the glob',
     );
   });
 });
@@ -237,7 +237,7 @@ describe('issue 15: arrayElementStarts, where each element of an array starts', 
   });
 });
 
-describe('issue 15: gemini-mcp tools | gemini-mcp validate -', () => {
+describe('issue 15: gemini-mcp-kit tools | gemini-mcp-kit validate -', () => {
   it.each([[[]], [['--schema-mode', 'openapi', '--response-schema']]])(
     'what tools prints (the bundled example server, %j) passes',
     async (flags) => {

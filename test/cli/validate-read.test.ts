@@ -1,5 +1,5 @@
 /**
- * Issue 11: `gemini-mcp validate` reads received kinds with the read contract (novelties are
+ * Issue 11: `gemini-mcp-kit validate` reads received kinds with the read contract (novelties are
  * warnings, exit 0) and with `--strict` as errors (exit 1, each pointer named); request kinds
  * are strict either way. Run on the "future API" fixtures and the MCP fixtures of each version.
  */

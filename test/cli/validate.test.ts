@@ -1,4 +1,4 @@
-/** `gemini-mcp validate`, run as a child process: every format, exit code and bad input. */
+/** `gemini-mcp-kit validate`, run as a child process: every format, exit code and bad input. */
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -293,10 +293,17 @@ describe('issue 14: what validate loads, and the depth bound it keeps', () => {
     const cases: [string[], string][] = [
       [['--kind', 'generate-content-response'], 'validators-gemini.js'],
       [['--kind', 'call-tool-result'], 'validators-mcp.js'],
-      [['--dialect', 'vertex-v1beta1', '--kind', 'content'], 'validators-vertex-v1beta1.js'],
-      [['--kind', 'vertex-v1-partial-arg'], 'validators-vertex-v1.js'],
+      // A Vertex version's validators import those it shares with the other version.
+      [
+        ['--dialect', 'vertex-v1beta1', '--kind', 'content'],
+        'validators-vertex-common.js, validators-vertex-v1beta1.js',
+      ],
+      [['--kind', 'vertex-v1-partial-arg'], 'validators-vertex-common.js, validators-vertex-v1.js'],
       [[], 'validators-gemini.js, validators-mcp.js'],
-      [['--dialect', 'vertex-v1'], 'validators-mcp.js, validators-vertex-v1.js'],
+      [
+        ['--dialect', 'vertex-v1'],
+        'validators-mcp.js, validators-vertex-common.js, validators-vertex-v1.js',
+      ],
     ];
     for (const [options, modules] of cases) {
       const run = await runCli(['validate', ...options, path], { nodeArgs: ['--import', LOADED] });
@@ -436,7 +443,7 @@ describe('validate: bad input, one line each, no stack trace', () => {
     const run = await runCli(['validate', '--kind', 'contnt', RECORDED]);
     expect(run.code).toBe(2);
     expect(expectOneLine(run.stderr)).toBe(
-      'gemini-mcp: unknown kind "contnt" (did you mean content?); gemini-mcp validate --list-kinds lists them',
+      'gemini-mcp-kit: unknown kind "contnt" (did you mean content?); gemini-mcp-kit validate --list-kinds lists them',
     );
   });
 

@@ -34,7 +34,7 @@ const expectedFailures: Record<string, string> = JSON.parse(
   readFileSync(join(import.meta.dirname, 'expected-failures.json'), 'utf8'),
 );
 
-/** What gemini-mcp says of a payload: every schema violation and request-level error. */
+/** What gemini-mcp-kit says of a payload: every schema violation and request-level error. */
 function verdict(entry: ConformanceCase): { accepted: boolean; findings: string[] } {
   const schema = schemaOf(entry);
   const findings = SCHEMAS[schema].check(entry.payload).map((v) => `${v.path}: ${v.message}`);
@@ -78,7 +78,7 @@ describe('conformance corpus', () => {
   });
 });
 
-describe('conformance corpus through `gemini-mcp validate --request`', () => {
+describe('conformance corpus through `gemini-mcp-kit validate --request`', () => {
   it.each(['gemini', 'vertex-v1', 'vertex-v1beta1'] as const)('the CLI gives every %s request case the verdict the corpus expects', async (dialect) => {
     const requests = cases.filter(([, c]) => c.kind === 'GenerateContentRequest' && c.dialect === dialect);
     const work = tempDir();

@@ -99,7 +99,7 @@ describe('.github/workflows/schema-drift.yml', () => {
 describe('the pull request body', () => {
   const report = '# API reference drift\n\n**The API reference changed**: ...\n';
   const log = [
-    '> gemini-mcp@0.1.0 test',
+    '> gemini-mcp-kit@0.1.0 test',
     ' \u001b[32m✓\u001b[39m test/adapter/calls.test.ts (40 tests)',
     ' \u001b[31m×\u001b[39m test/adapter/responses.test.ts > FR-1: output under response.output',
     ' FAIL  test/adapter/responses.test.ts > FR-1: output under response.output',

@@ -14,10 +14,11 @@ import {
   generateValidators,
   VALIDATOR_OPTIONS,
 } from '../../scripts/lib/generate-validators.js';
-import { READ_RULE } from '../../scripts/lib/read-rule.js';
+import { READ_RULE, readTwins } from '../../scripts/lib/read-rule.js';
 import { readTree } from '../../scripts/lib/schema-dir.js';
 import { SCHEMA_ID_BASE } from '../../scripts/lib/schema-set.js';
-import { loadSchemaTree } from '../../scripts/lib/schema-tree.js';
+import { type LoadedSchema, loadSchemaTree } from '../../scripts/lib/schema-tree.js';
+import { sharedVertex } from '../../scripts/lib/vertex-common.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import { assertFunctionDeclaration, checkSchema, isPart } from '../../src/generated/guards.js';
 import { projectRoot } from './run-script.js';
@@ -40,16 +41,117 @@ describe('generation', () => {
 });
 
 describe('the generated validators modules', () => {
-  const FAMILIES = ['gemini', 'mcp', 'vertex-v1', 'vertex-v1beta1'];
-  const sources = FAMILIES.map((family) =>
-    readFileSync(join(generatedDir, `validators-${family}.js`), 'utf8'),
+  // The families' modules, then the one of what both Vertex versions share.
+  const MODULES = ['gemini', 'mcp', 'vertex-v1', 'vertex-v1beta1', 'vertex-common'];
+  const sources = MODULES.map((module) =>
+    readFileSync(join(generatedDir, `validators-${module}.js`), 'utf8'),
   );
   const source = sources.join('\n');
 
-  it('imports without compiling: no ajv compiler, only ajv runtime helpers', () => {
+  it('imports without compiling: no ajv compiler, only ajv runtime helpers (and the Vertex versions what they share)', () => {
     const imports = [...source.matchAll(/(?:from|require\()\s*["']([^"']+)["']/g)].map((m) => m[1]);
-    for (const specifier of imports) expect(specifier).toMatch(/^ajv\/dist\/runtime\//);
+    for (const specifier of imports) {
+      expect(specifier).toMatch(/^(ajv\/dist\/runtime\/|\.\/validators-vertex-common\.js$)/);
+    }
     expect(source).not.toMatch(/new Ajv|\.compile\(|new Function/);
+  });
+
+  it('issue 34: the Vertex messages v1 and v1beta1 share are compiled once: each version re-exports the same validator, and its own schemas call it', async () => {
+    const { schemas } = await loadSchemaTree(join(projectRoot, 'schemas'));
+    const { common } = sharedVertex(byFamily([...schemas, ...readTwins(schemas)]));
+    const names = common.map((s) => s.typeName);
+    expect(names.filter((name) => !name.startsWith('Read')).length).toBe(62);
+    expect(names.filter((name) => name.startsWith('Read')).length).toBe(30);
+    // Those that differ (Part has mediaResolution in v1 only), or reach one that does, are not.
+    expect(names).toEqual(expect.arrayContaining(['VertexBlob', 'VertexSchema', 'ReadVertexBlob']));
+    expect(names).not.toContain('VertexPart');
+    expect(names).not.toContain('VertexContent');
+    const v1 = (await import('../../src/generated/validators-vertex-v1.js')) as Record<
+      string,
+      unknown
+    >;
+    const v1beta1 = (await import('../../src/generated/validators-vertex-v1beta1.js')) as Record<
+      string,
+      unknown
+    >;
+    expect(v1.validateVertexV1Blob).toBe(v1beta1.validateVertexV1Beta1Blob);
+    expect(v1.validateReadVertexV1Blob).toBe(v1beta1.validateReadVertexV1Beta1Blob);
+    expect(v1.validateVertexV1Part).not.toBe(v1beta1.validateVertexV1Beta1Part);
+    // No copy of a shared schema is left in a version's module, not even a forwarding stub.
+    const [, , v1Source, v1beta1Source, commonSource] = sources;
+    for (const text of [v1Source!, v1beta1Source!]) {
+      expect(text).not.toMatch(/vertex\/v1(beta1)?\/Blob\.schema\.json/);
+      expect(text).not.toContain('x-imported-validator');
+      expect(text).toMatch(
+        /\bvalidateVertexBlob\(data\.inlineData, instancePath\+"\/inlineData", rootData\)/,
+      );
+    }
+    expect(commonSource).not.toMatch(/vertex\/v1(beta1)?\//);
+  });
+
+  it('issue 34: a version checks through the shared validators as ajv checks its own schemas: the same verdict and errors, paths and all', async () => {
+    const { schemas } = await loadSchemaTree(join(projectRoot, 'schemas'));
+    const all = [...schemas, ...readTwins(schemas)];
+    const bad = {
+      contents: [
+        { role: 'user', parts: [{ inlineData: { data: '!!', mimeType: 5 } }, { text: 'hi' }] },
+        { role: 'model', parts: [{ functionResponse: { name: 'f', response: {}, parts: [{}] } }] },
+      ],
+      tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'NOPE' } }] }],
+      toolConfig: { functionCallingConfig: { mode: 'SOMETIMES' } },
+      safetySettings: [{ category: 1, threshold: 'BLOCK_NONE' }],
+    };
+    const response = {
+      candidates: [
+        {
+          content: { parts: [{ inlineData: { data: 7 } }] },
+          citationMetadata: { citations: [{ startIndex: 'x' }] },
+          safetyRatings: [{ probability: 3 }],
+        },
+      ],
+      usageMetadata: { promptTokensDetails: [{ tokenCount: 'many' }] },
+    };
+    const project = (errors: ErrorObject[] | null | undefined) =>
+      errors?.map(({ instancePath, schemaPath, keyword, params, message }) => ({
+        instancePath,
+        schemaPath,
+        keyword,
+        params,
+        message,
+      })) ?? null;
+    for (const version of ['v1', 'v1beta1'] as const) {
+      const family = `vertex/${version}` as const;
+      const members = byFamily(all).get(family)!;
+      const reference = new Ajv2020({
+        schemas: members.map((s) => s.schema),
+        ...VALIDATOR_OPTIONS,
+      });
+      const module = (await import(
+        `../../src/generated/validators-vertex-${version}.js`
+      )) as Record<string, ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }>;
+      const tag = version === 'v1' ? 'V1' : 'V1Beta1';
+      const base = 'https://gemini-mcp.invalid/schemas/';
+      for (const [name, id, value] of [
+        [
+          `validateVertex${tag}GenerateContentRequest`,
+          `${base}${family}/GenerateContentRequest.schema.json`,
+          bad,
+        ],
+        [
+          `validateReadVertex${tag}GenerateContentResponse`,
+          `${base}read/${family}/GenerateContentResponse.schema.json`,
+          response,
+        ],
+      ] as const) {
+        const expected = reference.getSchema(id)!;
+        const generated = module[name]!;
+        expect(generated(value), name).toBe(false);
+        expect(expected(value), name).toBe(false);
+        expect(project(generated.errors), name).toEqual(project(expected.errors));
+        // The errors reach into the shared messages (a Blob, a Schema, a SafetyRating, ...).
+        expect(generated.errors!.length, name).toBeGreaterThan(4);
+      }
+    }
   });
 
   it('issue 14: one module per schema family (and its read twins), each closed under $ref; a reference out of its family fails the generation', () => {
@@ -114,8 +216,14 @@ describe('the generated validators modules', () => {
   it('issue 14: a oneOf of one required field per branch is skipped when exactly one is present, with the errors ajv gives for every other value', async () => {
     const { schemas } = await loadSchemaTree(join(projectRoot, 'schemas'));
     let checked = 0;
-    for (const [family, members] of byFamily(schemas)) {
-      const module = `validators-${family.replace('/', '-')}.js`;
+    const modules: [string, LoadedSchema[]][] = [
+      ...[...byFamily(schemas)].map(([family, members]): [string, LoadedSchema[]] => [
+        `validators-${family.replace('/', '-')}.js`,
+        members,
+      ]),
+      ['validators-vertex-common.js', sharedVertex(byFamily(schemas)).common],
+    ];
+    for (const [module, members] of modules) {
       const text = readFileSync(join(generatedDir, module), 'utf8');
       const validators = (await import(`../../src/generated/${module}`)) as Record<
         string,
@@ -167,8 +275,8 @@ describe('the generated validators modules', () => {
         checked++;
       }
     }
-    // Part in each family, and the Vertex versions' FunctionResponsePart.
-    expect(checked).toBe(5);
+    // Part in each family, and FunctionResponsePart, which both Vertex versions share.
+    expect(checked).toBe(4);
     expect(isPart({ text: 'hi' })).toBe(true);
   });
 

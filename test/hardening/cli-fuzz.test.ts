@@ -1,5 +1,5 @@
 /**
- * `gemini-mcp validate` on random bytes and random JSON: it reports, it never crashes. Exit
+ * `gemini-mcp-kit validate` on random bytes and random JSON: it reports, it never crashes. Exit
  * 0, 1 or 2 only, a parseable JSON report, no stack trace; every payload accounted for (a line
  * holding an array is one payload per element).
  */

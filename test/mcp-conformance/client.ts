@@ -1,6 +1,6 @@
 /**
  * The client the MCP conformance suite (`@modelcontextprotocol/conformance`, client scenarios)
- * runs: an agent on gemini-mcp's public API. It connects the scenario's server with
+ * runs: an agent on gemini-mcp-kit's public API. It connects the scenario's server with
  * `connectServers` (OAuth through `oauthFromConfig`, the `oauth` section of its entry, or an
  * SDK provider in `auth`), then answers a scripted model turn: one functionCall per tool the
  * server offers, run with `answerCalls`. The "browser" of an authorization is played here: it
@@ -56,7 +56,7 @@ function crossAppAccess(): ServerAuthProvider {
   };
   return {
     redirectUrl: undefined,
-    clientMetadata: { client_name: 'gemini-mcp conformance', redirect_uris: [] },
+    clientMetadata: { client_name: 'gemini-mcp-kit conformance', redirect_uris: [] },
     clientInformation: () => clientInformation,
     tokens: () => tokens,
     saveTokens: (t) => {

@@ -10,7 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
 import { connectServers, type ServerConnections } from '../../src/runtime/mcp/connect.js';
 import { executeToolCalls } from '../../src/runtime/turn/execute.js';
-import { CONFIG_FILES, type ConfigWorld, openConfigWorld } from '../support/config-files.js';
+import {
+  CONFIG_FILES,
+  type ConfigWorld,
+  JSONC_FILES,
+  MISSING_COMMA,
+  openConfigWorld,
+} from '../support/config-files.js';
 
 const SLOW = 120_000;
 
@@ -90,8 +96,9 @@ describe('EX-5: real configuration files connect real servers', () => {
           expect(all).not.toContain('memory/delete_relations');
           expect(connections.configWarnings).toEqual([
             {
+              code: 'KEY_IGNORED',
+              message: 'ignored: gemini-mcp-kit asks for no confirmation before a call',
               path: '/mcpServers/filesystem/trust',
-              message: 'ignored: gemini-mcp asks for no confirmation before a call',
             },
           ]);
         } else expect(connections.configWarnings).toEqual([]);
@@ -101,6 +108,35 @@ describe('EX-5: real configuration files connect real servers', () => {
     },
     SLOW,
   );
+});
+
+describe('EX-5: configuration files as editors write them (JSONC) connect', () => {
+  it.each(JSONC_FILES)(
+    'EX-5: %s (%s), with comments: the example server over stdio',
+    async (fixture, at) => {
+      const path = await world.place(fixture, at);
+      const connections = await connectServers(path, { stderr: 'ignore' });
+      try {
+        expect(names(connections)).toEqual(['example/hello', 'example/bitcoin_price']);
+        expect(await hello(connections, 'example')).toEqual({
+          content: [{ type: 'text', text: 'Hello, example!' }],
+        });
+        expect(connections.configWarnings).toEqual([]);
+      } finally {
+        await connections.close();
+      }
+    },
+    SLOW,
+  );
+
+  it('EX-5: a missing comma at line 7: CONFIG_INVALID naming file:7:7 and the entry, no server started', async () => {
+    const path = await world.place(MISSING_COMMA[0], MISSING_COMMA[1]);
+    const error = (await connectServers(path).catch((e: unknown) => e)) as GeminiMcpError;
+    expect(error).toBeInstanceOf(GeminiMcpError);
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toBe(`${path}:7:7: /servers/example: comma expected`);
+    expect(error.path).toBe('/servers/example');
+  });
 });
 
 describe('EX-5: HTTP failures name the URL and the cause', () => {

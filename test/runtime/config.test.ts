@@ -117,8 +117,9 @@ describe('EX-5: formats told apart by shape', () => {
     ]);
     expect(warnings).toEqual([
       {
+        code: 'KEY_IGNORED',
+        message: 'ignored: gemini-mcp-kit asks for no confirmation before a call',
         path: '/mcpServers/fs/trust',
-        message: 'ignored: gemini-mcp asks for no confirmation before a call',
       },
     ]);
   });
@@ -140,8 +141,16 @@ describe('EX-5: typos get warnings with pointers and a did-you-mean', () => {
       mcpServers: { fs: { command: 'npx', evn: { A: '1' }, agrs: [] } },
     });
     expect(warnings).toEqual([
-      { path: '/mcpServers/fs/evn', message: 'unknown key, ignored (did you mean "env"?)' },
-      { path: '/mcpServers/fs/agrs', message: 'unknown key, ignored (did you mean "args"?)' },
+      {
+        code: 'UNKNOWN_KEY',
+        message: 'unknown key, ignored (did you mean "env"?)',
+        path: '/mcpServers/fs/evn',
+      },
+      {
+        code: 'UNKNOWN_KEY',
+        message: 'unknown key, ignored (did you mean "args"?)',
+        path: '/mcpServers/fs/agrs',
+      },
     ]);
   });
 
@@ -151,7 +160,11 @@ describe('EX-5: typos get warnings with pointers and a did-you-mean', () => {
     expect(error.message).toContain('did you mean "mcpServers"?');
     const { warnings } = read({ mcpServers: {}, mcpServer: {} });
     expect(warnings).toEqual([
-      { path: '/mcpServer', message: 'unknown key, ignored (did you mean "mcpServers"?)' },
+      {
+        code: 'UNKNOWN_KEY',
+        message: 'unknown key, ignored (did you mean "mcpServers"?)',
+        path: '/mcpServer',
+      },
     ]);
   });
 
@@ -242,7 +255,7 @@ describe('EX-5: every error carries a JSON pointer', () => {
   });
 });
 
-describe('EX-5: variables, expanded by gemini-mcp (no shell)', () => {
+describe('EX-5: variables, expanded by gemini-mcp-kit (no shell)', () => {
   it('EX-5: VS Code and Cursor variables', () => {
     const { entries } = read({
       servers: {
@@ -296,8 +309,9 @@ describe('EX-5: variables, expanded by gemini-mcp (no shell)', () => {
     expect(claude.entries[0]?.config).toMatchObject({ args: ['t0k', 'fallback', ''] });
     expect(claude.warnings).toEqual([
       {
-        path: '/mcpServers/a/args/2',
+        code: 'VARIABLE_UNSET',
         message: 'environment variable MISSING is not set; it expands to ""',
+        path: '/mcpServers/a/args/2',
       },
     ]);
     const gemini = read({
@@ -335,18 +349,22 @@ describe('EX-5: readServersConfig', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('EX-5: errors name the file and keep the pointer; not JSON and missing files too', async () => {
+  it('EX-5: errors name the file, the line and column, and keep the pointer; not JSON and missing files too', async () => {
     const file = join(dir, 'mcp.json');
     await writeFile(file, JSON.stringify({ mcpServers: { a: { command: 1 } } }));
     const error = (await readServersConfig(file).catch((e: unknown) => e)) as GeminiMcpError;
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.path).toBe('/mcpServers/a/command');
-    expect(error.message).toBe(`${file}: /mcpServers/a/command: must be a string, got 1`);
+    expect(error.message).toBe(`${file}:1:31: /mcpServers/a/command: must be a string, got 1`);
+    expect(error.data).toMatchObject({ file, line: 1, column: 31 });
     await writeFile(file, '{nope');
     await expect(readServersConfig(file)).rejects.toMatchObject({
       code: 'CONFIG_INVALID',
       path: '',
     });
+    await expect(readServersConfig(file)).rejects.toThrow(
+      `${file}:1:2: (root): unexpected character`,
+    );
     await expect(readServersConfig(join(dir, 'none.json'))).rejects.toMatchObject({
       code: 'CONFIG_INVALID',
     });
@@ -377,5 +395,229 @@ describe('EX-5: bounds on what reading and failing may hold', () => {
     );
     expect(text.length).toBeLessThan(1100);
     expect(text.endsWith('...')).toBe(true);
+  });
+});
+
+describe('EX-5: configuration files as editors write them (JSONC)', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gemini-mcp-jsonc-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  async function readText(text: string, name = 'mcp.json') {
+    const file = join(dir, name);
+    await writeFile(file, text);
+    const warnings: ConfigWarning[] = [];
+    const entries = await readServersConfig(file, {
+      env,
+      workspaceFolder: '/work/project',
+      onWarning: (w) => warnings.push(w),
+    });
+    return { file, entries, warnings };
+  }
+
+  async function refusedText(text: string, name = 'mcp.json') {
+    const file = join(dir, name);
+    await writeFile(file, text);
+    const error = await readServersConfig(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GeminiMcpError);
+    expect((error as GeminiMcpError).code).toBe('CONFIG_INVALID');
+    return { file, error: error as GeminiMcpError };
+  }
+
+  // Each format with `//` and `/* */` comments and trailing commas, and the same without.
+  const FORMATS: [string, string, unknown][] = [
+    [
+      'Claude Desktop',
+      `{
+        // Claude Desktop's own settings sit beside the servers
+        "globalShortcut": "Ctrl+Space",
+        "mcpServers": {
+          "fs": { "command": "npx", "args": ["-y", "server-filesystem", "/tmp",], }, /* a note */
+        },
+      }`,
+      {
+        globalShortcut: 'Ctrl+Space',
+        mcpServers: { fs: { command: 'npx', args: ['-y', 'server-filesystem', '/tmp'] } },
+      },
+    ],
+    [
+      'Cursor',
+      `{"mcpServers": {"web": {"url": "https://example.com/mcp", /* Streamable HTTP */},},}`,
+      { mcpServers: { web: { url: 'https://example.com/mcp' } } },
+    ],
+    [
+      'Claude Code',
+      `{
+        "mcpServers": {
+          // project scope
+          "api": { "type": "http", "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer \${TOKEN}", }, },
+        },
+      }`,
+      {
+        mcpServers: {
+          api: {
+            type: 'http',
+            url: 'https://example.com/mcp',
+            headers: { Authorization: 'Bearer ${TOKEN}' },
+          },
+        },
+      },
+    ],
+    [
+      'VS Code mcp.json',
+      `{
+        // VS Code writes this one
+        "inputs": [/* none yet */],
+        "servers": {
+          "fs": {
+            "type": "stdio",
+            "command": "npx", // the package runner
+            "args": ["-y", "server-filesystem", "\${workspaceFolder}",],
+          },
+        },
+      }`,
+      {
+        inputs: [],
+        servers: {
+          fs: {
+            type: 'stdio',
+            command: 'npx',
+            args: ['-y', 'server-filesystem', '${workspaceFolder}'],
+          },
+        },
+      },
+    ],
+    [
+      'VS Code settings.json',
+      `{
+        "editor.fontSize": 14, // user settings around mcp.servers
+        "mcp": { "servers": { "fs": { "command": "npx", }, }, },
+      }`,
+      { 'editor.fontSize': 14, mcp: { servers: { fs: { command: 'npx' } } } },
+    ],
+    [
+      'gemini-cli settings.json',
+      `{
+        // gemini-cli reads comments in its settings
+        "theme": "GitHub",
+        "mcpServers": {
+          "remote": {
+            "httpUrl": "https://example.com/mcp", /* Streamable HTTP */
+            "timeout": 30000,
+          },
+        },
+      }`,
+      {
+        theme: 'GitHub',
+        mcpServers: { remote: { httpUrl: 'https://example.com/mcp', timeout: 30000 } },
+      },
+    ],
+  ];
+
+  it.each(FORMATS)(
+    'EX-5: %s with comments and trailing commas reads as its JSON',
+    async (_, text, json) => {
+      const { entries, warnings } = await readText(text);
+      expect(entries).toEqual(read(json).entries);
+      expect(warnings).toEqual(read(json).warnings);
+    },
+  );
+
+  it('EX-5: a byte order mark is skipped; __proto__ is an own key, as JSON.parse makes it', async () => {
+    const { entries } = await readText('\ufeff{"mcpServers": {"__proto__": {"command": "x"}}}');
+    expect(entries.map((e) => [e.serverId, e.pointer])).toEqual([
+      ['__proto__', '/mcpServers/__proto__'],
+    ]);
+    const polluted = await readText(
+      '{"__proto__": {"mcpServers": {"a": {"command": "x"}}}, "servers": {}}',
+    );
+    expect(polluted.entries).toEqual([]);
+  });
+
+  const BROKEN = `{
+  // VS Code
+  "servers": {
+    "fs": {
+      "type": "stdio",
+      "command": "npx"
+      "args": ["-y", "server-filesystem"]
+    }
+  }
+}
+`;
+
+  it.each([
+    ['a missing comma at line 7', BROKEN, 7, 7, '/servers/fs', 'comma expected'],
+    [
+      'the same with CRLF line ends',
+      BROKEN.replaceAll('\n', '\r\n'),
+      7,
+      7,
+      '/servers/fs',
+      'comma expected',
+    ],
+    [
+      'a missing value in an array',
+      '{"mcpServers": {"a": {"args": [1,,2]}}}',
+      1,
+      34,
+      '/mcpServers/a/args',
+      'value expected',
+    ],
+    [
+      'a string not closed',
+      '{\n  "servers": {\n    "a": "x',
+      3,
+      10,
+      '/servers/a',
+      'string not closed',
+    ],
+    ['a comment not closed', '{\n  /* note\n  "servers": {}\n}', 2, 3, '', 'comment not closed'],
+    [
+      'a second value',
+      '{"servers": {}}\n{}',
+      2,
+      1,
+      undefined,
+      'end of file expected (one value per file)',
+    ],
+    ['a single-quoted string', "{'servers': {}}", 1, 2, '', 'unexpected character'],
+  ] as const)(
+    'EX-5: %s: the file, line and column, and the pointer of the value it lies in',
+    async (_, text, line, column, pointer, what) => {
+      const { file, error } = await refusedText(text);
+      const where = pointer === undefined ? '' : `${pointer || '(root)'}: `;
+      expect(error.message).toBe(`${file}:${line}:${column}: ${where}${what}`);
+      expect(error.path).toBe(pointer);
+      expect(error.data).toMatchObject({ file, line, column });
+    },
+  );
+
+  it('EX-5: a file of nothing but a comment: value expected where the text ends', async () => {
+    const { file, error } = await refusedText('  // nothing\n');
+    expect(error.message).toBe(`${file}:2:1: value expected`);
+  });
+
+  it('EX-5: errors found after parsing name the line and column of the bad value', async () => {
+    const text = `{
+  "servers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", 42],
+    },
+  },
+}`;
+    const { file, error } = await refusedText(text);
+    expect(error.message).toBe(`${file}:5:22: /servers/fs/args/1: must be a string, got 42`);
+    expect(error.path).toBe('/servers/fs/args/1');
+    const top = await refusedText('{\n  // a typo\n  "mcpServer": {}\n}');
+    expect(top.error.message).toMatch(new RegExp(`^${top.file}:3:16: /mcpServer: expected`));
+    // The last of duplicate keys is the value read, and the place named.
+    const twice = await refusedText('{"mcpServers": {"a": {"command": "x"}, "a": {"command": 1}}}');
+    expect(twice.error.message).toBe(
+      `${twice.file}:1:57: /mcpServers/a/command: must be a string, got 1`,
+    );
   });
 });

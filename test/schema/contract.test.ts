@@ -1,6 +1,6 @@
 /**
  * SC-7 wiring: whatever the converter returns goes through the vendored Schema validator, and a
- * failure there is a CONTRACT_VIOLATION (a bug of gemini-mcp), never a silently bad schema. The
+ * failure there is a CONTRACT_VIOLATION (a bug of gemini-mcp-kit), never a silently bad schema. The
  * validator is replaced here by one that refuses everything, to see the wiring act.
  */
 import { describe, expect, it, vi } from 'vitest';

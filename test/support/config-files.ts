@@ -22,6 +22,21 @@ export const CONFIG_FILES = [
   ['gemini-cli-settings.json', '.gemini/settings.json'],
 ] as const;
 
+/**
+ * JSONC fixtures (comments, trailing commas), each starting the example server from this
+ * repository's source, and where their clients keep them.
+ */
+export const JSONC_FILES = [
+  ['jsonc/vscode-mcp.json', 'jsonc/.vscode/mcp.json'],
+  ['jsonc/gemini-cli-settings.json', 'jsonc/.gemini/settings.json'],
+] as const;
+
+/** A JSONC fixture with a missing comma at line 7, column 7 (in `/servers/example`). */
+export const MISSING_COMMA = [
+  'jsonc/vscode-mcp-missing-comma.json',
+  'broken/.vscode/mcp.json',
+] as const;
+
 /** Where the fixtures' places are on this machine. */
 interface Places {
   workspace: string;

@@ -1,16 +1,17 @@
 /**
- * Every point where a @google/genai value meets gemini-mcp, in each direction, written as a user
+ * Every point where a @google/genai value meets gemini-mcp-kit, in each direction, written as a user
  * writes it: no cast, no `any`. Never run; test/types/genai-interop.test.ts compiles it under
  * `strict` against each @google/genai version of the peer range it names (the main type check
- * leaves it out: `gemini-mcp` resolves to the built package).
+ * leaves it out: `gemini-mcp-kit` resolves to the built package).
  */
 import {
   type CallableTool,
   type Content,
+  FinishReason,
   type FunctionCall,
   type FunctionDeclaration,
   type GenerateContentParameters,
-  type GenerateContentResponse,
+  GenerateContentResponse,
   GoogleGenAI,
   type Part,
   type Schema,
@@ -34,10 +35,11 @@ import {
   listAllTools,
   mcpCallableTool,
   readGenerateContentResponse,
+  rejectionResponse,
   runConversation,
   type schemas,
-} from 'gemini-mcp';
-import * as typed from 'gemini-mcp/genai';
+} from 'gemini-mcp-kit';
+import * as typed from 'gemini-mcp-kit/genai';
 
 const ai = new GoogleGenAI({ apiKey: 'key' });
 const servers = await connectServers('mcp.json');
@@ -45,12 +47,12 @@ const { toolset, clients } = servers;
 const model = 'gemini-2.5-flash';
 const history: Content[] = [{ role: 'user', parts: [{ text: 'What does a bitcoin cost?' }] }];
 
-// gemini-mcp -> genai: the tools of a request (json schema mode, the default).
+// gemini-mcp-kit -> genai: the tools of a request (json schema mode, the default).
 const tools: Tool[] = geminiTools(toolset);
 const declared: FunctionDeclaration[] = functionDeclarations(toolset, { schemaMode: 'json' });
 const params: GenerateContentParameters = { model, contents: history, config: { tools } };
 
-// gemini-mcp/genai -> genai: the same in openapi schema mode, and converted schemas.
+// gemini-mcp-kit/genai -> genai: the same in openapi schema mode, and converted schemas.
 const openapiTools: Tool[] = typed.geminiTools(toolset, { schemaMode: 'openapi' });
 const openapiDeclared: FunctionDeclaration[] = typed.functionDeclarations(toolset, {
   schemaMode: 'openapi',
@@ -58,7 +60,7 @@ const openapiDeclared: FunctionDeclaration[] = typed.functionDeclarations(toolse
 const converted: Schema = typed.toGeminiSchema({ type: 'string' }).schema;
 const parameters: Schema | undefined = typed.toGeminiParameters({ type: 'object' }).schema;
 
-// genai -> gemini-mcp: a response as the client returns it, its Content, its Parts.
+// genai -> gemini-mcp-kit: a response as the client returns it, its Content, its Parts.
 const response: GenerateContentResponse = await ai.models.generateContent(params);
 const turn: Content | undefined = response.candidates?.[0]?.content;
 const parts: Part[] = turn?.parts ?? [];
@@ -67,13 +69,13 @@ functionCalls(turn ?? { parts }, toolset);
 functionCalls(parts, toolset);
 readGenerateContentResponse(response);
 
-// gemini-mcp -> genai: the answers, into the history.
-const rejected: Part[] = read.rejected;
+// gemini-mcp-kit -> genai: the answers, into the history.
+const rejected: Part[] = read.rejected.map((call) => rejectionResponse(call));
 const answer: Content = await answerCalls(response, toolset, clients);
 history.push(answer, await answerCalls(parts, toolset, clients));
 if (turn) history.push(turn, await answerCalls(turn, toolset, clients));
 
-// MCP SDK -> gemini-mcp -> genai: a callTool result, legacy variant included, as a Part.
+// MCP SDK -> gemini-mcp-kit -> genai: a callTool result, legacy variant included, as a Part.
 const client = new Client({ name: 'app', version: '1.0.0' });
 await client.connect(new StdioClientTransport({ command: 'mcp-server' }));
 const own = buildToolSet([{ serverId: 'weather', tools: await listAllTools(client) }]);
@@ -83,7 +85,7 @@ for (const call of functionCalls(response, own.toolset).calls) {
   history.push({ role: 'user', parts: [part] });
 }
 
-// genai -> gemini-mcp -> genai: a stream gathered into one response of genai's class.
+// genai -> gemini-mcp-kit -> genai: a stream gathered into one response of genai's class.
 const gathered: GenerateContentResponse = await gatherTurn(
   await ai.models.generateContentStream(params),
 );
@@ -115,7 +117,51 @@ const generate = async (request: GenerateRequest<Content>) =>
 const own2 = await runConversation({ generate, toolset, clients, contents: history });
 history.push(...own2.contents);
 
-// gemini-mcp -> genai: the CallableTool for automatic function calling, both entries.
+// Issue 33: a newcomer's scripted conversations, genai's Contents in and out. A generate of
+// object literals (the response type is inferred from them, and its Content differs from genai's)
+const script = [
+  {
+    candidates: [
+      {
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { id: 'c1', name: 'bitcoin_price', args: { currency: 'EUR' } } }],
+        },
+      },
+    ],
+  },
+  {
+    candidates: [
+      {
+        content: { role: 'model', parts: [{ text: 'About 90,000 EUR.' }] },
+        finishReason: FinishReason.STOP,
+      },
+    ],
+  },
+];
+const scripted = await runConversation({
+  generate: async () => script.shift()!,
+  toolset: servers,
+  clients,
+  contents: history,
+  onTurn: ({ contents }) => contents.length,
+});
+const scriptedHistory: Content[] = scripted.contents;
+// ... and a generate of genai's own GenerateContentResponse, the class its client returns.
+const reply = (content: Content): GenerateContentResponse =>
+  Object.assign(new GenerateContentResponse(), {
+    candidates: [{ content, finishReason: FinishReason.STOP }],
+  });
+const replies = [reply({ role: 'model', parts: [{ text: 'About 90,000 EUR.' }] })];
+const classed = await runConversation({
+  generate: async () => replies.shift()!,
+  toolset: servers,
+  clients,
+  contents: scriptedHistory,
+});
+history.push(...classed.contents);
+
+// gemini-mcp-kit -> genai: the CallableTool for automatic function calling, both entries.
 const callable: CallableTool = mcpCallableTool(servers, { timeoutMs: 30_000 });
 const openapiCallable: CallableTool = typed.mcpCallableTool(servers, { schemaMode: 'openapi' });
 const afc = await ai.models.generateContent({

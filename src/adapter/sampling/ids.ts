@@ -1,6 +1,6 @@
-/** The ids and `_meta` keys gemini-mcp puts on the tool calls of a sampling result. */
+/** The ids and `_meta` keys gemini-mcp-kit puts on the tool calls of a sampling result. */
 
-/** Ids gemini-mcp makes up for calls Gemini sent without one start with this; they are never sent back. */
+/** Ids gemini-mcp-kit makes up for calls Gemini sent without one start with this; they are never sent back. */
 const GENERATED_ID_PREFIX = 'gemini-mcp-';
 
 /**

@@ -146,7 +146,6 @@ function toolResultPart(block: McpToolResultContent, context: MessageContext, pa
       appendPointer(path, 'toolUseId'),
     );
   }
-  const { options } = context;
   return unprovenResponsePart(
     name,
     {
@@ -156,13 +155,8 @@ function toolResultPart(block: McpToolResultContent, context: MessageContext, pa
         : { structuredContent: block.structuredContent }),
       ...(block.isError === undefined ? {} : { isError: block.isError }),
     },
-    {
-      id: isGeneratedCallId(block.toolUseId) ? null : block.toolUseId,
-      ...(options.structured === undefined ? {} : { structured: options.structured }),
-      ...(options.media === undefined ? {} : { media: options.media }),
-      ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
-      ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
-    },
+    isGeneratedCallId(block.toolUseId) ? null : block.toolUseId,
+    context.options,
   );
 }
 
@@ -314,7 +308,7 @@ function contextWarnings(params: McpCreateMessageRequestParams, warnings: Sampli
  *
  * - `messages` -> `contents`: `user` stays `user`, `assistant` becomes `model`; text as text,
  *   image and audio as `inlineData`; `tool_use` as a `functionCall` (its id, unless the id is
- *   one gemini-mcp made up; its thought signature from `_meta`, see `samplingResult`);
+ *   one gemini-mcp-kit made up; its thought signature from `_meta`, see `samplingResult`);
  *   `tool_result` as a `functionResponse` built by the rules of `functionResponse`
  *   (structured content, media, size cap), named after the `tool_use` it answers;
  * - `systemPrompt` -> `systemInstruction`; `maxTokens` -> `generationConfig.maxOutputTokens`

@@ -14,6 +14,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { RE2JS } from 're2js';
 import type { ViolationDetail } from '../../errors.js';
+import { enumMessage } from '../../generated/guards-common.js';
 import { MAX_JSON_DEPTH } from '../../json/copy.js';
 import { nestedBeyond } from '../../json/depth.js';
 import { isJsonObject } from '../../json/object.js';
@@ -146,7 +147,7 @@ function compileIn(dialect: DialectName, body: object): ValidateFunction {
 /** A keyword of a server's schema that is not checked, and why. */
 export interface UncheckedKeyword {
   /** JSON pointer to the keyword in the schema. */
-  readonly pointer: string;
+  readonly path: string;
   /** `pattern`, `patternProperties` (one entry of it) or the `additionalProperties` / `unevaluatedProperties` beside it. */
   readonly keyword: string;
   /** Why it is not checked. */
@@ -189,12 +190,12 @@ function findUnchecked(schema: Record<string, unknown>): UncheckedKeyword[] {
       const at = appendPointer(pointer, key);
       if (key === 'pattern' && typeof value === 'string') {
         if (!isLinearPattern(value))
-          unchecked.push({ pointer: at, keyword: key, reason: unsupported(value) });
+          unchecked.push({ path: at, keyword: key, reason: unsupported(value) });
       } else if (key === 'patternProperties' && isJsonObject(value)) {
         const bad = Object.keys(value).filter((pattern) => !isLinearPattern(pattern));
         for (const pattern of bad) {
           unchecked.push({
-            pointer: appendPointer(at, pattern),
+            path: appendPointer(at, pattern),
             keyword: key,
             reason: unsupported(pattern),
           });
@@ -203,7 +204,7 @@ function findUnchecked(schema: Record<string, unknown>): UncheckedKeyword[] {
           for (const beside of ['additionalProperties', 'unevaluatedProperties']) {
             if (Object.hasOwn(node, beside) && node[beside] !== true) {
               unchecked.push({
-                pointer: appendPointer(pointer, beside),
+                path: appendPointer(pointer, beside),
                 keyword: beside,
                 reason: 'a patternProperties entry beside it is not checked',
               });
@@ -223,8 +224,8 @@ function withoutUnchecked(
   unchecked: readonly UncheckedKeyword[],
 ): Record<string, unknown> {
   const root = { ...schema };
-  for (const { pointer } of unchecked) {
-    const tokens = decodePointer(pointer) ?? [];
+  for (const { path } of unchecked) {
+    const tokens = decodePointer(path) ?? [];
     const last = tokens.pop();
     let node: Record<string, unknown> = root;
     for (const token of tokens) {
@@ -262,13 +263,13 @@ function analysisOf(schema: object): Analysis {
 /**
  * The keywords of a server's JSON Schema that {@link toolSchemaViolations} does not check: each
  * `pattern` (or `patternProperties` entry) outside the linear-time RE2 syntax (lookaround,
- * backreferences, invalid syntax), with its pointer into the schema. Everything else the schema
+ * backreferences, invalid syntax), with its path (JSON pointer) into the schema. Everything else the schema
  * says is still checked. `functionDeclarations` reports these through `onWarning`.
  *
  * @example
  * ```ts
  * uncheckedKeywords({ type: 'string', pattern: '^(?!admin)' });
- * // [{ pointer: '/pattern', keyword: 'pattern', reason: 'pattern "^(?!admin)" is outside ...' }]
+ * // [{ path: '/pattern', keyword: 'pattern', reason: 'pattern "^(?!admin)" is outside ...' }]
  * ```
  */
 export function uncheckedKeywords(schema: object): readonly UncheckedKeyword[] {
@@ -318,9 +319,34 @@ function validatorOf(schema: object): ValidateFunction | null {
   return validate;
 }
 
+/** The value at a violation's instance path (its depth already bounded), for the message. */
+function valueAt(value: unknown, pointer: string): unknown {
+  let at = value;
+  for (const token of decodePointer(pointer) ?? []) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = Object.hasOwn(at, token) ? (at as Record<string, unknown>)[token] : undefined;
+  }
+  return at;
+}
+
 /** ajv errors as violations, worded as the generated guards word them. */
-function violationsOf(errors: readonly ErrorObject[] | null | undefined): ViolationDetail[] {
+function violationsOf(
+  errors: readonly ErrorObject[] | null | undefined,
+  value: unknown,
+): ViolationDetail[] {
   return (errors ?? []).slice(0, MAX_VIOLATIONS).map((error) => {
+    if (error.keyword === 'enum' || error.keyword === 'const') {
+      const { allowedValues, allowedValue } = error.params as Record<string, unknown>;
+      const allowed = error.keyword === 'const' ? [allowedValue] : allowedValues;
+      return {
+        path: error.instancePath,
+        message: enumMessage(
+          valueAt(value, error.instancePath),
+          Array.isArray(allowed) ? allowed : [],
+        ),
+        keyword: error.keyword,
+      };
+    }
     const missing = error.keyword === 'required' ? error.params.missingProperty : undefined;
     if (typeof missing === 'string') {
       return {
@@ -374,5 +400,5 @@ export function toolSchemaViolations(
       { path: deepAt, message: `nests deeper than ${MAX_VALUE_DEPTH} levels`, keyword: TOO_DEEP },
     ];
   }
-  return validate(value) ? [] : violationsOf(validate.errors);
+  return validate(value) ? [] : violationsOf(validate.errors, value);
 }

@@ -1,5 +1,5 @@
 /**
- * What `gemini-mcp tools`, `answer` and `chat` do, loaded only when one of them runs (so
+ * What `gemini-mcp-kit tools`, `answer` and `chat` do, loaded only when one of them runs (so
  * `validate` and `--help` never load the MCP SDK or the runtime).
  */
 import { readFile, stat } from 'node:fs/promises';
@@ -18,6 +18,7 @@ import { runConversation } from '../../runtime/turn/conversation.js';
 import { CliError, describeFileError, EXIT } from '../cli-error.js';
 import { type CliIo, terminalSafe } from '../io.js';
 import { connect, type ServerFlags } from './connect.js';
+import { watchFetch } from './model-endpoint.js';
 import { progressLine } from './progress.js';
 
 /** Gemini's limit on a function name. */
@@ -67,35 +68,26 @@ export function renameReasons(name: string, toolset: ToolSet, prefix: PrefixMode
   return reasons;
 }
 
-/** One line per warning, what any format prints to explain the tool set. */
+/** One line per warning, what any format prints to explain the tool set: `[CODE] server/tool: ...`. */
 export function warningLine(
   warning: ToolSetWarning | DeclarationWarning,
   toolset?: ToolSet,
   prefix: PrefixMode = 'on-collision',
 ): string {
-  if ('code' in warning) {
-    const tool = warning.toolName === undefined ? '' : `/${warning.toolName}`;
-    const why =
-      warning.code === 'TOOL_RENAMED' && toolset !== undefined && warning.toolName !== undefined
-        ? ` (why: ${renameReasons(warning.toolName, toolset, prefix).join('; ')})`
-        : '';
-    return `[${warning.code}] ${warning.serverId}${tool}: ${warning.message}${why}`;
+  const where = `${warning.serverId}${warning.toolName === undefined ? '' : `/${warning.toolName}`}`;
+  if ('unchecked' in warning) {
+    const { path, keyword, reason } = warning.unchecked;
+    return `[${warning.code}] ${where} ${warning.schema}#${path} (${keyword}): ${reason}`;
   }
-  if (warning.kind === 'description') {
-    return `[DESCRIPTION_SANITIZED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
+  if ('warning' in warning) {
+    const { path, keyword, detail } = warning.warning;
+    return `[${warning.code}] ${where} ${warning.schema}#${path} (${keyword}): ${detail}`;
   }
-  if (warning.kind === 'omitted') {
-    return `[TOOL_OMITTED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
-  }
-  if (warning.kind === 'hidden-text') {
-    return `[SCHEMA_SANITIZED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
-  }
-  if (warning.kind === 'unchecked') {
-    const { pointer, keyword, reason } = warning.unchecked;
-    return `[SCHEMA_UNCHECKED] ${warning.serverId}/${warning.toolName} ${warning.schema}#${pointer} (${keyword}): ${reason}`;
-  }
-  const { pointer, keyword, action, detail } = warning.warning;
-  return `[SCHEMA_${action.toUpperCase()}] ${warning.serverId}/${warning.toolName} ${warning.schema}#${pointer} (${keyword}): ${detail}`;
+  const why =
+    warning.code === 'TOOL_RENAMED' && toolset !== undefined && warning.toolName !== undefined
+      ? ` (why: ${renameReasons(warning.toolName, toolset, prefix).join('; ')})`
+      : '';
+  return `[${warning.code}] ${where}: ${warning.message}${why}`;
 }
 
 function table(rows: string[][]): string {
@@ -130,6 +122,8 @@ export interface ToolsOpts extends ServerOpts {
 export interface AnswerOpts extends ServerOpts {
   dialect: Dialect;
   validateArgs?: boolean;
+  /** Exit 0 even when calls were answered with an error. */
+  allowErrors?: boolean;
 }
 
 /** Options of `chat`. */
@@ -150,7 +144,7 @@ export interface ChatOpts extends ServerOpts {
 const SAMPLING_NOTE =
   'sampling: any of these servers may ask for completions; `chat` serves them with its model (--no-sampling: it does not)\n';
 
-/** `gemini-mcp tools`. */
+/** `gemini-mcp-kit tools`. */
 export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
   const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
   try {
@@ -244,7 +238,7 @@ function readTurn(
   if (read === undefined || turn === undefined) {
     const first = asResponse.violations[0] ?? { path: '', message: 'has no candidates' };
     throw new CliError(
-      `${path}: not a ${response.schema} (nor a model ${modelContent.schema}): at "${first.path}" ${first.message}; gemini-mcp validate ${path} lists every problem`,
+      `${path}: not a ${response.schema} (nor a model ${modelContent.schema}): at ${first.path || '(root)'}: ${first.message}; gemini-mcp-kit validate ${path} lists every problem`,
       EXIT.INVALID,
     );
   }
@@ -252,7 +246,32 @@ function readTurn(
   return turn;
 }
 
-/** `gemini-mcp answer`. */
+/** Calls named in the summary of `answer`'s errors, at most. */
+const MAX_NAMED_ERRORS = 5;
+
+/**
+ * One line on the calls answered with an error (rejected, failed, timed out), or undefined when
+ * every call was answered with its result: how many of how many, and which (with the error's
+ * code when it has one: `nope (UNKNOWN_FUNCTION)`).
+ */
+function errorSummary(parts: readonly { functionResponse?: unknown }[]): string | undefined {
+  const failed = parts.flatMap((part) => {
+    const { name, response } = (part.functionResponse ?? {}) as {
+      name?: string;
+      response?: { error?: unknown };
+    };
+    if (response?.error === undefined) return [];
+    const code = /^([A-Z][A-Z_]+): /.exec(String(response.error))?.[1];
+    return [code === undefined ? `${name}` : `${name} (${code})`];
+  });
+  if (failed.length === 0) return undefined;
+  const named = failed.slice(0, MAX_NAMED_ERRORS).join(', ');
+  const more =
+    failed.length > MAX_NAMED_ERRORS ? ` and ${failed.length - MAX_NAMED_ERRORS} more` : '';
+  return `${failed.length} of ${parts.length} call(s) answered with an error: ${named}${more}`;
+}
+
+/** `gemini-mcp-kit answer`. */
 export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Promise<void> {
   const turn = readTurn(io, file, await readJsonFile(file), opts.dialect);
   const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
@@ -267,6 +286,11 @@ export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Prom
     });
     progress.clear();
     io.stdout.write(`${JSON.stringify(content, null, 2)}\n`);
+    const summary = errorSummary(content.parts);
+    if (summary !== undefined) {
+      io.stderr.write(`gemini-mcp-kit answer: ${terminalSafe(summary)}\n`);
+      if (opts.allowErrors !== true) process.exitCode = EXIT.INVALID;
+    }
   } catch (error) {
     if (error instanceof GeminiMcpError && error.code === 'INVALID_INPUT') {
       throw new CliError(`${file}: ${error.message}`, EXIT.INVALID, { cause: error });
@@ -348,7 +372,7 @@ function clientOptions(dialect: Dialect): ClientOptions {
   return { apiKey };
 }
 
-/** `gemini-mcp chat`. */
+/** `gemini-mcp-kit chat`. */
 export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promise<void> {
   const model = opts.model ?? process.env.GEMINI_MODEL ?? DEFAULT_MODEL;
   const ai = await loadGenAi(clientOptions(opts.dialect));
@@ -362,6 +386,7 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
   );
   writeConfigLines(io, connections.configLines);
   const progress = progressLine(io.stderr);
+  const watch = watchFetch();
   try {
     const result = await runConversation({
       generate,
@@ -391,6 +416,8 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
           );
         }
       },
+    }).catch((error: unknown) => {
+      throw watch.describe(error, endpointHint(opts.dialect)) ?? error;
     });
     if (opts.format === 'json') {
       io.stdout.write(
@@ -409,10 +436,18 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
           : stop.reason === 'no-content'
             ? `the model returned no content${stop.finishReason === undefined ? '' : ` (finish reason ${stop.finishReason})`}`
             : 'cancelled';
-    io.stderr.write(`gemini-mcp chat: ${why}\n`);
+    io.stderr.write(`gemini-mcp-kit chat: ${why}\n`);
     process.exitCode = EXIT.INVALID;
   } finally {
+    watch.restore();
     progress.clear();
     await connections.close();
   }
+}
+
+/** Where the chat's endpoint came from, when an environment variable moved it. */
+function endpointHint(dialect: Dialect): string {
+  const variable =
+    apiDialect(dialect) === 'gemini' ? 'GOOGLE_GEMINI_BASE_URL' : 'GOOGLE_VERTEX_BASE_URL';
+  return (process.env[variable] ?? '') === '' ? '' : ` (set by ${variable})`;
 }

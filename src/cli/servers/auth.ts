@@ -25,7 +25,7 @@ export function cliAuth(stderr: NodeJS.WritableStream): ServerAuth {
     store: fileTokenStore(dir === undefined || dir === '' ? {} : { dir }),
     onAuthorizationUrl: (url, { serverId }) => {
       stderr.write(
-        `gemini-mcp: server "${terminalSafe(serverId)}" asks for authorization; open this URL in a browser:\n${terminalSafe(url.href)}\n`,
+        `gemini-mcp-kit: server "${terminalSafe(serverId)}" asks for authorization; open this URL in a browser:\n${terminalSafe(url.href)}\n`,
       );
     },
   });

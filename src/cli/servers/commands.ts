@@ -1,5 +1,5 @@
 /**
- * `gemini-mcp tools`, `answer` and `chat`: the commands that connect MCP servers (the
+ * `gemini-mcp-kit tools`, `answer` and `chat`: the commands that connect MCP servers (the
  * runtime's `connectServers`) and show or play what Gemini sees of them.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -67,6 +67,7 @@ function toolsCommand(io: CliIo): Command {
         [
           'Connect the MCP servers, list their tools, build the tool set and print the `tools` array of a Gemini request (proven against the Tool schema), plus every warning: renamed tools and why, tools left out, sanitized descriptions, schema conversion losses with pointers.',
           'json: the tools array on stdout (pipe it into a request), warnings on stderr. table: a table of the tools and the warnings, on stdout.',
+          'Exit status: 0 listed (warnings or not); 2 usage, configuration or server error; 130 (143) stopped by Ctrl-C (SIGTERM).',
         ].join('\n\n'),
       ),
   )
@@ -94,7 +95,7 @@ function answerCommand(io: CliIo): Command {
       .description(
         [
           "Read a saved GenerateContentResponse (or a model Content), run its function calls on the MCP servers and print the next user Content as JSON: exactly one functionResponse per functionCall, in call order, ids echoed where the dialect's reference has them (gemini, vertex-v1beta1; vertex means vertex-v1beta1) and left out where not (vertex-v1).",
-          'Exit status: 0 answered, 1 the file is not a model turn with calls, 2 usage or server error.',
+          'Exit status: 0 every call answered with its result; 1 some call answered with an error (rejected: unknown tool, invalid arguments; failed; timed out), summed up in one line on stderr (--allow-errors: 0), or the file is not a model turn with calls; 2 usage or server error; 130 (143) stopped by Ctrl-C (SIGTERM).',
         ].join('\n\n'),
       )
       .argument('<RESPONSE.json>', 'the saved model turn'),
@@ -105,6 +106,10 @@ function answerCommand(io: CliIo): Command {
         .default('gemini'),
     )
     .option('--validate-args', "check the calls' arguments against the tools' inputSchema first")
+    .option(
+      '--allow-errors',
+      'exit 0 even when calls were answered with an error (the Content holds them either way)',
+    )
     .action(async (file: string, opts: AnswerOpts) =>
       (await import('./actions.js')).runAnswer(io, file, opts),
     );
@@ -120,6 +125,7 @@ function chatCommand(io: CliIo): Command {
           'Servers may ask for completions of their own (MCP sampling): chat serves them with the same model, at most 10 per server and minute and 4096 tokens each, and shows each request on stderr; --no-sampling declares no sampling capability.',
           'Needs GEMINI_API_KEY (https://aistudio.google.com/apikey) and the @google/genai package. GOOGLE_GEMINI_BASE_URL points @google/genai at another endpoint.',
           'With --dialect vertex-v1 or vertex-v1beta1 (vertex: v1beta1), it talks to Vertex AI through @google/genai, which reads GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (application default credentials) or GOOGLE_API_KEY (express mode); GOOGLE_VERTEX_BASE_URL points it at another endpoint.',
+          'Exit status: 0 answered in words; 1 stopped without an answer (--max-turns, failed function calling, no content); 2 usage, configuration, server or model endpoint error (the request and the cause named); 130 (143) stopped by Ctrl-C (SIGTERM).',
         ].join('\n\n'),
       )
       .argument('<PROMPT...>', 'what to ask'),

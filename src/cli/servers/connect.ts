@@ -156,15 +156,49 @@ function commandOf(entries: readonly ServerEntry[], message: string): string | u
   return entry?.transport === 'stdio' ? entry.config.command : undefined;
 }
 
+/** The signals that end a command, and the exit code a shell reports for a process they end. */
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+type EndingSignal = keyof typeof SIGNAL_EXIT;
+
+/**
+ * While the servers are being connected: Ctrl-C (SIGINT) or SIGTERM aborts `signal`, which
+ * closes every server started so far (see `connectServers`' `signal`); a second one ends the CLI
+ * at once. `received` is the first signal; `dispose()` removes the handlers.
+ */
+function abortOnSignals(): {
+  signal: AbortSignal;
+  received(): EndingSignal | undefined;
+  dispose(): void;
+} {
+  const controller = new AbortController();
+  let received: EndingSignal | undefined;
+  const handlers = (Object.keys(SIGNAL_EXIT) as EndingSignal[]).map((signal) => {
+    const handler = (): void => {
+      if (received !== undefined) process.exit(SIGNAL_EXIT[received]);
+      received = signal;
+      controller.abort(new Error(`${signal} received`));
+    };
+    process.on(signal, handler);
+    return { signal, handler };
+  });
+  return {
+    signal: controller.signal,
+    received: () => received,
+    dispose() {
+      for (const { signal, handler } of handlers) process.off(signal, handler);
+    },
+  };
+}
+
 /**
  * On Ctrl-C (SIGINT) or SIGTERM, closes the servers (each one's whole process group) and exits
  * 130 or 143, as a shell reports a process ended by that signal. A second signal while closing
  * ends the CLI at once. `close()` removes the handlers.
  */
 function closeOnSignals(connections: ServerConnections): void {
-  const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
+  const handlers = (Object.keys(SIGNAL_EXIT) as EndingSignal[]).map((signal) => {
     const handler = (): void => {
-      const code = signal === 'SIGINT' ? 130 : 143;
+      const code = SIGNAL_EXIT[signal];
       // The command may end on its own once its servers are gone: the exit code stays this one.
       process.once('exit', () => {
         process.exitCode = code;
@@ -212,6 +246,7 @@ export async function connect(
       ? {}
       : { filters: toolFilters(include, exclude, serverIds) };
   const log = new ServerLog();
+  const interrupt = abortOnSignals();
   let connections: ServerConnections;
   try {
     connections = await connectServers(entries, {
@@ -219,12 +254,18 @@ export async function connect(
       onStderr: log.add,
       capabilities: { elicitation: terminalElicitation(io) },
       auth: cliAuth(process.stderr),
+      signal: interrupt.signal,
       ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
       ...(sampling === undefined ? {} : { sampling }),
     });
   } catch (error) {
     await log.flush(stderr, flags.serverLog);
+    const signal = interrupt.received();
+    if (signal !== undefined) throw interrupted(signal, entries);
     throw startFailure(entries, error);
+  } finally {
+    // closeOnSignals takes over below, with no wait in between: no signal falls through.
+    interrupt.dispose();
   }
   const close = connections.close.bind(connections);
   const cli: CliConnections = Object.assign(connections, {
@@ -242,6 +283,15 @@ export async function connect(
   return Object.defineProperty(cli, 'warnings', {
     get: (): ToolSetWarning[] => flagWarnings(current?.() ?? [], include, exclude, serverIds),
   });
+}
+
+/** Connecting stopped by a signal: one line, the exit code a shell gives for the signal. */
+function interrupted(signal: EndingSignal, entries: readonly ServerEntry[]): CliError {
+  const what = signal === 'SIGINT' ? 'interrupted (Ctrl-C)' : 'terminated (SIGTERM)';
+  return new CliError(
+    `${what} while connecting to ${entries.length} server(s); every server started was stopped`,
+    SIGNAL_EXIT[signal],
+  );
 }
 
 /** A failure to connect as one line. */

@@ -1,5 +1,5 @@
 /**
- * The payload kinds `gemini-mcp validate` knows: one per vendored schema, in kebab case, taken
+ * The payload kinds `gemini-mcp-kit validate` knows: one per vendored schema, in kebab case, taken
  * from the generated catalogue, plus the guess `--kind auto` makes from a payload's shape. The
  * catalogue loads no validator: {@link loadChecks} imports those of the families a run checks.
  */

@@ -105,7 +105,7 @@ function textReporter(out: NodeJS.WritableStream, maxErrors: number, github: boo
         const props = [`file=${escapeProperty(f.file)}`, `line=${f.line}`];
         if (f.column !== undefined) props.push(`col=${f.column}`);
         const title =
-          f.kind === undefined ? 'gemini-mcp validate' : `${f.kind} ${f.pointer || '(root)'}`;
+          f.kind === undefined ? 'gemini-mcp-kit validate' : `${f.kind} ${f.pointer || '(root)'}`;
         props.push(`title=${escapeProperty(title)}`);
         print(`::${f.severity} ${props.join(',')}::${escapeData(f.message)}`);
       } else {
@@ -117,7 +117,7 @@ function textReporter(out: NodeJS.WritableStream, maxErrors: number, github: boo
       if (github) {
         const props = [`file=${escapeProperty(e.file)}`];
         if (e.line !== undefined) props.push(`line=${e.line}`);
-        print(`::error ${props.join(',')},title=gemini-mcp validate::${escapeData(e.message)}`);
+        print(`::error ${props.join(',')},title=gemini-mcp-kit validate::${escapeData(e.message)}`);
       } else {
         print(e.message.startsWith(e.file) ? e.message : `${e.file}: ${e.message}`);
       }

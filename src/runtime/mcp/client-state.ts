@@ -1,5 +1,5 @@
 /**
- * What gemini-mcp knows about the clients it manages beyond the SDK's view: which ones it
+ * What gemini-mcp-kit knows about the clients it manages beyond the SDK's view: which ones it
  * closed on purpose (a call cut off by that close is CLIENT_CLOSED, not a transport failure),
  * and each one's latest transport error (so a TRANSPORT error can say what broke).
  */

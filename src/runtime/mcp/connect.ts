@@ -63,7 +63,13 @@ export interface ConnectOptions<
   toolSet?: BuildToolSetOptions;
   /** Limit for connecting to one server and for each `tools/list` page. Default 30 000 ms. */
   timeoutMs?: number;
-  /** How this client introduces itself to servers; default `gemini-mcp` and its version. */
+  /**
+   * Cancels connecting: every server still being reached is closed at once (a stdio server's
+   * process group ended, as by `close()`), so are those already reached, and
+   * {@link connectServers} rejects with `signal.reason` once they are. No effect once it resolved.
+   */
+  signal?: AbortSignal;
+  /** How this client introduces itself to servers; default `gemini-mcp-kit` and its version. */
   clientInfo?: { name: string; version: string };
   /** How a configuration file or object is read (format, `${workspaceFolder}`, environment). */
   configOptions?: ConfigReadOptions;
@@ -149,7 +155,7 @@ function withEntryFilters(
 }
 
 function defaultClientInfo(): { name: string; version: string } {
-  return { name: 'gemini-mcp', version: packageVersion() };
+  return { name: 'gemini-mcp-kit', version: packageVersion() };
 }
 
 interface OpenServer {
@@ -166,17 +172,31 @@ interface OpenOptions extends Omit<ConnectOptions, 'sampling'> {
 }
 
 async function openOnce(entry: ServerEntry, options: OpenOptions): Promise<OpenServer> {
+  const { signal } = options;
+  signal?.throwIfAborted();
   const timeout = entry.timeoutMs ?? options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const client = new Client(options.clientInfo ?? defaultClientInfo());
   watchClient(client);
   const { features, roots } = serverFeatures(entry.serverId, options);
   equipClient(client, entry.serverId, [...features, ...options.moreFeatures(entry.serverId)]);
+  // Cancelling closes the client at once (ending a stdio server's process group): whatever the
+  // connection waits for (a start, the handshake, a page of tools) fails with it.
+  let closing: Promise<void> | undefined;
+  const cancel = (): void => {
+    closing ??= closeClient(client);
+  };
+  signal?.addEventListener('abort', cancel, { once: true });
   try {
-    await client.connect(createTransport(entry, options, timeout), { timeout });
-    return { entry, client, roots, tools: await listAllTools(client, { timeoutMs: timeout }) };
+    const cancellable = signal === undefined ? {} : { signal };
+    await client.connect(createTransport(entry, options, timeout), { timeout, ...cancellable });
+    const tools = await listAllTools(client, { timeoutMs: timeout, ...cancellable });
+    return { entry, client, roots, tools };
   } catch (error) {
-    await closeClient(client);
-    throw error;
+    cancel();
+    await closing;
+    throw signal?.aborted ? signal.reason : error;
+  } finally {
+    signal?.removeEventListener('abort', cancel);
   }
 }
 
@@ -192,8 +212,10 @@ async function openAll(entries: ServerEntry[], options: OpenOptions): Promise<Op
     s.status === 'rejected' ? [{ serverId: entries[i]?.serverId ?? '', error: s.reason }] : [],
   );
   const first = failures[0];
-  if (first === undefined) return opened;
+  const cancelled = options.signal?.aborted === true;
+  if (first === undefined && !cancelled) return opened;
   await Promise.allSettled(opened.map(({ client }) => closeClient(client)));
+  if (cancelled || first === undefined) throw options.signal?.reason;
   // An authorization refusal already names its server and what it asked for.
   if (first.error instanceof GeminiMcpError && first.error.code === 'UNAUTHORIZED')
     throw first.error;
@@ -212,8 +234,8 @@ async function openAll(entries: ServerEntry[], options: OpenOptions): Promise<Op
 }
 
 /**
- * Starts or reaches every server of a configuration (an object, the path of a JSON file in any
- * format {@link parseServersConfig} reads: Claude Desktop, Cursor, Claude Code, VS Code,
+ * Starts or reaches every server of a configuration (an object, the path of a JSON or JSONC file
+ * in any format {@link parseServersConfig} reads: Claude Desktop, Cursor, Claude Code, VS Code,
  * gemini-cli; or entries already checked), over stdio, Streamable HTTP or the legacy HTTP+SSE
  * transport, lists each one's tools (every page) and builds one tool set over them (an entry's
  * `includeTools`/`excludeTools` added to `toolSet.filters`). What reading the file found is in

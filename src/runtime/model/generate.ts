@@ -1,13 +1,14 @@
 /**
  * The `generate` functions {@link runConversation} calls, and ready ones for @google/genai's
  * `ai.models.generateContent` and `ai.models.generateContentStream`. @google/genai is typed
- * structurally here, so gemini-mcp never loads it: users bring their own client.
+ * structurally here, so gemini-mcp-kit never loads it: users bring their own client.
  */
 
 import type { Dialect } from '../../adapter/dialect.js';
 import { dialectShapes } from '../../adapter/dialect-shapes.js';
 import type {
   AnswerContent,
+  ContentInput,
   FunctionTool,
   ResponseInput,
   SchemaMode,
@@ -67,13 +68,15 @@ export type ContentOf<R extends ResponseInput> = NonNullable<
 /**
  * One model turn: a whole response, or a stream of chunks that together make one turn.
  * Any client works: wrap it in a function of this type. `R` is the client's response type
- * (gemini-mcp's own, or @google/genai's `GenerateContentResponse`); the history it is given
- * holds that response's Contents and gemini-mcp's answers.
+ * (gemini-mcp-kit's own, @google/genai's `GenerateContentResponse`, or the object literals of a
+ * script); the history it is given holds the caller's Contents (`C`, by default that response's
+ * Content type), the response's Contents and gemini-mcp-kit's answers.
  */
 export type Generate<
   R extends ResponseInput = GenerateContentResponse,
   M extends SchemaMode = 'json',
-> = (request: GenerateRequest<ContentOf<R>, M>) => Promise<R | AsyncIterable<R>>;
+  C extends ContentInput = ContentOf<R>,
+> = (request: GenerateRequest<C | ContentOf<R>, M>) => Promise<R | AsyncIterable<R>>;
 
 /** The parameters @google/genai's `generateContent` and `generateContentStream` take. */
 export interface GenAiParameters {

@@ -1,6 +1,6 @@
 /**
  * MCP servers as one @google/genai `CallableTool`: the drop-in for genai's `mcpToTool`, so that
- * genai's automatic function calling runs MCP tools with gemini-mcp's names, declarations and
+ * genai's automatic function calling runs MCP tools with gemini-mcp-kit's names, declarations and
  * answers.
  */
 
@@ -45,7 +45,7 @@ export interface McpCallableTool<M extends SchemaMode = 'json'> {
  * MCP servers as a `CallableTool` for @google/genai's automatic function calling, where
  * `mcpToTool` would go: `config: { tools: [mcpCallableTool(servers)] }`. Unlike `mcpToTool`:
  *
- * - names are gemini-mcp's: valid for Gemini, unique across servers (a name two servers share
+ * - names are gemini-mcp-kit's: valid for Gemini, unique across servers (a name two servers share
  *   becomes `server__tool` on both) where `mcpToTool` throws on the duplicate;
  * - descriptions are sanitized and capped; `schemaMode` picks json or openapi declarations;
  * - `callTool` answers every call with exactly one functionResponse, in call order, its id
@@ -58,7 +58,7 @@ export interface McpCallableTool<M extends SchemaMode = 'json'> {
  *
  * Because it answers every call, it should be the only CallableTool of a request; it holds any
  * number of servers. For openapi declarations typed with genai's `Type` enum, import it from
- * `gemini-mcp/genai`.
+ * `gemini-mcp-kit/genai`.
  *
  * @example
  * ```ts

@@ -3,6 +3,7 @@
  * and go on until it answers without calls or the turn limit is reached.
  */
 
+import { apiDialect } from '../../adapter/dialect.js';
 import type {
   AnswerContent,
   ContentInput,
@@ -23,18 +24,23 @@ import type { ClientMap } from './execute.js';
 
 /**
  * Options of {@link runConversation}. `R` is the response type `generate` returns (inferred:
- * gemini-mcp's own, or @google/genai's `GenerateContentResponse`), whose Content type the
- * history has; `M` is the schema mode of `declarations`. `onNotice` hears every tolerance used
- * in reading the model's replies (fields, enum values, kinds of part newer than the vendored
- * revision).
+ * gemini-mcp-kit's own, @google/genai's `GenerateContentResponse`, or a script's object
+ * literals); `C` is the Content type of the history given (inferred from `contents`: genai's
+ * `Content`, say), which may differ from `R`'s; `M` is the schema mode of `declarations`.
+ * `onNotice` hears every tolerance used in reading the model's replies (fields, enum values,
+ * kinds of part newer than the vendored revision).
  */
 export interface ConversationOptions<
   R extends ResponseInput = GenerateContentResponse,
   M extends SchemaMode = 'json',
+  C extends ContentInput = ContentOf<R>,
 > extends AnswerOptions,
     ReadOptions {
-  /** Asks the model for one turn; see `genaiGenerate` and `genaiGenerateStream`. */
-  generate: Generate<R, M>;
+  /**
+   * Asks the model for one turn; see `genaiGenerate` and `genaiGenerateStream`. Its request
+   * holds the given Contents, the model's and the answers.
+   */
+  generate: Generate<R, M, C>;
   /**
    * The tools offered to the model. Pass what `connectServers` returned (a
    * {@link ToolSetSource}) and each request first waits, at most `toolsRefreshTimeoutMs`, for
@@ -50,18 +56,21 @@ export interface ConversationOptions<
    */
   toolsRefreshTimeoutMs?: number;
   clients: ClientMap;
-  /** The conversation so far, ending with the user's turn (not modified): `generate`'s Contents. */
-  contents: readonly NoInfer<ContentOf<R>>[];
+  /** The conversation so far, ending with the user's turn (not modified). */
+  contents: readonly C[];
   /** Model turns at most (calls to `generate`). Default 10. */
   maxTurns?: number;
   /** How the tool set is declared to the model. */
   declarations?: FunctionDeclarationsOptions<M>;
   /** Called after each model turn whose calls were answered. */
-  onTurn?: (turn: AnsweredTurn<R>) => void;
+  onTurn?: (turn: AnsweredTurn<R, C>) => void;
 }
 
-/** A model turn with calls, and the answer sent back. */
-export interface AnsweredTurn<R extends ResponseInput = GenerateContentResponse> {
+/** A model turn with calls, and the answer sent back; `C` is the given history's Content type. */
+export interface AnsweredTurn<
+  R extends ResponseInput = GenerateContentResponse,
+  C extends ContentInput = ContentOf<R>,
+> {
   /** 1 for the first model turn. */
   turn: number;
   response: R;
@@ -70,7 +79,7 @@ export interface AnsweredTurn<R extends ResponseInput = GenerateContentResponse>
   /** The user Content answering each call. */
   answer: AnswerContent;
   /** The history so far, ending with `answer`: the contents of the next request. */
-  contents: readonly (ContentOf<R> | AnswerContent)[];
+  contents: readonly (C | ContentOf<R> | AnswerContent)[];
 }
 
 /** Why the conversation stopped; `R` is the response type (for `promptFeedback`). */
@@ -94,13 +103,16 @@ export type ConversationStop<R extends ResponseInput = GenerateContentResponse> 
   /** The signal fired. */
   | { reason: 'cancelled' };
 
-/** The result of {@link runConversation}. */
-export interface ConversationResult<R extends ResponseInput = GenerateContentResponse> {
+/** The result of {@link runConversation}; `C` is the given history's Content type. */
+export interface ConversationResult<
+  R extends ResponseInput = GenerateContentResponse,
+  C extends ContentInput = ContentOf<R>,
+> {
   /**
    * The whole history: the given contents, then each model turn and each answer; typed so that
    * it goes back into the next request as it is.
    */
-  contents: (ContentOf<R> | AnswerContent)[];
+  contents: (C | ContentOf<R> | AnswerContent)[];
   stop: ConversationStop<R>;
   /** Model turns played. */
   turns: number;
@@ -139,9 +151,11 @@ function answerText(content: ContentInput): string {
  * (`tools/list_changed`) are declared in the very next request; `onProgress` hears each call's
  * progress notifications.
  *
- * The history is typed by `generate`'s response type: with @google/genai's client, `contents`
- * and the result's `contents` are genai `Content`s. With an inline `onTurn`, pass `generate` as
- * a variable, so that TypeScript infers that type before it types the turn.
+ * The history is typed by what it holds: the given `contents`' type and `generate`'s response
+ * type. With @google/genai's client, `contents` and the result's `contents` are genai
+ * `Content`s; a scripted `generate` returning object literals takes a genai `Content[]` history
+ * too, and its result goes back into one. With an inline `onTurn`, pass `generate` as a
+ * variable, so that TypeScript infers its type before it types the turn.
  *
  * @example
  * ```ts
@@ -156,16 +170,19 @@ function answerText(content: ContentInput): string {
  * if (stop.reason === 'answered') console.log(stop.text);
  * ```
  */
-export async function runConversation<R extends ResponseInput, M extends SchemaMode = 'json'>(
-  options: ConversationOptions<R, M>,
-): Promise<ConversationResult<R>> {
+export async function runConversation<
+  R extends ResponseInput,
+  M extends SchemaMode = 'json',
+  C extends ContentInput = ContentOf<R>,
+>(options: ConversationOptions<R, M, C>): Promise<ConversationResult<R, C>> {
   const { generate, clients, signal, onTurn, onNotice } = options;
   checkTimeout('toolsRefreshTimeoutMs', options.toolsRefreshTimeoutMs);
+  apiDialect(options.dialect); // an unknown one is refused before the first turn
   const refreshTimeoutMs = options.toolsRefreshTimeoutMs ?? DEFAULT_TOOLS_REFRESH_TIMEOUT_MS;
   const maxTurns = options.maxTurns ?? 10;
-  const contents: (ContentOf<R> | AnswerContent)[] = [...options.contents];
+  const contents: (C | ContentOf<R> | AnswerContent)[] = [...options.contents];
   let lastResponse: R | undefined;
-  const result = (stop: ConversationStop<R>, turns: number): ConversationResult<R> => ({
+  const result = (stop: ConversationStop<R>, turns: number): ConversationResult<R, C> => ({
     contents,
     stop,
     turns,
@@ -193,10 +210,11 @@ export async function runConversation<R extends ResponseInput, M extends SchemaM
     }
     lastResponse = response;
     const candidate = response.candidates?.[0];
-    const read = functionCalls(response, toolset, {
-      dialect: options.dialect ?? 'gemini',
-      ...(options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs }),
-    });
+    const read = functionCalls(
+      response,
+      toolset,
+      options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs },
+    );
     const { items, finish } = read;
     if (finish !== undefined) return result({ reason: 'call-failure', finish }, turn);
     const model = candidate?.content;

@@ -20,7 +20,7 @@ import { isLoopbackRedirect, type OAuthSettings } from './settings.js';
 import { memoryTokenStore, type StoredAuthorization, type TokenStore } from './store.js';
 
 /**
- * The optional hooks gemini-mcp calls on a provider so an interactive authorization finishes
+ * The optional hooks gemini-mcp-kit calls on a provider so an interactive authorization finishes
  * inside the request that needed it (a redirect listener opened first, the code awaited).
  *
  * @example
@@ -38,7 +38,7 @@ export interface AuthorizationHooks {
 }
 
 /**
- * What gemini-mcp takes to authorize one server: any SDK `OAuthClientProvider` (the SDK's
+ * What gemini-mcp-kit takes to authorize one server: any SDK `OAuthClientProvider` (the SDK's
  * `ClientCredentialsProvider`, `PrivateKeyJwtProvider`, your own), with the optional
  * {@link AuthorizationHooks}.
  *
@@ -56,7 +56,7 @@ export interface OAuthProviderOptions extends Omit<OAuthSettings, 'enabled'> {
   serverUrl: string;
   /** Where tokens and the registration are kept; default in memory. */
   store?: TokenStore;
-  /** The client name shown on consent screens; default `gemini-mcp`. */
+  /** The client name shown on consent screens; default `gemini-mcp-kit`. */
   clientName?: string;
   /**
    * Shown the authorization URL the user must open (print it, or open a browser); a loopback
@@ -114,7 +114,7 @@ class OAuthFlowProvider implements ServerAuthProvider {
     const scope = this.#options.scopes?.join(' ');
     const secret = this.#options.clientSecret !== undefined;
     return {
-      client_name: this.#options.clientName ?? 'gemini-mcp',
+      client_name: this.#options.clientName ?? 'gemini-mcp-kit',
       redirect_uris: this.redirectUrl === undefined ? [] : [this.redirectUrl],
       grant_types: this.#machine ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
       response_types: this.#machine ? [] : ['code'],

@@ -39,7 +39,7 @@ export interface OAuthFromConfigOptions {
   onAuthorizationUrl?: (url: URL, server: AuthTarget) => void | Promise<void>;
   /** How long a loopback listener waits for the browser; default 5 minutes. */
   authorizationTimeoutMs?: number;
-  /** The client name shown on consent screens; default `gemini-mcp`. */
+  /** The client name shown on consent screens; default `gemini-mcp-kit`. */
   clientName?: string;
   /**
    * `true` (default): every HTTP server may authorize when it answers 401 (discovery and

@@ -11,6 +11,7 @@ import { GeminiMcpError } from '../../../errors.js';
 import { isJsonObject } from '../../../json/object.js';
 import { appendPointer } from '../../../json/pointer.js';
 import { checkOAuthSettings } from '../auth/settings.js';
+import { clip, quote } from './quote.js';
 import type { ConfigFormat, ConfigWarning, ServerEntry } from './types.js';
 import { expandVariables, type VariableContext } from './vars.js';
 
@@ -49,7 +50,7 @@ const GEMINI_CLI_SETTINGS = new Set([
 /** Keys only gemini-cli writes in a server entry. */
 const GEMINI_CLI_ENTRY_KEYS = ['httpUrl', 'includeTools', 'excludeTools', 'trust'];
 
-/** The keys gemini-mcp reads in a server entry of Claude Desktop, Cursor, Claude Code or VS Code. */
+/** The keys gemini-mcp-kit reads in a server entry of Claude Desktop, Cursor, Claude Code or VS Code. */
 const ENTRY_KEYS = [
   'type',
   'command',
@@ -65,7 +66,7 @@ const ENTRY_KEYS = [
   'excludeTools',
 ];
 
-/** The keys gemini-mcp reads in a server entry, per format. */
+/** The keys gemini-mcp-kit reads in a server entry, per format. */
 const USED_KEYS: Record<ConfigFormat, readonly string[]> = {
   'mcp-servers': ENTRY_KEYS,
   vscode: ENTRY_KEYS,
@@ -73,14 +74,14 @@ const USED_KEYS: Record<ConfigFormat, readonly string[]> = {
 };
 
 /**
- * Keys other clients write that gemini-mcp knows and does not use: why, or `''` to pass over
+ * Keys other clients write that gemini-mcp-kit knows and does not use: why, or `''` to pass over
  * them without a word (notes, install metadata).
  */
 const IGNORED_KEYS: Readonly<Record<string, string>> = {
   description: '',
   gallery: '',
   version: '',
-  trust: 'gemini-mcp asks for no confirmation before a call',
+  trust: 'gemini-mcp-kit asks for no confirmation before a call',
   timeout:
     "read in gemini-cli settings only (milliseconds); use connectServers' timeoutMs or --timeout",
   authProviderType: 'only OAuth with discovery (the "oauth" section) is supported',
@@ -88,16 +89,19 @@ const IGNORED_KEYS: Readonly<Record<string, string>> = {
   targetServiceAccount:
     'Google credentials for servers are not supported; pass a token in "headers"',
   dev: "VS Code's watch and debug mode",
-  sandbox: 'servers are not sandboxed by gemini-mcp',
-  sandboxEnabled: 'servers are not sandboxed by gemini-mcp',
-  autoApprove: 'gemini-mcp asks for no approval before a call',
-  alwaysAllow: 'gemini-mcp asks for no approval before a call',
+  sandbox: 'servers are not sandboxed by gemini-mcp-kit',
+  sandboxEnabled: 'servers are not sandboxed by gemini-mcp-kit',
+  autoApprove: 'gemini-mcp-kit asks for no approval before a call',
+  alwaysAllow: 'gemini-mcp-kit asks for no approval before a call',
 };
 
 const TYPES = ['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse'] as const;
 
 function fail(path: string, message: string, data: Record<string, unknown> = {}): never {
-  throw new GeminiMcpError('CONFIG_INVALID', `${path || '(root)'}: ${message}`, { path, data });
+  throw new GeminiMcpError('CONFIG_INVALID', `${clip(path) || '(root)'}: ${message}`, {
+    path,
+    data,
+  });
 }
 
 /** ` (did you mean "x"?)` when a known name is close to `name`, else `''`. */
@@ -108,6 +112,68 @@ function didYouMean(name: string, known: Iterable<string>): string {
     1,
   );
   return best === undefined ? '' : ` (did you mean "${best}"?)`;
+}
+
+/** Unknown keys warned about one by one, each with a did-you-mean, at most; the rest are counted. */
+const MAX_LISTED_UNKNOWN_KEYS = 5;
+
+/**
+ * Top-level keys looked at for a near miss of `mcpServers` or `servers`, at most (a settings
+ * file holds many keys of its own; each look is a did-you-mean search).
+ */
+const MAX_EXAMINED_TOP_LEVEL_KEYS = 1000;
+
+/**
+ * The unknown keys of one configuration: the first {@link MAX_LISTED_UNKNOWN_KEYS} get a
+ * warning each, with a did-you-mean; the rest are counted into one last warning, so a file of a
+ * million unknown keys costs neither a million did-you-mean searches nor a million warnings.
+ */
+export class UnknownKeys {
+  #listed = 0;
+  #more = 0;
+  #firstMore: string | undefined;
+  readonly #warn: (warning: ConfigWarning) => void;
+
+  constructor(warn: (warning: ConfigWarning) => void) {
+    this.#warn = warn;
+  }
+
+  /**
+   * `key` of the object at `pointer` is unknown; `hint` is its did-you-mean, computed (like the
+   * key's pointer) only when the key is listed.
+   */
+  add(pointer: string, key: string, hint: () => string): void {
+    if (this.#listed < MAX_LISTED_UNKNOWN_KEYS) {
+      this.#listed += 1;
+      this.#warn({
+        code: 'UNKNOWN_KEY',
+        message: `unknown key, ignored${hint()}`,
+        path: appendPointer(pointer, key),
+      });
+      return;
+    }
+    this.#firstMore ??= appendPointer(pointer, key);
+    this.#more += 1;
+  }
+
+  /** Warns about the unknown keys not listed, at the first of them, if there are any. */
+  finish(): void {
+    if (this.#firstMore === undefined) return;
+    const count =
+      this.#more === 1
+        ? 'one more unknown key'
+        : `${this.#more.toLocaleString('en-US')} more unknown keys, from this one on`;
+    this.#warn({
+      code: 'UNKNOWN_KEY',
+      path: this.#firstMore,
+      message: `${count}, ignored (only the first ${MAX_LISTED_UNKNOWN_KEYS} are listed, with a did-you-mean)`,
+    });
+  }
+}
+
+/** What reading entries needs: the variables, and where unknown keys go. */
+export interface EntryContext extends VariableContext {
+  readonly unknownKeys: UnknownKeys;
 }
 
 /** Where the servers are in a configuration, and which client wrote it. */
@@ -124,7 +190,7 @@ function inputsOf(value: unknown, warn: (w: ConfigWarning) => void): Map<string,
   const inputs = new Map<string, string>();
   if (value === undefined) return inputs;
   if (!Array.isArray(value)) {
-    warn({ path: '/inputs', message: 'not an array: ignored' });
+    warn({ code: 'KEY_IGNORED', message: 'not an array: ignored', path: '/inputs' });
     return inputs;
   }
   for (const input of value) {
@@ -140,18 +206,20 @@ const CONTAINERS = ['mcpServers', 'servers', 'inputs'];
  * Finds the servers of a configuration and tells its format by shape: `servers` (or VS Code
  * settings' `mcp.servers`) is VS Code; `mcpServers` is gemini-cli when the file holds gemini-cli
  * settings or an entry uses a key only gemini-cli writes, else Claude Desktop, Cursor or Claude
- * Code. Top-level keys close to `mcpServers`/`servers` are warned about; other top-level keys
- * (a settings file has many) are left alone.
+ * Code. Top-level keys close to `mcpServers`/`servers` (among the first
+ * {@link MAX_EXAMINED_TOP_LEVEL_KEYS}) are unknown keys; other top-level keys (a settings file
+ * has many) are left alone.
  *
  * @example
  * ```ts
- * locateServers({ servers: { fs: { type: 'stdio', command: 'npx' } } }, 'auto', warn).format; // 'vscode'
+ * locateServers({ servers: { fs: { type: 'stdio', command: 'npx' } } }, 'auto', warn, unknownKeys).format; // 'vscode'
  * ```
  */
 export function locateServers(
   config: unknown,
   format: ConfigFormat | 'auto',
   warn: (warning: ConfigWarning) => void,
+  unknownKeys: UnknownKeys,
 ): LocatedServers {
   const expected =
     'expected {"mcpServers": {...}} (Claude Desktop, Cursor, gemini-cli) or {"servers": {...}} (VS Code)';
@@ -161,7 +229,7 @@ export function locateServers(
     if (!isJsonObject(config.mcpServers)) fail('/mcpServers', 'must be an object of servers');
     const servers = config.mcpServers;
     const geminiCli =
-      Object.keys(config).some((key) => GEMINI_CLI_SETTINGS.has(key)) ||
+      [...GEMINI_CLI_SETTINGS].some((key) => Object.hasOwn(config, key)) ||
       Object.values(servers).some(
         (entry) => isJsonObject(entry) && GEMINI_CLI_ENTRY_KEYS.some((key) => key in entry),
       );
@@ -187,19 +255,19 @@ export function locateServers(
       inputs: inputsOf(config.mcp.inputs, warn),
     };
   }
-  for (const key of Object.keys(config)) {
+  for (const key of Object.keys(config).slice(0, MAX_EXAMINED_TOP_LEVEL_KEYS)) {
     if (CONTAINERS.includes(key) || GEMINI_CLI_SETTINGS.has(key) || key.length < 5) continue;
     const hint = didYouMean(key, ['mcpServers', 'servers']);
     if (hint === '') continue;
     if (located === undefined) fail(appendPointer('', key), `${expected}${hint}`);
-    warn({ path: appendPointer('', key), message: `unknown key, ignored${hint}` });
+    unknownKeys.add('', key, () => hint);
   }
   if (located === undefined) fail('', expected);
   return located;
 }
 
 function stringAt(value: unknown, path: string, what = 'a string'): string {
-  if (typeof value !== 'string') fail(path, `must be ${what}, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string') fail(path, `must be ${what}, got ${quote(value)}`);
   return value;
 }
 
@@ -236,18 +304,25 @@ function filterOf(entry: Record<string, unknown>, pointer: string): ToolFilter |
   };
 }
 
-function warnKeys(entry: Record<string, unknown>, pointer: string, ctx: VariableContext): void {
+function warnKeys(entry: Record<string, unknown>, pointer: string, ctx: EntryContext): void {
   const used = USED_KEYS[ctx.format];
   for (const key of Object.keys(entry)) {
     if (used.includes(key)) continue;
-    const path = appendPointer(pointer, key);
-    const reason = IGNORED_KEYS[key];
+    const reason = Object.hasOwn(IGNORED_KEYS, key) ? IGNORED_KEYS[key] : undefined;
     if (reason === '') continue;
-    if (reason !== undefined) ctx.warn({ path, message: `ignored: ${reason}` });
+    if (reason !== undefined)
+      ctx.warn({
+        code: 'KEY_IGNORED',
+        message: `ignored: ${reason}`,
+        path: appendPointer(pointer, key),
+      });
     else {
-      // Keys gemini-mcp reads come first: `evn` is `env`, not VS Code's `dev`.
-      const hint = didYouMean(key, used) || didYouMean(key, Object.keys(IGNORED_KEYS));
-      ctx.warn({ path, message: `unknown key, ignored${hint}` });
+      // Keys gemini-mcp-kit reads come first: `evn` is `env`, not VS Code's `dev`.
+      ctx.unknownKeys.add(
+        pointer,
+        key,
+        () => didYouMean(key, used) || didYouMean(key, Object.keys(IGNORED_KEYS)),
+      );
     }
   }
 }
@@ -268,7 +343,7 @@ function timeoutOf(value: unknown, path: string): number | undefined {
 function urlAt(value: unknown, path: string, ctx: VariableContext): string {
   const url = expandVariables(stringAt(value, path), path, ctx);
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
-    fail(path, `must be an http(s) URL, got ${JSON.stringify(url)}`);
+    fail(path, `must be an http(s) URL, got ${quote(url)}`);
   }
   return url;
 }
@@ -286,7 +361,7 @@ export function readEntry(
   serverId: string,
   value: unknown,
   pointer: string,
-  ctx: VariableContext,
+  ctx: EntryContext,
 ): ServerEntry | undefined {
   if (!isJsonObject(value)) fail(pointer, 'must be an object', { serverId });
   if (value.disabled !== undefined && typeof value.disabled !== 'boolean') {
@@ -299,7 +374,7 @@ export function readEntry(
   if (type !== undefined && !(TYPES as readonly unknown[]).includes(type)) {
     fail(
       at('type'),
-      `unknown type ${JSON.stringify(type)}${typeof type === 'string' ? didYouMean(type, TYPES) : ''}; known: ${TYPES.join(', ')}`,
+      `unknown type ${quote(type)}${typeof type === 'string' ? didYouMean(type, TYPES) : ''}; known: ${TYPES.join(', ')}`,
     );
   }
   const filter = filterOf(value, pointer);

@@ -1,7 +1,7 @@
 /**
  * The server configurations other MCP clients keep (Claude Desktop, Cursor, Claude Code,
- * VS Code, gemini-cli): read from an object or a JSON file, told apart by shape, checked, and
- * turned into typed entries.
+ * VS Code, gemini-cli): read from an object or a file (JSON, or JSONC: comments and trailing
+ * commas), told apart by shape, checked, and turned into typed entries.
  */
 
 import { readFile } from 'node:fs/promises';
@@ -9,7 +9,8 @@ import { basename, dirname } from 'node:path';
 import { GeminiMcpError } from '../../../errors.js';
 import { appendPointer } from '../../../json/pointer.js';
 import { readEnvFile } from './env-file.js';
-import { locateServers, readEntry } from './formats.js';
+import { locateServers, readEntry, UnknownKeys } from './formats.js';
+import { parseConfigText, placeOfPointer } from './jsonc.js';
 import type { ConfigReadOptions, ConfigWarning, ServerEntry } from './types.js';
 
 /** The folder `${workspaceFolder}` means for a file: its folder, or the parent of `.vscode/` & co. */
@@ -21,10 +22,11 @@ function workspaceOf(path: string): string {
 }
 
 /**
- * Checks a server configuration (any format gemini-mcp reads: see {@link ConfigReadOptions})
+ * Checks a server configuration (any format gemini-mcp-kit reads: see {@link ConfigReadOptions})
  * and returns its enabled entries, in the file's order, variables expanded. Throws a
  * `GeminiMcpError` with code `CONFIG_INVALID` and the JSON pointer of the first bad value as
- * `path`; warnings (unknown keys with a did-you-mean, ignored keys, unset variables) go to
+ * `path` (the message quotes at most 200 characters of it); warnings (unknown keys, the first
+ * five with a did-you-mean and the rest counted in one; ignored keys; unset variables) go to
  * `options.onWarning`. An `envFile` is read when the servers are connected.
  *
  * @example
@@ -38,24 +40,31 @@ export function parseServersConfig(
   options: ConfigReadOptions = {},
 ): ServerEntry[] {
   const warn = options.onWarning ?? (() => undefined);
-  const located = locateServers(config, options.format ?? 'auto', warn);
+  const unknownKeys = new UnknownKeys(warn);
+  const located = locateServers(config, options.format ?? 'auto', warn, unknownKeys);
   const ctx = {
     format: located.format,
     workspaceFolder: options.workspaceFolder ?? process.cwd(),
     env: options.env ?? process.env,
     inputs: located.inputs,
     warn,
+    unknownKeys,
   };
-  return Object.entries(located.servers).flatMap(([serverId, value]) => {
+  const entries = Object.entries(located.servers).flatMap(([serverId, value]) => {
     const entry = readEntry(serverId, value, appendPointer(located.pointer, serverId), ctx);
     return entry === undefined ? [] : [entry];
   });
+  unknownKeys.finish();
+  return entries;
 }
 
 /**
  * Reads a configuration file and checks it like {@link parseServersConfig}; `${workspaceFolder}`
- * is the file's folder (the parent of `.vscode/`, `.cursor/`, `.gemini/` or `.claude/`). Errors
- * name the file.
+ * is the file's folder (the parent of `.vscode/`, `.cursor/`, `.gemini/` or `.claude/`). Every
+ * format may be JSONC, as VS Code and gemini-cli read their files: `//` and `/* *\/` comments,
+ * trailing commas. Errors name the file, and the line and column of the bad value or the syntax
+ * error (`file:7:9: /servers/fs: comma expected`; also in `data`: `file`, `line`, `column`); a
+ * file nested deeper than 512 levels is refused before it is parsed.
  *
  * @example
  * ```ts
@@ -74,17 +83,7 @@ export async function readServersConfig(
   } catch (cause) {
     throw new GeminiMcpError('CONFIG_INVALID', `cannot read ${path}`, { cause, data: { path } });
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new GeminiMcpError('CONFIG_INVALID', `${path} is not JSON (${reason})`, {
-      cause,
-      path: '',
-      data: { path },
-    });
-  }
+  const value = parseConfigText(text, path);
   try {
     return parseServersConfig(value, {
       ...options,
@@ -92,10 +91,12 @@ export async function readServersConfig(
     });
   } catch (error) {
     if (!(error instanceof GeminiMcpError)) throw error;
-    throw new GeminiMcpError(error.code, `${path}: ${error.message}`, {
+    const place = error.path === undefined ? undefined : placeOfPointer(text, error.path);
+    const at = place === undefined ? '' : `:${place.line}:${place.column}`;
+    throw new GeminiMcpError(error.code, `${path}${at}: ${error.message}`, {
       cause: error,
       ...(error.path === undefined ? {} : { path: error.path }),
-      data: { ...error.data, file: path },
+      data: { ...error.data, file: path, ...place },
     });
   }
 }

@@ -1,8 +1,9 @@
 /**
  * The shapes of the server configurations users keep for other MCP clients, and of the checked
- * entries gemini-mcp connects.
+ * entries gemini-mcp-kit connects.
  */
 import type { ToolFilter } from '../../../adapter/tools/toolset-types.js';
+import type { Warning } from '../../../errors.js';
 import type { OAuthSettings } from '../auth/settings.js';
 
 /** Fields every entry may carry, whatever its transport. */
@@ -18,7 +19,7 @@ interface CommonServerFields {
    * (read in gemini-cli settings only; other clients use other units).
    */
   timeout?: number;
-  /** gemini-cli: skip its confirmations. gemini-mcp confirms nothing: ignored, with a warning. */
+  /** gemini-cli: skip its confirmations. gemini-mcp-kit confirms nothing: ignored, with a warning. */
   trust?: boolean;
   /** A note for people: ignored. */
   description?: string;
@@ -72,22 +73,29 @@ export interface McpServersConfig {
 /** VS Code's `.vscode/mcp.json`: `{"servers": {"name": {...}}, "inputs": [...]}`. */
 export interface VsCodeServersConfig {
   servers: Record<string, ServerConfig>;
-  /** Prompted values (`${input:id}`): gemini-mcp prompts for nothing and refuses them. */
+  /** Prompted values (`${input:id}`): gemini-mcp-kit prompts for nothing and refuses them. */
   inputs?: unknown[];
 }
 
-/** Any configuration gemini-mcp reads. */
+/** Any configuration gemini-mcp-kit reads. */
 export type ServersConfig = McpServersConfig | VsCodeServersConfig;
 
 /** Which client wrote the file, as far as its shape tells. */
 export type ConfigFormat = 'mcp-servers' | 'vscode' | 'gemini-cli';
 
+/** What a {@link ConfigWarning} is about. */
+export type ConfigWarningCode =
+  /** A key no reader of this format knows (a misspelling, with a "did you mean"): ignored. */
+  | 'UNKNOWN_KEY'
+  /** A key other clients read that gemini-mcp-kit does not act on (`trust`, a non-array `inputs`, ...): ignored. */
+  | 'KEY_IGNORED'
+  /** A variable (`${env:NAME}`, `${NAME}`, `$NAME`) that is not set, without a default: it expands to `""`. */
+  | 'VARIABLE_UNSET';
+
 /** Something in a configuration that was read but deserves the user's eye. */
-export interface ConfigWarning {
+export interface ConfigWarning extends Warning<ConfigWarningCode> {
   /** JSON pointer to the place in the configuration (`/mcpServers/fs/evn`). */
   readonly path: string;
-  /** The warning in words, with a "did you mean" when a known name is close. */
-  readonly message: string;
 }
 
 /** How a configuration is read. */

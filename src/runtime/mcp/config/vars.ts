@@ -1,5 +1,5 @@
 /**
- * Variables in configuration strings, expanded by gemini-mcp itself (never by a shell): the
+ * Variables in configuration strings, expanded by gemini-mcp-kit itself (never by a shell): the
  * ones VS Code and Cursor define (`${env:NAME}`, `${workspaceFolder}`, `${userHome}`, ...) and
  * the environment references of Claude Code (`${NAME}`, `${NAME:-default}`) and gemini-cli
  * (`$NAME`, `${NAME}`). VS Code's `${input:...}` needs a prompt and is refused.
@@ -7,6 +7,7 @@
 import { homedir } from 'node:os';
 import { basename, sep } from 'node:path';
 import { GeminiMcpError } from '../../../errors.js';
+import { clip } from './quote.js';
 import type { ConfigFormat, ConfigWarning } from './types.js';
 
 /** What variables expand to, and where warnings go. */
@@ -22,14 +23,18 @@ export interface VariableContext {
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function refuse(path: string, message: string): never {
-  throw new GeminiMcpError('CONFIG_INVALID', `${path}: ${message}`, { path });
+  throw new GeminiMcpError('CONFIG_INVALID', `${clip(path)}: ${message}`, { path });
 }
 
 function envValue(name: string, fallback: string | undefined, path: string, ctx: VariableContext) {
   const value = ctx.env[name];
   if (value !== undefined) return value;
   if (fallback !== undefined) return fallback;
-  ctx.warn({ path, message: `environment variable ${name} is not set; it expands to ""` });
+  ctx.warn({
+    code: 'VARIABLE_UNSET',
+    message: `environment variable ${clip(name)} is not set; it expands to ""`,
+    path,
+  });
   return '';
 }
 
@@ -52,7 +57,7 @@ function resolveVariable(name: string, path: string, ctx: VariableContext): stri
     const described = ctx.inputs.get(id);
     return refuse(
       path,
-      `\${input:${id}} needs a prompt (VS Code asks${described === undefined ? ' for it' : ` "${described}"`}), which gemini-mcp does not do: put the value in an environment variable and write \${env:NAME}`,
+      `\${input:${clip(id)}} needs a prompt (VS Code asks${described === undefined ? ' for it' : ` "${clip(described)}"`}), which gemini-mcp-kit does not do: put the value in an environment variable and write \${env:NAME}`,
     );
   }
   if (ctx.format !== 'vscode') {
@@ -62,10 +67,10 @@ function resolveVariable(name: string, path: string, ctx: VariableContext): stri
       return envValue(variable, dash === -1 ? undefined : name.slice(dash + 2), path, ctx);
     }
   }
-  const hint = ENV_NAME.test(name) ? ` (did you mean \${env:${name}}?)` : '';
+  const hint = ENV_NAME.test(name) ? ` (did you mean \${env:${clip(name)}}?)` : '';
   return refuse(
     path,
-    `unsupported variable \${${name}}${hint}; known: \${env:NAME}, \${workspaceFolder}, \${workspaceFolderBasename}, \${userHome}, \${pathSeparator}`,
+    `unsupported variable \${${clip(name)}}${hint}; known: \${env:NAME}, \${workspaceFolder}, \${workspaceFolderBasename}, \${userHome}, \${pathSeparator}`,
   );
 }
 

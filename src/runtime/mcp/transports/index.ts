@@ -105,8 +105,16 @@ export function createTransport(
 /** A start failure's reason is cut to this many characters (a server's error page can be long). */
 const MAX_REASON_LENGTH = 1000;
 
-/** The messages of an error and its causes, outermost first (`fetch failed: connect ECONNREFUSED ...`). */
-function reasonChain(error: unknown): string {
+/**
+ * The messages of an error and its causes, outermost first, at most five deep and 1000
+ * characters long; an `AggregateError` without a message of its own gives its first three.
+ *
+ * @example
+ * ```ts
+ * reasonChain(fetchError); // 'fetch failed: connect ECONNREFUSED 127.0.0.1:1234'
+ * ```
+ */
+export function reasonChain(error: unknown): string {
   const parts: string[] = [];
   let at: unknown = error;
   for (let depth = 0; depth < 5 && at !== undefined && at !== null; depth++) {
