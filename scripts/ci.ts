@@ -65,6 +65,10 @@ const STEPS: Step[] = [
     args: ['ci', '--prefix', '.ci/nodes', '--no-audit', '--no-fund'],
   },
   { name: 'MCP conformance (Node.js 22)', ...run('conformance:mcp') },
+  {
+    name: 'install matrix: the packed package in a new app per Node.js release (registry)',
+    ...run('test:install', '--', '--built'),
+  },
   nodeRelease('node22'),
   nodeRelease('node24'),
 ];
