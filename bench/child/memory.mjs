@@ -7,9 +7,10 @@ import { pathToFileURL } from 'node:url';
 const [dist, path] = process.argv.slice(2);
 if (dist === undefined || path === undefined) throw new Error('usage: memory.mjs DIST CORPUS.json');
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
-const load = (file) => import(pathToFileURL(join(dist, file)).href);
-const { buildToolSet } = await load('adapter/tools/toolset.js');
-const { functionDeclarations } = await load('adapter/tools/declarations.js');
+// The package's public entry, as a user imports it.
+const { buildToolSet, functionDeclarations } = await import(
+  pathToFileURL(join(dist, 'index.js')).href
+);
 
 const heap = () => {
   globalThis.gc();

@@ -9,11 +9,9 @@ const [dist, which, corpusPath, secondsText] = process.argv.slice(2);
 if (dist === undefined || which === undefined || corpusPath === undefined) {
   throw new Error('usage: workload.mjs DIST <P1|P2|P2set|P3|P5> CORPUS.json [SECONDS]');
 }
-const load = (path) => import(pathToFileURL(join(dist, path)).href);
-const { functionDeclarations } = await load('adapter/tools/declarations.js');
-const { buildToolSet } = await load('adapter/tools/toolset.js');
-const { toGeminiSchema, toGeminiParameters } = await load('schema/to-gemini-schema.js');
-const { executeToolCalls } = await load('runtime/turn/execute.js');
+// The package's public entry, as a user imports it.
+const { functionDeclarations, buildToolSet, toGeminiSchema, toGeminiParameters, executeToolCalls } =
+  await import(pathToFileURL(join(dist, 'index.js')).href);
 
 const servers = JSON.parse(await readFile(corpusPath, 'utf8'));
 const until = performance.now() + Number(secondsText ?? 3) * 1000;

@@ -128,7 +128,7 @@ function perTool(ctx: BenchContext, tools: readonly CorpusTool[], withAiSdk: boo
   const { toGeminiSchema, checkSchema } = ctx.lib;
   const unproven = ctx.lib.unchecked.toGeminiSchema;
   const aiSdk = loadAiSdkConverter();
-  const rounds = ctx.quick ? 2 : 7;
+  const rounds = ctx.repeat(ctx.quick ? 2 : 7);
   const minBatchMs = ctx.quick ? 0.2 : 1;
   const overhead = measurementOverhead();
   const entries = tools.map((tool) => {
@@ -196,7 +196,7 @@ function perTool(ctx: BenchContext, tools: readonly CorpusTool[], withAiSdk: boo
   // put it over, and a real outlier stays over.
   for (const entry of entries) {
     if (median(entry.times.convert) <= SLOW_MS) continue;
-    for (let round = 0; round < RECHECK_ROUNDS; round++) {
+    for (let round = 0; round < ctx.repeat(RECHECK_ROUNDS); round++) {
       collect();
       entry.times.convert.push(perCall(entry.convert, entry.sizes.convert, overhead));
     }

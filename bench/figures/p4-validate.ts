@@ -35,14 +35,19 @@ export async function p4(ctx: BenchContext): Promise<Figure> {
   for (const size of sizes) {
     const file = join(ctx.tmp, `responses-${size.bytes}.jsonl`);
     ctx.log(`P4: writing ${size.label} of GenerateContentResponse JSONL`);
-    const written = await writeResponsesJsonl(file, size.bytes);
+    const written = await writeResponsesJsonl(
+      file,
+      size.bytes,
+      ctx.lib.checkGenerateContentResponse,
+    );
     try {
       const rss = { validate: [] as number[], bare: [] as number[] };
       const names = {
         validate: `gemini-mcp-kit validate --kind generate-content-response, ${size.label}`,
         bare: `bare JSON.parse line loop, ${size.label}`,
       };
-      ctx.log(`P4: ${size.label}, ${size.rounds} interleaved rounds`);
+      const rounds = ctx.repeat(size.rounds);
+      ctx.log(`P4: ${size.label}, ${rounds} interleaved rounds`);
       const runs = await childRounds(
         [
           {
@@ -77,7 +82,7 @@ export async function p4(ctx: BenchContext): Promise<Figure> {
             },
           },
         ],
-        size.rounds,
+        rounds,
         false,
       );
       for (const [key, name] of Object.entries(names) as ['validate' | 'bare', string][]) {

@@ -13,7 +13,7 @@ export async function p6Startup(ctx: BenchContext): Promise<Figure> {
     cli: `node <cli> --version (${version})`,
     node: 'node -e 0',
   };
-  const rounds = ctx.quick ? 5 : 20;
+  const rounds = ctx.repeat(ctx.quick ? 5 : 20);
   ctx.log(`P6: CLI start-up, ${rounds} rounds`);
   const runs = await childRounds(
     [

@@ -2,79 +2,61 @@
  * gemini-mcp-kit as users run it: the built JavaScript (see build-cli.ts), not the TypeScript
  * sources through tsx. tsx's transform adds helpers to the code (`__name` on every function
  * created, 3-7% of some profiles), which the anchors, plain JavaScript from node_modules, do
- * not pay. Types come from the sources the JavaScript was built from.
+ * not pay. Every function comes through the build's public entry (`dist/index.js`, the
+ * package's `.` export), typed by the package's published types (`dist/index.d.ts`, mapped to
+ * the package name in bench/tsconfig.json: `npm run build` first for `npm run typecheck`).
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type * as Package from 'gemini-mcp-kit';
 import type { BuiltCli } from './build-cli.js';
-
-type Declarations = typeof import('../../src/adapter/tools/declarations.js');
-type Build = typeof import('../../src/adapter/tools/toolset.js');
-type ToGeminiSchema = typeof import('../../src/schema/to-gemini-schema.js');
-type Execute = typeof import('../../src/runtime/turn/execute.js');
-type Guards = typeof import('../../src/generated/guards.js');
 
 /** The built modules the figures measure. */
 export interface Built {
   /** The built package's `dist` directory. */
   readonly dist: string;
-  readonly functionDeclarations: Declarations['functionDeclarations'];
-  readonly buildToolSet: Build['buildToolSet'];
-  readonly toGeminiSchema: ToGeminiSchema['toGeminiSchema'];
-  readonly toGeminiParameters: ToGeminiSchema['toGeminiParameters'];
+  readonly functionDeclarations: typeof Package.functionDeclarations;
+  readonly buildToolSet: typeof Package.buildToolSet;
+  readonly toGeminiSchema: typeof Package.toGeminiSchema;
+  readonly toGeminiParameters: typeof Package.toGeminiParameters;
   /** The generated Gemini `Schema` validator, to check outputs apart from the converter's own proof. */
-  readonly checkSchema: Guards['checkSchema'];
-  readonly executeToolCalls: Execute['executeToolCalls'];
+  readonly checkSchema: (typeof Package.SCHEMAS)['Schema']['check'];
+  /** The generated GenerateContentResponse validator (P4's JSONL is proven valid with it). */
+  readonly checkGenerateContentResponse: typeof Package.checkGenerateContentResponse;
+  readonly executeToolCalls: typeof Package.executeToolCalls;
   /** The same functions from the build with the contract proofs compiled out. */
   readonly unchecked: {
-    readonly functionDeclarations: Declarations['functionDeclarations'];
+    readonly functionDeclarations: typeof Package.functionDeclarations;
     /**
      * The unchecked build's own: a tool set carries what its module found in its snapshot (the
      * fields free of hidden text), which another copy of the module cannot read.
      */
-    readonly buildToolSet: Build['buildToolSet'];
-    readonly toGeminiSchema: ToGeminiSchema['toGeminiSchema'];
+    readonly buildToolSet: typeof Package.buildToolSet;
+    readonly toGeminiSchema: typeof Package.toGeminiSchema;
   };
 }
 
-async function load<T>(dist: string, path: string): Promise<T> {
-  return (await import(pathToFileURL(join(dist, path)).href)) as T;
+/** The public entry of a built `dist` directory. */
+async function entry(dist: string): Promise<typeof Package> {
+  return (await import(pathToFileURL(join(dist, 'index.js')).href)) as typeof Package;
 }
 
 /** Imports the built modules of `cli`'s package. */
 export async function loadBuilt(cli: BuiltCli): Promise<Built> {
-  const dist = cli.dist;
-  const [
-    declarations,
-    build,
-    schema,
-    execute,
-    guards,
-    uncheckedDeclarations,
-    uncheckedBuild,
-    uncheckedSchema,
-  ] = await Promise.all([
-    load<Declarations>(dist, 'adapter/tools/declarations.js'),
-    load<Build>(dist, 'adapter/tools/toolset.js'),
-    load<ToGeminiSchema>(dist, 'schema/to-gemini-schema.js'),
-    load<Execute>(dist, 'runtime/turn/execute.js'),
-    load<Guards>(dist, 'generated/guards.js'),
-    load<Declarations>(cli.unchecked, 'adapter/tools/declarations.js'),
-    load<Build>(cli.unchecked, 'adapter/tools/toolset.js'),
-    load<ToGeminiSchema>(cli.unchecked, 'schema/to-gemini-schema.js'),
-  ]);
+  const [lib, unchecked] = await Promise.all([entry(cli.dist), entry(cli.unchecked)]);
   return {
-    dist,
-    functionDeclarations: declarations.functionDeclarations,
-    buildToolSet: build.buildToolSet,
-    toGeminiSchema: schema.toGeminiSchema,
-    toGeminiParameters: schema.toGeminiParameters,
-    checkSchema: guards.checkSchema,
-    executeToolCalls: execute.executeToolCalls,
+    dist: cli.dist,
+    functionDeclarations: lib.functionDeclarations,
+    buildToolSet: lib.buildToolSet,
+    toGeminiSchema: lib.toGeminiSchema,
+    toGeminiParameters: lib.toGeminiParameters,
+    checkSchema: lib.SCHEMAS.Schema.check,
+    checkGenerateContentResponse: lib.checkGenerateContentResponse,
+    executeToolCalls: lib.executeToolCalls,
     unchecked: {
-      functionDeclarations: uncheckedDeclarations.functionDeclarations,
-      buildToolSet: uncheckedBuild.buildToolSet,
-      toGeminiSchema: uncheckedSchema.toGeminiSchema,
+      functionDeclarations: unchecked.functionDeclarations,
+      buildToolSet: unchecked.buildToolSet,
+      toGeminiSchema: unchecked.toGeminiSchema,
     },
   };
 }

@@ -7,8 +7,15 @@ import type { CpuOptions } from './cpu.js';
 
 /** The run's settings and shared inputs. */
 export interface BenchContext {
-  /** `--quick`: small sizes, few rounds (CI). */
+  /** `--quick`: small sizes, few rounds (true in a smoke run too). */
   readonly quick: boolean;
+  /**
+   * `--smoke`: the quick sizes, one round of every measurement: shows the harness and every
+   * figure still run (`npm run ci`); too few rounds to judge a figure, so none is.
+   */
+  readonly smoke: boolean;
+  /** How often to repeat what a figure repeats `times` times (rounds, untimed calls): once in a smoke run. */
+  repeat(times: number): number;
   /** A temp dir of this run, removed at the end. */
   readonly tmp: string;
   /** The repository root. */
@@ -36,6 +43,7 @@ export interface BenchContext {
 /** Builds the context. */
 export function createContext(options: {
   quick: boolean;
+  smoke?: boolean;
   tmp: string;
   root: string;
   corpus: Corpus;
@@ -53,17 +61,24 @@ export function createContext(options: {
     }
     return found;
   };
-  const fullCpu = { rounds: 21, minBatchMs: 10 };
+  const smoke = options.smoke === true;
+  const once = { rounds: 1, minBatchMs: 1 };
+  const fullCpu = smoke ? once : { rounds: 21, minBatchMs: 10 };
   return {
     ...options,
-    inProcess: options.quick
-      ? { rounds: 2, time: 100, iterations: 5 }
-      : { rounds: 16, time: 200, iterations: 3 },
+    quick: options.quick || smoke,
+    smoke,
+    repeat: (times) => (smoke ? 1 : times),
+    inProcess: smoke
+      ? { rounds: 1, time: 10, iterations: 1 }
+      : options.quick
+        ? { rounds: 2, time: 100, iterations: 5 }
+        : { rounds: 16, time: 200, iterations: 3 },
     // Quick: 11 rounds of 10 ms batches. With 5 rounds of 5 ms (two or three 2.5 ms calls per
     // batch) P1's median moved between 0.8x and 1.3x from run to run; 11 x 10 ms read
     // 0.94-1.16x, still short of a figure near its target on a loaded host (P1 and P3's whole
     // corpus take fullCpu).
-    cpu: options.quick ? { rounds: 11, minBatchMs: 10 } : fullCpu,
+    cpu: smoke ? once : options.quick ? { rounds: 11, minBatchMs: 10 } : fullCpu,
     fullCpu,
     log: (message) => process.stderr.write(`[bench] ${message}\n`),
     replicated,

@@ -7,7 +7,7 @@
 
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { checkGenerateContentResponse } from '../../src/generated/guards.js';
+import type { Built } from './built.js';
 
 /** A small seeded PRNG (mulberry32): the same file on every run. */
 function random(seed: number): () => number {
@@ -94,11 +94,11 @@ function lineMaker(seed: number): () => Record<string, unknown> {
 }
 
 /** Distinct valid lines (throws if one fails the schema: the generator's bug). */
-function responseLines(count: number, seed = 7): string[] {
+function responseLines(check: Check, count: number, seed = 7): string[] {
   const make = lineMaker(seed);
   return Array.from({ length: count }, (_, index) => {
     const response = make();
-    const violations = checkGenerateContentResponse(response);
+    const violations = check(response);
     if (violations.length > 0) {
       throw new Error(
         `generated line ${index} fails GenerateContentResponse: ${JSON.stringify(violations[0])}`,
@@ -108,12 +108,19 @@ function responseLines(count: number, seed = 7): string[] {
   });
 }
 
-/** Writes at least `bytes` bytes of JSONL (whole lines) to `path`; returns lines and bytes written. */
+/** The built package's GenerateContentResponse validator. */
+type Check = Built['checkGenerateContentResponse'];
+
+/**
+ * Writes at least `bytes` bytes of JSONL (whole lines) to `path`, each distinct line proven by
+ * `check`; returns lines and bytes written.
+ */
 export async function writeResponsesJsonl(
   path: string,
   bytes: number,
+  check: Check,
 ): Promise<{ lines: number; bytes: number }> {
-  const pool = responseLines(2000);
+  const pool = responseLines(check, 2000);
   const stream = createWriteStream(path);
   let written = 0;
   let lines = 0;

@@ -30,7 +30,7 @@ export async function profileFigure(
   ctx.log(`profiling ${which}`);
   if (which === 'P4') {
     const file = join(ctx.tmp, 'profile.jsonl');
-    await writeResponsesJsonl(file, 200e6);
+    await writeResponsesJsonl(file, 200e6, ctx.lib.checkGenerateContentResponse);
     const { main } = ctx.cli;
     await runChild(process.execPath, [
       ...prof,

@@ -240,7 +240,7 @@ export function renderMarkdown(
   out.push('# Benchmarks');
   out.push('');
   out.push(
-    'Written by `npm run bench` (bench/run.ts); do not edit by hand. `npm run bench -- --quick` runs the same harness with fewer rounds and smaller inputs and prints without writing this file (CI).',
+    'Written by `npm run bench` (bench/run.ts); do not edit by hand. `npm run bench -- --quick` runs the same harness with fewer rounds and smaller inputs and prints without writing this file; `--smoke` (in `npm run ci`) runs each figure once and judges none.',
   );
   out.push('');
   out.push(`- Date: ${info.date}`);

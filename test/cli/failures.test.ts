@@ -225,7 +225,7 @@ describe('README "Configuration files": a top-level mcpServer', () => {
     const run = await runCli(['tools', '--config', path]);
     expect(run.code).toBe(2);
     expect(expectOneLine(run.stderr)).toBe(
-      `gemini-mcp-kit: ${path}: /mcpServer: expected {"mcpServers": {...}} (Claude Desktop, Cursor, gemini-cli) or {"servers": {...}} (VS Code) (did you mean "mcpServers"?)`,
+      `gemini-mcp-kit: ${path}:1:14: /mcpServer: expected {"mcpServers": {...}} (Claude Desktop, Cursor, gemini-cli) or {"servers": {...}} (VS Code) (did you mean "mcpServers"?)`,
     );
   });
 

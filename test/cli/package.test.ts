@@ -1,10 +1,11 @@
 /**
  * What `npm pack` publishes, and whether a user who installs it finds what the README promises
  * (issue 15): dist/, schemas/, the API reference, the example turn, README, CHANGELOG and LICENSE;
- * no tests, sources or benchmarks; every relative link of the packed Markdown resolves inside the
- * pack, every link to the repository names a file it has, and every file a README command names
- * is reachable after `npm install`. The e2e test installs the tarball in a fresh project and runs
- * the README's `answer` command and the GitHub Action's command there.
+ * no tests, sources or benchmarks; publint and attw find nothing wrong with it; every relative
+ * link of the packed Markdown resolves inside the pack, every link to the repository names a file
+ * it has, and every file a README command names is reachable after `npm install`. The e2e test
+ * installs the tarball in a fresh project and runs the README's `answer` command and the GitHub
+ * Action's command there. The package is packed once, for all of them.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,18 +35,34 @@ const REPOSITORY = manifest.repository.url.replace(/^git\+/, '').replace(/\.git$
 
 beforeAll(ensureBuilt, 300_000);
 
+/** The tarball (in {@link packDir}) and the files it holds. */
+let tarball = '';
 let packed: string[] = [];
+let packDir = '';
+let removePackDir: () => void = () => {};
 beforeAll(() => {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+  ({ dir: packDir, remove: removePackDir } = tempDir());
+  const out = execFileSync(
+    'npm',
+    ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   const [pack] = JSON.parse(out) as PackResult[];
+  tarball = join(packDir, pack!.filename);
   packed = pack!.files.map((f) => f.path);
   console.info(
     `npm pack: ${packed.length} files, ${pack!.size} bytes packed, ${pack!.unpackedSize} unpacked`,
   );
 }, 120_000);
+afterAll(() => removePackDir());
+
+/** Runs a tool of node_modules/.bin on the tarball. */
+function lint(bin: string, args: readonly string[]) {
+  return spawnSync(join(ROOT, 'node_modules', '.bin', bin), args, {
+    cwd: packDir,
+    encoding: 'utf8',
+  });
+}
 
 /** The `[text](target)` links of a Markdown text, outside code blocks and code spans. */
 function links(markdown: string): string[] {
@@ -94,6 +111,18 @@ describe('npm pack', () => {
     );
     expect(unwanted).toEqual([]);
   });
+
+  it('publint finds no error in the tarball', () => {
+    const run = lint('publint', ['run', tarball]);
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.stdout).toContain('All good!');
+  }, 120_000);
+
+  it('attw (esm-only) finds that every export resolves to its types as to its JavaScript', () => {
+    const run = lint('attw', [tarball, '--profile', 'esm-only']);
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.stdout).toContain(`"${manifest.name}/genai"`);
+  }, 120_000);
 
   it('package.json names the repository, its home page, where bugs go and keywords', () => {
     expect(REPOSITORY).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/);
@@ -175,20 +204,14 @@ describe('e2e: installed from the tarball in a fresh project', () => {
   afterAll(() => remove());
 
   it("the README's answer command and the GitHub Action's command run from the installed package", () => {
-    const tarball = JSON.parse(
-      execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
-        cwd: ROOT,
-        encoding: 'utf8',
-      }),
-    )[0].filename as string;
     const project = join(dir, 'project');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), '{"name": "user-project", "private": true}\n');
-    execFileSync(
-      'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball)],
-      { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+      cwd: project,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
 
     // The README's command, word for word, with the installed bin on the PATH.
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

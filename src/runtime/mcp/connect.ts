@@ -200,7 +200,7 @@ async function openOnce(entry: ServerEntry, options: OpenOptions): Promise<OpenS
 
 /** Opens one server; an authorization that needs the browser is waited for, then it connects again. */
 function openServer(entry: ServerEntry, options: OpenOptions): Promise<OpenServer> {
-  return withAuthorization(() => openOnce(entry, options));
+  return withAuthorization(() => openOnce(entry, options), options.signal);
 }
 
 async function openAll(entries: ServerEntry[], options: OpenOptions): Promise<OpenServer[]> {

@@ -217,6 +217,9 @@ export function authorizingFetch(next: FetchLike, options: AuthorizingFetchOptio
             }
           },
           unauthorized(serverId, challenge, 'refused again after the user authorized'),
+          async () => {
+            await authorizer.endAuthorization?.();
+          },
         );
         throw pending;
       }

@@ -15,6 +15,8 @@ export class AuthorizationPending extends Error {
     readonly finish: () => Promise<void>,
     /** What to throw when the connection made after this authorization is refused again. */
     readonly refusal: GeminiMcpError,
+    /** Stops waiting for the browser (its listener closed): `finish` then rejects. */
+    readonly cancel: () => Promise<void>,
   ) {
     super('authorization pending: waiting for the browser to come back');
   }
@@ -23,19 +25,31 @@ export class AuthorizationPending extends Error {
 /**
  * Runs `open` (a connection and its first requests); when it stopped for an authorization
  * that needs the user's browser, waits for it, then runs `open` once more (a second refusal is
- * UNAUTHORIZED).
+ * UNAUTHORIZED). `signal` stops the wait for the browser: it rejects with `signal.reason`.
  *
  * @example
  * ```ts
  * const server = await withAuthorization(() => openServer(entry, options));
  * ```
  */
-export async function withAuthorization<T>(open: () => Promise<T>): Promise<T> {
+export async function withAuthorization<T>(
+  open: () => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   try {
     return await open();
   } catch (error) {
     if (!(error instanceof AuthorizationPending)) throw error;
-    await error.finish();
+    const cancel = (): void => void error.cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      if (signal?.aborted) cancel();
+      await error.finish();
+    } catch (failure) {
+      throw signal?.aborted ? signal.reason : failure;
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
   }
   try {
     return await open();
