@@ -5,7 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { McpTool, ResolvedCall } from 'gemini-mcp-kit';
+import type { ResolvedCall } from 'gemini-mcp-kit';
+import type { McpTool } from 'gemini-mcp-kit/schemas';
 import { compare, measured, ratioOf } from '../lib/compare.js';
 import type { BenchContext } from '../lib/context.js';
 import {

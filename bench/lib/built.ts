@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Package from 'gemini-mcp-kit';
+import type * as Schemas from 'gemini-mcp-kit/schemas';
 import type { BuiltCli } from './build-cli.js';
 
 /** The built modules the figures measure. */
@@ -20,9 +21,9 @@ export interface Built {
   readonly toGeminiSchema: typeof Package.toGeminiSchema;
   readonly toGeminiParameters: typeof Package.toGeminiParameters;
   /** The generated Gemini `Schema` validator, to check outputs apart from the converter's own proof. */
-  readonly checkSchema: (typeof Package.SCHEMAS)['Schema']['check'];
+  readonly checkSchema: (typeof Schemas.SCHEMAS)['Schema']['check'];
   /** The generated GenerateContentResponse validator (P4's JSONL is proven valid with it). */
-  readonly checkGenerateContentResponse: typeof Package.checkGenerateContentResponse;
+  readonly checkGenerateContentResponse: typeof Schemas.checkGenerateContentResponse;
   readonly executeToolCalls: typeof Package.executeToolCalls;
   /** The same functions from the build with the contract proofs compiled out. */
   readonly unchecked: {
@@ -41,17 +42,26 @@ async function entry(dist: string): Promise<typeof Package> {
   return (await import(pathToFileURL(join(dist, 'index.js')).href)) as typeof Package;
 }
 
+/** The `/schemas` entry of a built `dist` directory. */
+async function schemasEntry(dist: string): Promise<typeof Schemas> {
+  return (await import(pathToFileURL(join(dist, 'schemas.js')).href)) as typeof Schemas;
+}
+
 /** Imports the built modules of `cli`'s package. */
 export async function loadBuilt(cli: BuiltCli): Promise<Built> {
-  const [lib, unchecked] = await Promise.all([entry(cli.dist), entry(cli.unchecked)]);
+  const [lib, schemas, unchecked] = await Promise.all([
+    entry(cli.dist),
+    schemasEntry(cli.dist),
+    entry(cli.unchecked),
+  ]);
   return {
     dist: cli.dist,
     functionDeclarations: lib.functionDeclarations,
     buildToolSet: lib.buildToolSet,
     toGeminiSchema: lib.toGeminiSchema,
     toGeminiParameters: lib.toGeminiParameters,
-    checkSchema: lib.SCHEMAS.Schema.check,
-    checkGenerateContentResponse: lib.checkGenerateContentResponse,
+    checkSchema: schemas.SCHEMAS.Schema.check,
+    checkGenerateContentResponse: schemas.checkGenerateContentResponse,
     executeToolCalls: lib.executeToolCalls,
     unchecked: {
       functionDeclarations: unchecked.functionDeclarations,
