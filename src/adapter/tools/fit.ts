@@ -112,6 +112,8 @@ export interface FitOptions {
   readonly turn?: number;
   /** Exposed names refused by the API earlier (left out as TOOL_REFUSED, with these messages). */
   readonly refused?: ReadonlyMap<string, string>;
+  /** Whether a declaration that breaks a limit on its own is left out (default `true`). */
+  readonly checkLimits?: boolean;
 }
 
 /** The candidates of a set's declarations, in order (each measured once per declaration). */
@@ -159,9 +161,12 @@ export function fitDeclarations(
       leftOut.push({ candidate, code: 'TOOL_REFUSED', message: refusal });
       continue;
     }
-    const error = declarationProblems(candidate.declaration, budget).find(
-      (problem) => problem.severity === 'error',
-    );
+    const error =
+      options.checkLimits === false
+        ? undefined
+        : declarationProblems(candidate.declaration, budget).find(
+            (problem) => problem.severity === 'error',
+          );
     if (error === undefined) eligible.push(candidate);
     else {
       leftOut.push({
