@@ -13,7 +13,7 @@ import {
   limitSource,
   measureDeclaration,
 } from '../limits.js';
-import type { ToolSetEntry } from './toolset-types.js';
+import type { ToolSet, ToolSetEntry } from './toolset-types.js';
 
 /** What a {@link BudgetWarning} is about. */
 export type BudgetWarningCode =
@@ -256,6 +256,25 @@ export function leftOutWarning(left: LeftOut): BudgetWarning {
       ...(left.rule === undefined ? {} : { rule: left.rule }),
       bytes: left.candidate.measure.bytes,
       depth: left.candidate.measure.depth,
+    },
+  };
+}
+
+/**
+ * The tools a fitted request declares, as a tool set of their own: the model's calls resolve
+ * against it, so a tool left out of the request (over the budget, refused by the API) is never
+ * called, whatever name the model sends.
+ */
+export function declaredToolSet(toolset: ToolSet, fitted: FittedDeclarations): ToolSet {
+  if (fitted.chosen.length === toolset.entries.length) return toolset;
+  const entries = Object.freeze(fitted.chosen.map((candidate) => candidate.entry));
+  const byName = new Map(entries.map((entry) => [entry.exposedName, entry]));
+  return {
+    entries,
+    resolve: (exposedName) => byName.get(exposedName),
+    exposedName: (serverId, toolName) => {
+      const name = toolset.exposedName(serverId, toolName);
+      return name !== undefined && byName.has(name) ? name : undefined;
     },
   };
 }

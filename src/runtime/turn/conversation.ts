@@ -11,6 +11,7 @@ import type {
   SchemaMode,
 } from '../../adapter/shapes.js';
 import type { FunctionDeclarationsOptions } from '../../adapter/tools/declarations.js';
+import { declaredToolSet } from '../../adapter/tools/fit.js';
 import type { ToolSet } from '../../adapter/tools/toolset-types.js';
 import type { CallFinish } from '../../adapter/turn/calls.js';
 import { functionCalls } from '../../adapter/turn/calls.js';
@@ -246,7 +247,9 @@ export async function runConversation<
     }
     lastResponse = response;
     const candidate = response.candidates?.[0];
-    const read = functionCalls(response, toolset, {
+    // The model's calls resolve against what it was offered: a tool left out is never called.
+    const offered = declaredToolSet(toolset, planned.fitted);
+    const read = functionCalls(response, offered, {
       dialect: options.dialect ?? 'gemini',
       ...(options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs }),
     });
@@ -280,7 +283,7 @@ export async function runConversation<
         turn,
       );
     }
-    const answer = await answerCalls(read, toolset, clients, options);
+    const answer = await answerCalls(read, offered, clients, options);
     contents.push(answer);
     onTurn?.({ turn, response, model, answer, contents: [...contents] });
   }
