@@ -6,6 +6,12 @@
  */
 
 export type { ApiDialect, Dialect } from './adapter/dialect.js';
+export type {
+  BudgetOptions,
+  DeclarationBudget,
+  DeclarationMeasure,
+} from './adapter/limits.js';
+export { resolveBudget } from './adapter/limits.js';
 export type { SamplingModelPolicy } from './adapter/sampling/model.js';
 export { chooseSamplingModel, modelByHints } from './adapter/sampling/model.js';
 export type { SamplingGenerationConfig, SamplingRequest } from './adapter/sampling/request.js';
@@ -40,8 +46,16 @@ export type {
   FunctionDeclarationsOptions,
 } from './adapter/tools/declarations.js';
 export { functionDeclarations, geminiTools } from './adapter/tools/declarations.js';
+export type {
+  BudgetWarning,
+  BudgetWarningCode,
+  DeclarationBudgetOptions,
+  DeclarationCandidate,
+  DeclarationSelector,
+  SelectionContext,
+} from './adapter/tools/fit.js';
 export type { PrefixMode } from './adapter/tools/names.js';
-export { EXPOSED_NAME_PATTERN } from './adapter/tools/names.js';
+export { EXPOSED_NAME_PATTERN, isReservedName, RESERVED_PREFIX } from './adapter/tools/names.js';
 export type { UncheckedKeyword } from './adapter/tools/tool-schemas.js';
 export { buildToolSet } from './adapter/tools/toolset.js';
 export type {
@@ -66,6 +80,13 @@ export type {
   RejectionReason,
 } from './adapter/turn/calls.js';
 export { CALL_FINISH_REASONS, functionCalls } from './adapter/turn/calls.js';
+export type {
+  Refusal,
+  RefusalKind,
+  RefusedDeclaration,
+  RefusedRequest,
+} from './adapter/turn/refusal.js';
+export { traceRefusal } from './adapter/turn/refusal.js';
 export type { MediaMode } from './adapter/turn/render.js';
 export type { RequestCheckOptions, RequestFinding } from './adapter/turn/request-checks.js';
 export { checkRequest } from './adapter/turn/request-checks.js';
@@ -100,6 +121,14 @@ export {
   readPart,
   SCHEMAS,
 } from './generated/guards.js';
+export type {
+  ApiLimit,
+  ApiLimitId,
+  ApiLimitSource,
+  LimitDialect,
+  LimitValue,
+} from './generated/limits.js';
+export { API_LIMITS } from './generated/limits.js';
 /** Every vendored schema's generated type (Gemini API, Vertex AI v1 and v1beta1, MCP), by schema name. */
 export type * as schemas from './generated/types.js';
 export type {
@@ -222,6 +251,7 @@ export type {
   ConversationStop,
 } from './runtime/turn/conversation.js';
 export { runConversation } from './runtime/turn/conversation.js';
+export type { RefusalOptions } from './runtime/turn/declare.js';
 export type { ClientMap, ExecutedCall, ExecuteOptions, Outcome } from './runtime/turn/execute.js';
 export {
   DEFAULT_CONCURRENCY,

@@ -9,12 +9,12 @@
 import type { Json, JsonObject } from './canonical-json.js';
 
 /** The API dialects a limit has a value for. */
-export const LIMIT_DIALECTS = ['gemini', 'vertex-v1', 'vertex-v1beta1'] as const;
+const LIMIT_DIALECTS = ['gemini', 'vertex-v1', 'vertex-v1beta1'] as const;
 /** One of them. */
-export type LimitDialect = (typeof LIMIT_DIALECTS)[number];
+type LimitDialect = (typeof LIMIT_DIALECTS)[number];
 
 /** A reference document the sync reads, where a citation's quote is checked. */
-export type ReferenceDocument =
+type ReferenceDocument =
   /** The Gemini API discovery document: `at` is `Schema.field`, the quote is in its description. */
   | 'gemini-discovery'
   /** Vertex AI's `tool.proto` of a version: `at` is `Message.field`, the quote is in its comment. */
@@ -22,7 +22,7 @@ export type ReferenceDocument =
   | 'vertex-v1beta1-proto';
 
 /** Where a limit comes from. */
-export type LimitSource =
+type LimitSource =
   | {
       /** The API reference states it; the sync checks that it still does. */
       readonly kind: 'reference';
@@ -60,7 +60,7 @@ export type LimitSource =
     };
 
 /** The value of a limit in one dialect: a number, a pattern (regular expression source), or `true` (enforced). */
-export type LimitValue = number | string | true;
+type LimitValue = number | string | true;
 
 /** One limit. */
 export interface ApiLimit {

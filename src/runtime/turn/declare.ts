@@ -25,7 +25,7 @@ import { type Refusal, traceRefusal } from '../../adapter/turn/refusal.js';
 import { GeminiMcpError } from '../../errors.js';
 
 /** The requests a bisection may make by default (it then tells apart one tool among 32). */
-export const DEFAULT_MAX_BISECT_REQUESTS = 5;
+const DEFAULT_MAX_BISECT_REQUESTS = 5;
 
 /** How a conversation answers a refusal. */
 export interface RefusalOptions {
@@ -160,7 +160,7 @@ export class DeclarationPlan<M extends SchemaMode> {
 }
 
 /** Asks the model with the given `tools` (the same contents, signal and notices). */
-export type Ask<R> = (tools: FunctionTool<SchemaMode>[]) => Promise<R>;
+type Ask<R> = (tools: FunctionTool<SchemaMode>[]) => Promise<R>;
 
 /** What {@link recoverRefusal} needs. */
 export interface Recovery<R extends ResponseInput, M extends SchemaMode> {
