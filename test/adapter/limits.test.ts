@@ -99,6 +99,36 @@ describe('issue 31 item 1: the limits, as cited data', () => {
     expect(cited).toContain('bethington/ghidra-mcp #440');
   });
 
+  it('issue 31 item 1: the README says what the API enforces beyond its schema: every limit, its values and sources', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const start = readme.indexOf('### What the API enforces beyond its schemas');
+    const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+    const rows = new Map(
+      section
+        .split('\n')
+        .filter((line) => line.startsWith('| `'))
+        .map((line) => [/^\| `([^`]+)`/.exec(line)![1]!, line] as const),
+    );
+    expect([...rows.keys()].sort()).toEqual(Object.keys(API_LIMITS).sort());
+    const shown = (value: unknown): string =>
+      typeof value === 'number' ? value.toLocaleString('en-US') : String(value);
+    for (const [id, limit] of Object.entries(API_LIMITS)) {
+      const row = rows.get(id)!;
+      const [, gemini, vertex] = row.split(' | ');
+      if (limit.value.gemini !== true) expect(gemini, id).toContain(shown(limit.value.gemini));
+      if (typeof limit.value['vertex-v1'] === 'number') {
+        expect(vertex, id).toContain(shown(limit.value['vertex-v1']));
+      }
+      for (const source of limit.sources) {
+        if (source.kind === 'api-error') {
+          const [repo, number] = source.cite.split(' ');
+          expect(row, `${id}: ${source.cite}`).toContain(repo!.split('/').at(-1)!);
+          expect(row, `${id}: ${source.cite}`).toContain(number!);
+        }
+      }
+    }
+  });
+
   it('issue 31 item 1: schemas/limits.json is in the manifest with its sha256 and gives src/generated/limits.ts', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'schemas', 'manifest.json'), 'utf8'));
     expect(manifest.limits).toMatchObject({ file: 'limits.json' });
