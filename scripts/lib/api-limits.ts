@@ -307,12 +307,12 @@ export const API_LIMITS: readonly ApiLimit[] = [
   },
   {
     id: 'schema-depth',
-    fact: 'The schemas of a declaration nest at most this many schema levels deep.',
+    fact: 'The schemas of a declaration nest at most this many JSON levels deep.',
     scope: 'FunctionDeclaration',
-    unit: 'schema levels: the root schema is level 1; each schema inside properties, items, prefixItems, additionalProperties, anyOf, oneOf, allOf, not, $defs or definitions is one level below its parent',
-    value: same(4),
+    unit: 'JSON levels: a schema (the value of parameters, parametersJsonSchema, response or responseJsonSchema) is level 1; each object or array inside it is one level below the one holding it',
+    value: same(7),
     choice:
-      'No reference states the depth. Three declarations the Gemini API refused for their depth are in bench/corpus/tools.json: API-patch-block-children (Notion) and firecrawl_crawl measure 5 levels, create_merge_request_thread (GitLab) 7; a third party measured 4 levels of OBJECT and ARRAY accepted in a response schema. The limit is the deepest level no refused declaration reached: 4. Vertex AI: no report; the same value.',
+      'No reference states the depth, or how it is counted. The declarations the Gemini API refused for their depth that are in bench/corpus/tools.json nest 8 JSON levels (API-patch-block-children, and every tool of the Notion server, refused "on every prompt"), 9 (firecrawl_crawl) and 14 (create_merge_request_thread); counted in JSON levels, the refused ones all lie above the tools known to be used widely (the memory server nests 7), which counts of schema levels or of OBJECT and ARRAY levels do not separate. The limit is the deepest level no refused declaration reaches: 7. Vertex AI: no report; the same value. The refusals since August 2025 name the declaration, so one above it is traced and left out.',
     sources: [
       {
         kind: 'api-error',
@@ -344,7 +344,7 @@ export const API_LIMITS: readonly ApiLimit[] = [
         kind: 'measurement',
         dialects: ALL,
         cite: 'bench/corpus/tools.json (gemini-mcp-kit)',
-        text: 'the refused declarations above, measured in schema levels: API-patch-block-children 5, firecrawl_crawl 5, create_merge_request_thread 7',
+        text: 'the refused declarations above, measured in JSON levels: API-patch-block-children 8 (every Notion tool 8 or more), firecrawl_crawl 9, create_merge_request_thread 14; the memory server, 7',
       },
       {
         kind: 'measurement',

@@ -27,7 +27,7 @@ export interface BudgetOptions {
   readonly maxRequestBytes?: number;
   /** UTF-8 bytes of one declaration, as JSON (default 49,152). */
   readonly maxDeclarationBytes?: number;
-  /** Schema levels one declaration's schemas nest, at most (default 4; the root schema is level 1). */
+  /** JSON levels one declaration's schemas nest, at most (default 7; a schema itself is level 1). */
   readonly maxDepth?: number;
 }
 
@@ -133,9 +133,12 @@ export function limitSource(id: ApiLimitId, dialect: ApiDialect): string {
 export interface DeclarationMeasure {
   /** UTF-8 bytes of the declaration as JSON. */
   readonly bytes: number;
-  /** Schema levels its schemas nest (0 without schemas; the root schema is level 1). */
+  /**
+   * JSON levels its schemas nest (0 without schemas): a schema is level 1, each object or array
+   * inside it one level below the one holding it.
+   */
   readonly depth: number;
-  /** JSON pointer of the deepest schema (within the declaration), when it has one. */
+  /** JSON pointer (within the declaration) of the first object or array at that depth. */
   readonly deepest?: string;
 }
 
@@ -185,10 +188,45 @@ function walkSchemas(schema: unknown, pointer: string, visit: (place: Place) => 
 
 const measured = new WeakMap<object, DeclarationMeasure>();
 
+interface Level {
+  readonly value: object;
+  readonly level: number;
+  readonly parent: Level | undefined;
+  readonly token: string | number;
+}
+
+/** The JSON depth of `value` (an object or array is level 1) and the first place that deep. */
+function jsonDepth(value: unknown, pointer: string): { depth: number; deepest?: string } {
+  if (typeof value !== 'object' || value === null) return { depth: 0 };
+  let deepest: Level = { value, level: 1, parent: undefined, token: '' };
+  const stack: Level[] = [deepest];
+  for (let at = stack.pop(); at !== undefined; at = stack.pop()) {
+    if (at.level > deepest.level) deepest = at;
+    const entries = Array.isArray(at.value)
+      ? at.value.map((child, index) => [index, child] as const)
+      : Object.entries(at.value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [token, child] = entries[i]!;
+      if (typeof child === 'object' && child !== null) {
+        stack.push({ value: child, level: at.level + 1, parent: at, token });
+      }
+    }
+  }
+  const tokens: (string | number)[] = [];
+  for (let at: Level | undefined = deepest; at?.parent !== undefined; at = at.parent) {
+    tokens.unshift(at.token);
+  }
+  return {
+    depth: deepest.level,
+    deepest: tokens.reduce<string>((path, token) => appendPointer(path, token), pointer),
+  };
+}
+
 /**
- * The size (UTF-8 bytes as JSON) and depth (schema levels) of a declaration: what the
- * `declaration-bytes`, `request-declaration-bytes` and `schema-depth` limits count. Remembered
- * per declaration object, so a frozen declaration is measured once.
+ * The size (UTF-8 bytes as JSON) and depth (JSON levels of its schemas) of a declaration: what
+ * the `declaration-bytes`, `request-declaration-bytes` and `schema-depth` limits count.
+ * Iterative (any depth is safe), and remembered per frozen declaration, so a declaration of a
+ * tool set is measured once.
  *
  * @example
  * ```ts
@@ -203,16 +241,8 @@ export function measureDeclaration(declaration: object): DeclarationMeasure {
   let deepest: string | undefined;
   for (const field of SCHEMA_FIELDS) {
     if (!Object.hasOwn(declaration, field)) continue;
-    walkSchemas(
-      (declaration as Record<string, unknown>)[field],
-      `/${field}`,
-      ({ pointer, level }) => {
-        if (level > depth) {
-          depth = level;
-          deepest = pointer;
-        }
-      },
-    );
+    const found = jsonDepth((declaration as Record<string, unknown>)[field], `/${field}`);
+    if (found.depth > depth) ({ depth, deepest } = found);
   }
   const measure: DeclarationMeasure = {
     bytes: Buffer.byteLength(JSON.stringify(declaration), 'utf8'),
@@ -374,7 +404,7 @@ export function declarationProblems(
       'schema-depth',
       'error',
       measure.deepest ?? '',
-      `its schemas nest ${measure.depth} schema levels, deeper than the ${budget.maxDepth} of the budget (the API refuses "exceeds the maximum allowed nesting depth"; ${limitSource('schema-depth', dialect)})`,
+      `its schemas nest ${measure.depth} JSON levels, deeper than the ${budget.maxDepth} of the budget (the API refuses "exceeds the maximum allowed nesting depth"; ${limitSource('schema-depth', dialect)})`,
     );
   }
   if (measure.bytes > budget.maxDeclarationBytes) {

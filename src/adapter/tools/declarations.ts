@@ -131,7 +131,7 @@ export interface FunctionDeclarationsOptions<M extends SchemaMode = SchemaMode> 
   /**
    * What one request's declarations must fit (`geminiTools`, `runConversation`,
    * `mcpCallableTool`; `functionDeclarations` returns every declaration): the limits of the
-   * dialect (default `'gemini'`: 512 declarations, 49,152 bytes of declarations, 4 schema levels;
+   * dialect (default `'gemini'`: 512 declarations, 49,152 bytes of declarations, 7 JSON levels;
    * Vertex AI: 128 declarations) with any figure overridden, and the selection hook that chooses
    * what to declare. A tool that does not fit is left out with a warning (`TOOL_OVER_LIMIT`,
    * `TOOL_OVER_BUDGET`). `false`: no budget, every declaration (the request may be refused).

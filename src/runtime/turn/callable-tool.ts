@@ -60,7 +60,7 @@ export interface McpCallableTool<M extends SchemaMode = 'json'> {
  *   `tools/list_changed` is declared from the next request on; the calls of a turn resolve
  *   against the set last declared;
  * - the declarations fit the budget of `budget.dialect` (default the Gemini API's: 512
- *   declarations, 49,152 bytes, 4 schema levels; see `FunctionDeclarationsOptions.budget`):
+ *   declarations, 49,152 bytes, 7 JSON levels of schema; see `FunctionDeclarationsOptions.budget`):
  *   what does not fit is left out with a warning to `onWarning`, and never called.
  *
  * Because it answers every call, it should be the only CallableTool of a request; it holds any
