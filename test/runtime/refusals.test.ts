@@ -11,6 +11,7 @@ import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import type { Content, GenerateContentResponse } from '../../src/generated/types.js';
 import type { Generate, GenerateRequest } from '../../src/runtime/model/generate.js';
+import { mcpCallableTool } from '../../src/runtime/turn/callable-tool.js';
 import { runConversation } from '../../src/runtime/turn/conversation.js';
 
 const USER: Content = { role: 'user', parts: [{ text: 'hi' }] };
@@ -365,5 +366,26 @@ describe('issue 31 items 2 and 5: every request fits; declarations are append-on
       },
     });
     expect(namesOf(asked[0])).toEqual(['fetch', 'search']);
+  });
+});
+
+describe('issue 31 item 2: mcpCallableTool declares within the budget', () => {
+  it('issue 31 item 2: tool() fits the budget and reports the rest; a call to a tool left out is never run', async () => {
+    const { warnings, onWarning } = collect();
+    const callable = mcpCallableTool(
+      { toolset: six, clients: new Map() },
+      { budget: { maxDeclarations: 2 }, onWarning },
+    );
+    const tool = await callable.tool();
+    expect(tool.functionDeclarations.map((d) => d.name)).toEqual(['read', 'write']);
+    expect(warnings.map((w) => [w.code, w.toolName])).toEqual([
+      ['TOOL_OVER_BUDGET', 'list'],
+      ['TOOL_OVER_BUDGET', 'fetch'],
+      ['TOOL_OVER_BUDGET', 'search'],
+      ['TOOL_OVER_BUDGET', 'crawl'],
+    ]);
+    const [answer] = await callable.callTool([{ name: 'crawl', args: {} }]);
+    expect(answer?.functionResponse.response).toHaveProperty('error');
+    expect(JSON.stringify(answer?.functionResponse.response)).toContain('crawl');
   });
 });
