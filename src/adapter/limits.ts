@@ -48,17 +48,25 @@ function limitNumber(id: ApiLimitId, dialect: LimitDialect): number {
   return value;
 }
 
-/** The value of a pattern limit in `dialect`, compiled. */
+const patterns = new Map<string, RegExp>();
+
+/** The value of a pattern limit in `dialect` (or what the API's texts accept), compiled once. */
 function limitPattern(id: ApiLimitId, dialect: LimitDialect, accepted = false): RegExp {
-  const limit = API_LIMITS[id] as {
-    value: Record<string, unknown>;
-    accepted?: Record<string, unknown>;
-  };
-  const value = accepted
-    ? (limit.accepted?.[dialect] ?? limit.value[dialect])
-    : limit.value[dialect];
-  if (typeof value !== 'string') throw new TypeError(`limit ${id} has no pattern for ${dialect}`);
-  return new RegExp(value);
+  const key = `${id}|${dialect}|${accepted}`;
+  let pattern = patterns.get(key);
+  if (pattern === undefined) {
+    const limit = API_LIMITS[id] as {
+      value: Record<string, unknown>;
+      accepted?: Record<string, unknown>;
+    };
+    const value = accepted
+      ? (limit.accepted?.[dialect] ?? limit.value[dialect])
+      : limit.value[dialect];
+    if (typeof value !== 'string') throw new TypeError(`limit ${id} has no pattern for ${dialect}`);
+    pattern = new RegExp(value);
+    patterns.set(key, pattern);
+  }
+  return pattern;
 }
 
 const BUDGET_FIGURES = [
@@ -112,6 +120,18 @@ export function resolveBudget(options: BudgetOptions = {}): DeclarationBudget {
 
 /** Where a limit comes from, in a few words: the first two sources that speak for `dialect`. */
 export function limitSource(id: ApiLimitId, dialect: ApiDialect): string {
+  const key = `${id}|${dialect}`;
+  let text = sourceTexts.get(key);
+  if (text === undefined) {
+    text = sourceText(id, dialect);
+    sourceTexts.set(key, text);
+  }
+  return text;
+}
+
+const sourceTexts = new Map<string, string>();
+
+function sourceText(id: ApiLimitId, dialect: ApiDialect): string {
   const sources = API_LIMITS[id].sources as readonly {
     kind: string;
     dialects: readonly string[];
@@ -371,6 +391,26 @@ export function declarationProblems(
   budget: DeclarationBudget,
 ): DeclarationProblem[] {
   if (!isJsonObject(declaration)) return [];
+  // A frozen declaration (a tool set's) is checked once per budget.
+  const key = `${budget.dialect}|${budget.maxDepth}|${budget.maxDeclarationBytes}`;
+  const frozen = Object.isFrozen(declaration);
+  const known = frozen ? checked.get(declaration)?.get(key) : undefined;
+  if (known !== undefined) return [...known];
+  const found = problemsOf(declaration, budget);
+  if (frozen) {
+    const byBudget = checked.get(declaration) ?? new Map<string, readonly DeclarationProblem[]>();
+    byBudget.set(key, found);
+    checked.set(declaration, byBudget);
+  }
+  return [...found];
+}
+
+const checked = new WeakMap<object, Map<string, readonly DeclarationProblem[]>>();
+
+function problemsOf(
+  declaration: Record<string, unknown>,
+  budget: DeclarationBudget,
+): DeclarationProblem[] {
   const problems = new Problems();
   const { dialect } = budget;
   const { name } = declaration;
