@@ -222,13 +222,19 @@ function jsonDepth(value: unknown, pointer: string): { depth: number; deepest?: 
   const stack: Level[] = [deepest];
   for (let at = stack.pop(); at !== undefined; at = stack.pop()) {
     if (at.level > deepest.level) deepest = at;
-    const entries = Array.isArray(at.value)
-      ? at.value.map((child, index) => [index, child] as const)
-      : Object.entries(at.value);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [token, child] = entries[i]!;
+    const parent = at;
+    const push = (child: unknown, token: string | number): void => {
       if (typeof child === 'object' && child !== null) {
-        stack.push({ value: child, level: at.level + 1, parent: at, token });
+        stack.push({ value: child, level: parent.level + 1, parent, token });
+      }
+    };
+    // Last child first, so the walk meets places in document order (holes of an array skipped).
+    if (Array.isArray(at.value)) {
+      for (let i = at.value.length - 1; i >= 0; i--) push(at.value[i], i);
+    } else {
+      const keys = Object.keys(at.value);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        push((at.value as Record<string, unknown>)[keys[i]!], keys[i]!);
       }
     }
   }
