@@ -1,6 +1,7 @@
 /**
- * The one error class of gemini-mcp-kit. A leaf module: it imports nothing, so the generated
- * guards in `src/generated/` may throw it without creating an import cycle.
+ * The one error class of gemini-mcp-kit, and the shape its warnings share. A leaf module: it imports
+ * nothing, so the generated guards in `src/generated/` may throw it (and type their read
+ * notices as warnings) without creating an import cycle.
  */
 
 /** Every code a {@link GeminiMcpError} can carry. */
@@ -37,6 +38,26 @@ export interface ViolationDetail {
   message: string;
   /** The schema keyword that failed (ajv's `keyword`), when known. */
   keyword?: string;
+}
+
+/**
+ * What every warning (and read notice) of gemini-mcp-kit holds: something changed, left out or
+ * tolerated on the way, reported instead of thrown. `code` says what it is about; each kind of
+ * warning narrows it to its own codes and adds its own facts (`keyword`, `exposedName`, ...).
+ */
+export interface Warning<Code extends string = string> {
+  /** What the warning is about, one of its kind's codes (`TOOL_RENAMED`, `SCHEMA_DROPPED`, ...). */
+  readonly code: Code;
+  /** The warning in words. */
+  readonly message: string;
+  /** JSON pointer to the place concerned, as in {@link GeminiMcpError.path}, where one applies. */
+  readonly path?: string;
+  /** The MCP server concerned, where one is. */
+  readonly serverId?: string;
+  /** The tool concerned, as its server names it, where one is. */
+  readonly toolName?: string;
+  /** Code-specific facts. */
+  readonly data?: Readonly<Record<string, unknown>>;
 }
 
 /** Options of the {@link GeminiMcpError} constructor. */

@@ -43,7 +43,9 @@ export type {
 } from './adapter/shapes.js';
 export type {
   DeclarationWarning,
+  DeclarationWarningCode,
   FunctionDeclarationsOptions,
+  ToolDeclarationWarning,
 } from './adapter/tools/declarations.js';
 export { functionDeclarations, geminiTools } from './adapter/tools/declarations.js';
 export type {
@@ -54,6 +56,7 @@ export type {
   DeclarationSelector,
   SelectionContext,
 } from './adapter/tools/fit.js';
+export { isBudgetWarning } from './adapter/tools/fit.js';
 export type { PrefixMode } from './adapter/tools/names.js';
 export { EXPOSED_NAME_PATTERN, isReservedName, RESERVED_PREFIX } from './adapter/tools/names.js';
 export type { UncheckedKeyword } from './adapter/tools/tool-schemas.js';
@@ -90,11 +93,24 @@ export { traceRefusal } from './adapter/turn/refusal.js';
 export type { MediaMode } from './adapter/turn/render.js';
 export type { RequestCheckOptions, RequestFinding } from './adapter/turn/request-checks.js';
 export { checkRequest } from './adapter/turn/request-checks.js';
-export type { FunctionResponseOptions, StructuredMode } from './adapter/turn/responses.js';
-export { DEFAULT_MAX_OUTPUT_BYTES, functionResponse } from './adapter/turn/responses.js';
+export type {
+  FunctionResponseOptions,
+  ResponseFormat,
+  StructuredMode,
+} from './adapter/turn/responses.js';
+export {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  functionResponse,
+  rejectionResponse,
+} from './adapter/turn/responses.js';
 export type { ResolvedCall, ToolError, ToolErrorCode, ToolResult } from './adapter/types.js';
 export { isToolError } from './adapter/types.js';
-export type { GeminiMcpErrorCode, GeminiMcpErrorOptions, ViolationDetail } from './errors.js';
+export type {
+  GeminiMcpErrorCode,
+  GeminiMcpErrorOptions,
+  ViolationDetail,
+  Warning,
+} from './errors.js';
 export { GeminiMcpError } from './errors.js';
 export type { ReadCheck, ReadNotice, SchemaName } from './generated/guards.js';
 export {
@@ -171,6 +187,7 @@ export type {
   ConfigFormat,
   ConfigReadOptions,
   ConfigWarning,
+  ConfigWarningCode,
   GeminiCliHttpServerConfig,
   HttpServerConfig,
   HttpServerEntry,
@@ -262,6 +279,7 @@ export type {
   GeminiParametersResult,
   GeminiSchemaResult,
   SchemaWarning,
+  SchemaWarningCode,
   ToGeminiSchemaOptions,
 } from './schema/to-gemini-schema.js';
 export { toGeminiParameters, toGeminiSchema } from './schema/to-gemini-schema.js';

@@ -72,7 +72,11 @@ function generateGuardsCommon(g: Guarded): string {
   const file = newFile('guards-common.ts');
   file.addImportDeclaration({
     moduleSpecifier: '../errors.js',
-    namedImports: ['GeminiMcpError', { name: 'ViolationDetail', isTypeOnly: true }],
+    namedImports: [
+      'GeminiMcpError',
+      { name: 'ViolationDetail', isTypeOnly: true },
+      { name: 'Warning', isTypeOnly: true },
+    ],
   });
   file.addStatements(GUARDS_PRELUDE);
   file.addTypeAlias({

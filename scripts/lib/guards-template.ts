@@ -152,9 +152,9 @@ export function violations(validate: Validate): ViolationDetail[] {
 }
 
 /** A tolerance a read contract used: something newer than the vendored schemas, kept as it came. */
-export interface ReadNotice {
+export interface ReadNotice extends Warning {
   /** A field the schema does not define, an enum value it does not list, or a Part holding none of the data fields it knows. */
-  kind: 'unknown-field' | 'unknown-enum-value' | 'unknown-part-kind';
+  code: 'unknown-field' | 'unknown-enum-value' | 'unknown-part-kind';
   /** The schema read, e.g. \`GenerateContentResponse\`. */
   schema: string;
   /** JSON pointer to the field, value or part. */
@@ -190,7 +190,7 @@ function notices(errors: readonly AjvError[], schema: string, knownTo: string): 
   const out: ReadNotice[] = [];
   const seen = new Set<string>();
   const add = (notice: ReadNotice): void => {
-    const key = \`\${notice.kind} \${notice.path}\`;
+    const key = \`\${notice.code} \${notice.path}\`;
     if (seen.has(key)) return;
     seen.add(key);
     out.push(notice);
@@ -204,12 +204,12 @@ function notices(errors: readonly AjvError[], schema: string, knownTo: string): 
     if (error.keyword === 'additionalProperties') {
       const field = String(error.params.additionalProperty);
       const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[field] : undefined;
-      add({ kind: 'unknown-field', schema, path: \`\${at}/\${escapePointer(field)}\`, value, message: \`field "\${field}" is unknown to \${knownTo}\` });
+      add({ code: 'unknown-field', schema, path: \`\${at}/\${escapePointer(field)}\`, value, message: \`field "\${field}" is unknown to \${knownTo}\` });
     } else if (error.keyword === 'enum') {
-      add({ kind: 'unknown-enum-value', schema, path: at, value: data, message: \`\${lastName(at)} \${shown(data)} is unknown to \${knownTo}\` });
+      add({ code: 'unknown-enum-value', schema, path: at, value: data, message: \`\${lastName(at)} \${shown(data)} is unknown to \${knownTo}\` });
     } else if (error.keyword === 'oneOf' && presenceNames(error.schema).length > 0) {
       const fields = typeof data === 'object' && data !== null ? Object.keys(data) : [];
-      add({ kind: 'unknown-part-kind', schema, path: at, value: fields, message: \`a part of a kind unknown to \${knownTo}: none of its data fields (\${presenceNames(error.schema).join(', ')}); its fields: \${fields.join(', ') || 'none'}\` });
+      add({ code: 'unknown-part-kind', schema, path: at, value: fields, message: \`a part of a kind unknown to \${knownTo}: none of its data fields (\${presenceNames(error.schema).join(', ')}); its fields: \${fields.join(', ') || 'none'}\` });
     }
   }
   return out;

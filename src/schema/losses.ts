@@ -1,33 +1,66 @@
 /**
- * The loss report: one warning per lost source keyword (deduplicated by pointer and keyword, so
+ * The loss report: one warning per lost source keyword (deduplicated by path and keyword, so
  * a `$defs` entry inlined twice is reported once), the per-node scope that records losses, and
  * the short notes `describeLosses` appends to the description of the node that lost them.
  */
+import type { Warning } from '../errors.js';
 import type { Conjunct } from './keywords.js';
 
+/** What a {@link SchemaWarning} says of its keyword: the `action`, as a warning code. */
+export type SchemaWarningCode =
+  /** The constraint is gone. */
+  | 'SCHEMA_DROPPED'
+  /** The constraint is kept in a looser form. */
+  | 'SCHEMA_WEAKENED'
+  /** The constraint is expressed another way Gemini can carry (see `detail` for what differs). */
+  | 'SCHEMA_REWRITTEN';
+
 /** One loss of the conversion, located in the SOURCE schema. */
-export interface SchemaWarning {
+export interface SchemaWarning extends Warning<SchemaWarningCode> {
   /** JSON pointer to the schema node in the source that held the keyword (`""` for the root). */
-  pointer: string;
+  readonly path: string;
   /** The source keyword concerned (`additionalProperties`, `oneOf`, `$ref`, ...). */
-  keyword: string;
+  readonly keyword: string;
   /**
    * `dropped`: the constraint is gone; `weakened`: kept in a looser form; `rewritten`: expressed
    * another way Gemini can carry (see `detail` for what differs).
    */
-  action: 'dropped' | 'rewritten' | 'weakened';
+  readonly action: 'dropped' | 'rewritten' | 'weakened';
   /** What was lost, in words. */
-  detail: string;
+  readonly detail: string;
+}
+
+const CODES: Readonly<Record<SchemaWarning['action'], SchemaWarningCode>> = {
+  dropped: 'SCHEMA_DROPPED',
+  weakened: 'SCHEMA_WEAKENED',
+  rewritten: 'SCHEMA_REWRITTEN',
+};
+
+/** The warning that `keyword` of the source node at `path` was dropped, weakened or rewritten. */
+export function schemaWarning(
+  path: string,
+  keyword: string,
+  action: SchemaWarning['action'],
+  detail: string,
+): SchemaWarning {
+  return {
+    code: CODES[action],
+    message: `${keyword} ${action} (${detail})`,
+    path,
+    keyword,
+    action,
+    detail,
+  };
 }
 
 /** Collects warnings for one conversion. */
 export class LossReport {
-  /** By pointer and keyword; made on the first loss (most conversions have none). */
+  /** By path and keyword; made on the first loss (most conversions have none). */
   #warnings: Map<string, SchemaWarning> | undefined;
 
-  /** Records `warning` unless the same pointer and keyword were reported already. */
+  /** Records `warning` unless the same path and keyword were reported already. */
   add(warning: SchemaWarning): void {
-    const key = `${warning.pointer}\u0000${warning.keyword}`;
+    const key = `${warning.path}\u0000${warning.keyword}`;
     this.#warnings ??= new Map();
     if (!this.#warnings.has(key)) this.#warnings.set(key, warning);
   }
@@ -62,7 +95,7 @@ export class Scope {
 
   /** Reports that `keyword` of `conjunct` was dropped, weakened or rewritten. */
   lose(conjunct: Conjunct, keyword: string, action: SchemaWarning['action'], detail: string): void {
-    this.report.add({ pointer: conjunct.pointer, keyword, action, detail });
+    this.report.add(schemaWarning(conjunct.pointer, keyword, action, detail));
     if (this.noted && action !== 'rewritten') {
       const node = conjunct.node as Record<string, unknown>;
       this.lost ??= [];

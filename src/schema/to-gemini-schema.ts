@@ -20,10 +20,10 @@ import {
   surveySchema,
 } from './limits.js';
 import type { SchemaWarning } from './losses.js';
-import { LossReport } from './losses.js';
+import { LossReport, schemaWarning } from './losses.js';
 import { RefResolver } from './refs.js';
 
-export type { SchemaWarning } from './losses.js';
+export type { SchemaWarning, SchemaWarningCode } from './losses.js';
 
 /** Options of {@link toGeminiSchema} and {@link toGeminiParameters}. */
 export interface ToGeminiSchemaOptions {
@@ -78,7 +78,7 @@ export interface GeminiSchemaResult {
  *   additionalProperties: false,
  * });
  * // schema: { type: 'OBJECT', properties: { count: { type: 'INTEGER', minimum: 1, nullable: true } } }
- * // warnings: [{ pointer: '', keyword: 'additionalProperties', action: 'dropped', detail: '...' }]
+ * // warnings: [{ code: 'SCHEMA_DROPPED', path: '', keyword: 'additionalProperties', action: 'dropped', ... }]
  * ```
  */
 export function toGeminiSchema(
@@ -202,15 +202,11 @@ function convertParameters(
     const detail =
       'Gemini parameters are one OBJECT: the object branches were merged, and a property ' +
       'required by only some branches became optional';
-    const earlier = warnings.findIndex((w) => w.pointer === '' && w.keyword === keyword);
+    const earlier = warnings.findIndex((w) => w.path === '' && w.keyword === keyword);
     const previous = warnings[earlier];
-    if (previous === undefined) warnings.push({ pointer: '', keyword, action: 'weakened', detail });
+    if (previous === undefined) warnings.push(schemaWarning('', keyword, 'weakened', detail));
     else
-      warnings[earlier] = {
-        ...previous,
-        action: 'weakened',
-        detail: `${previous.detail}; ${detail}`,
-      };
+      warnings[earlier] = schemaWarning('', keyword, 'weakened', `${previous.detail}; ${detail}`);
   }
   if (schema.type !== 'OBJECT') {
     throw new GeminiMcpError('SCHEMA_UNSUPPORTED', 'tool parameters must be an object schema', {
@@ -220,12 +216,14 @@ function convertParameters(
   }
   if (schema.properties !== undefined) return { schema, warnings };
   if (isJsonObject(inputSchema) && typeof inputSchema.description === 'string') {
-    warnings.push({
-      pointer: '',
-      keyword: 'description',
-      action: 'dropped',
-      detail: 'a tool without arguments gets no parameters, so this description is not sent',
-    });
+    warnings.push(
+      schemaWarning(
+        '',
+        'description',
+        'dropped',
+        'a tool without arguments gets no parameters, so this description is not sent',
+      ),
+    );
   }
   return { schema: undefined, warnings };
 }

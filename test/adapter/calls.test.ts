@@ -2,16 +2,22 @@ import { FinishReason, GenerateContentResponse } from '@google/genai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Dialect } from '../../src/adapter/dialect.js';
 import { dialectShapes } from '../../src/adapter/dialect-shapes.js';
 import { buildToolSet } from '../../src/adapter/tools/toolset.js';
-import { functionCalls } from '../../src/adapter/turn/calls.js';
+import {
+  functionCalls,
+  type RejectedCall,
+  type RejectedItem,
+} from '../../src/adapter/turn/calls.js';
+import { rejectionResponse } from '../../src/adapter/turn/responses.js';
 import {
   checkMcpCallToolRequestParams,
   checkPart,
   checkVertexV1Beta1Part,
   checkVertexV1Part,
 } from '../../src/generated/guards.js';
-import type { McpTool, Part } from '../../src/generated/types.js';
+import type { McpTool } from '../../src/generated/types.js';
 import { PROPERTY_RUNS, tool } from './helpers.js';
 
 const weather = tool('get_weather', {
@@ -32,7 +38,11 @@ const call = (name: unknown, extra: Record<string, unknown> = {}) => ({
 const asResponse = (parts: unknown[], candidate: Record<string, unknown> = {}) => ({
   candidates: [{ content: { role: 'model', parts }, ...candidate }],
 });
-const errorOf = (part: Part | undefined) => part?.functionResponse?.response.error as string;
+/** The answer `answerCalls` gives a rejected call (in the Gemini dialect unless told). */
+const partOf = (rejected: RejectedCall | undefined, dialect?: Dialect) =>
+  rejected === undefined ? undefined : rejectionResponse(rejected, dialect ? { dialect } : {});
+const errorOf = (rejected: RejectedCall | undefined) =>
+  partOf(rejected)?.functionResponse.response.error as string;
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -153,13 +163,13 @@ describe('model calls (FC)', () => {
     );
     expect(calls).toEqual([]);
     expect(rejected).toHaveLength(3);
-    expect(rejected[0]?.functionResponse).toMatchObject({ id: 'x1', name: 'get_wether' });
+    expect(partOf(rejected[0])?.functionResponse).toMatchObject({ id: 'x1', name: 'get_wether' });
     expect(errorOf(rejected[0])).toContain('no function named "get_wether"');
     expect(errorOf(rejected[0])).toContain('"get_weather"');
     expect(errorOf(rejected[1])).toContain('"web__search"');
     expect(errorOf(rejected[1])).toContain('"wx__search"');
     expect(errorOf(rejected[2])).not.toContain('Did you mean');
-    expect(rejected[2]?.functionResponse).not.toHaveProperty('id');
+    expect(partOf(rejected[2])?.functionResponse).not.toHaveProperty('id');
     expect(items.map((item) => item.kind === 'rejected' && item.rejected.reason)).toEqual([
       'UNKNOWN_FUNCTION',
       'UNKNOWN_FUNCTION',
@@ -175,7 +185,7 @@ describe('model calls (FC)', () => {
   ])('FC-3: args that are %s are rejected', (_label, args, words) => {
     const { calls, rejected } = functionCalls([call('get_weather', { id: 'a1', args })], toolset);
     expect(calls).toEqual([]);
-    expect(rejected[0]?.functionResponse).toMatchObject({ id: 'a1', name: 'get_weather' });
+    expect(partOf(rejected[0])?.functionResponse).toMatchObject({ id: 'a1', name: 'get_weather' });
     expect(errorOf(rejected[0])).toContain(`must be a JSON object, not ${words}`);
   });
 
@@ -189,20 +199,20 @@ describe('model calls (FC)', () => {
       ],
       toolset,
     );
-    expect(rejected.map((part) => part.functionResponse?.name)).toEqual([
+    expect(rejected.map((entry) => partOf(entry)?.functionResponse.name)).toEqual([
       'unnamed_function',
       'unnamed_function',
       'bad_name__',
       'x'.repeat(128),
     ]);
-    expect(rejected[1]?.functionResponse?.id).toBe('n1');
+    expect(partOf(rejected[1])?.functionResponse?.id).toBe('n1');
     expect(items.map((item) => item.kind === 'rejected' && item.rejected.reason)).toEqual([
       'MALFORMED_CALL',
       'MALFORMED_CALL',
       'UNKNOWN_FUNCTION',
       'UNKNOWN_FUNCTION',
     ]);
-    for (const part of rejected) expect(checkPart(part)).toEqual([]);
+    for (const entry of rejected) expect(checkPart(partOf(entry))).toEqual([]);
   });
 
   it('FC-4: other parts are ignored and call order is kept (items map each call to its place)', () => {
@@ -224,9 +234,7 @@ describe('model calls (FC)', () => {
     expect(
       result.items.map((item) => (item.kind === 'call' ? item.call.callId : item.rejected.callId)),
     ).toEqual(['1', '2', '3']);
-    expect(result.rejected).toEqual([
-      (result.items[1] as { rejected: { part: Part } }).rejected.part,
-    ]);
+    expect(result.rejected).toEqual([(result.items[1] as RejectedItem).rejected]);
   });
 
   it.each([
@@ -241,6 +249,40 @@ describe('model calls (FC)', () => {
     expect(errorOf(rejected[0])).toContain(words);
     expect(errorOf(rejected[0])).toContain('Invalid arguments for "get_weather"');
     expect(functionCalls([call('get_weather', { args })], toolset).calls).toHaveLength(1);
+  });
+
+  it('FC-3/FC-5: a rejection is data (reason, name, id, message, the failing paths), answered only when rendered', () => {
+    const { rejected, items } = functionCalls(
+      [call('get_weather', { id: 'v1', args: { days: 0 } }), call('bad name!', { id: 'v2' })],
+      toolset,
+      { validateArgs: true },
+    );
+    expect(rejected).toEqual([
+      {
+        reason: 'INVALID_ARGUMENTS',
+        name: 'get_weather',
+        callId: 'v1',
+        message: expect.stringContaining('Invalid arguments for "get_weather"'),
+        details: [
+          expect.objectContaining({ path: '/city', keyword: 'required' }),
+          expect.objectContaining({ path: '/days', keyword: 'minimum' }),
+        ],
+      },
+      {
+        reason: 'UNKNOWN_FUNCTION',
+        name: 'bad_name_',
+        callId: 'v2',
+        message: 'There is no function named "bad name!".',
+      },
+    ]);
+    expect(items.map((item) => item.kind === 'rejected' && item.rejected)).toEqual(rejected);
+    expect(partOf(rejected[1])).toEqual({
+      functionResponse: {
+        id: 'v2',
+        name: 'bad_name_',
+        response: { error: 'UNKNOWN_FUNCTION: There is no function named "bad name!".' },
+      },
+    });
   });
 
   it('FC-5: valid arguments pass; the schema is compiled once per tool and cached', () => {
@@ -340,13 +382,14 @@ describe('model calls (FC)', () => {
   );
 
   it('FC-3/EX-3b: rejected parts follow the dialect: Vertex AI v1 gets no ids, v1beta1 its ids', () => {
-    const v1 = functionCalls([call('nope', { id: 'x1' })], toolset, { dialect: 'vertex-v1' });
-    expect(v1.rejected[0]?.functionResponse).not.toHaveProperty('id');
-    expect(checkVertexV1Part(v1.rejected[0])).toEqual([]);
+    const [nope] = functionCalls([call('nope', { id: 'x1' })], toolset).rejected;
+    const v1 = partOf(nope, 'vertex-v1');
+    expect(v1?.functionResponse).not.toHaveProperty('id');
+    expect(checkVertexV1Part(v1)).toEqual([]);
     for (const dialect of ['vertex-v1beta1', 'vertex'] as const) {
-      const { rejected } = functionCalls([call('nope', { id: 'x1' })], toolset, { dialect });
-      expect(rejected[0]?.functionResponse?.id).toBe('x1');
-      expect(checkVertexV1Beta1Part(rejected[0])).toEqual([]);
+      const part = partOf(nope, dialect);
+      expect(part?.functionResponse?.id).toBe('x1');
+      expect(checkVertexV1Beta1Part(part)).toEqual([]);
     }
   });
 
@@ -361,7 +404,7 @@ describe('model calls (FC)', () => {
       },
     };
     expect(checkVertexV1Beta1Part(part)).toEqual([]);
-    const { calls } = functionCalls([part], toolset, { dialect: 'vertex-v1beta1' });
+    const { calls } = functionCalls([part], toolset);
     expect(calls.map((c) => [c.callId, c.arguments])).toEqual([['x2', { a: 1 }]]);
   });
 });
@@ -428,7 +471,7 @@ describe('model call properties (FC)', () => {
         fc.property(inputArb, fc.boolean(), (input, validateArgs) => {
           let result: ReturnType<typeof functionCalls>;
           try {
-            result = functionCalls(input, toolset, { validateArgs, dialect });
+            result = functionCalls(input, toolset, { validateArgs });
           } catch (error) {
             expect(error).toMatchObject({ code: 'INVALID_INPUT' });
             return;
@@ -443,7 +486,8 @@ describe('model call properties (FC)', () => {
               checkMcpCallToolRequestParams({ name: entry.name, arguments: entry.arguments }),
             ).toEqual([]);
           }
-          for (const part of result.rejected) {
+          for (const rejected of result.rejected) {
+            const part = rejectionResponse(rejected, { dialect });
             expect(dialectShapes(dialect).part.check(part)).toEqual([]);
             expect(typeof part.functionResponse?.response.error).toBe('string');
           }

@@ -10,6 +10,7 @@ import type { ApiDialect } from '../../src/adapter/dialect.js';
 import { resolveBudget } from '../../src/adapter/limits.js';
 import type { SchemaMode } from '../../src/adapter/shapes.js';
 import { type DeclarationWarning, geminiTools } from '../../src/adapter/tools/declarations.js';
+import { isBudgetWarning } from '../../src/adapter/tools/fit.js';
 import { buildToolSet } from '../../src/adapter/tools/toolset.js';
 import { checkRequest } from '../../src/adapter/turn/request-checks.js';
 
@@ -41,7 +42,7 @@ describe('issue 31 item 2: every request built over the corpus fits its dialect'
         const declared = new Set<string>();
         let reported = 0;
         const onWarning = (warning: DeclarationWarning): void => {
-          if ('code' in warning && warning.code !== undefined) reported++;
+          if (isBudgetWarning(warning)) reported++;
         };
         const tools = geminiTools(toolset, { schemaMode, budget: { dialect }, onWarning });
         for (const declaration of tools[0]?.functionDeclarations ?? [])

@@ -105,7 +105,7 @@ describe('declarations (FD)', () => {
     );
     expect(warnings).toEqual([
       expect.objectContaining({
-        kind: 'description',
+        code: 'DESCRIPTION_SANITIZED',
         exposedName: 't',
         removedCharacters: 1,
         truncated: true,
@@ -138,7 +138,7 @@ describe('declarations (FD)', () => {
     expect(ping).toEqual({ name: 'ping', description: '' });
   });
 
-  it('FD-4: openapi conversion losses are reported through onWarning with their pointer', () => {
+  it('FD-4: openapi conversion losses are reported through onWarning with their path', () => {
     const warnings: DeclarationWarning[] = [];
     functionDeclarations(toolsetOf(tool('weather', { inputSchema: weatherInput })), {
       schemaMode: 'openapi',
@@ -146,7 +146,7 @@ describe('declarations (FD)', () => {
     });
     expect(warnings).toContainEqual(
       expect.objectContaining({
-        kind: 'schema',
+        code: 'SCHEMA_DROPPED',
         exposedName: 'weather',
         schema: 'inputSchema',
         warning: expect.objectContaining({ keyword: 'additionalProperties', action: 'dropped' }),
@@ -170,7 +170,7 @@ describe('declarations (FD)', () => {
     expect(declarations.map((declaration) => declaration.name)).toEqual(['fine']);
     expect(warnings).toContainEqual(
       expect.objectContaining({
-        kind: 'omitted',
+        code: 'TOOL_OMITTED',
         exposedName: 'remote',
         error: expect.objectContaining({ code: 'SCHEMA_UNSUPPORTED' }),
         message: expect.stringContaining('Tool "remote"'),
@@ -409,7 +409,7 @@ describe('FD-1: declarations reused (issue 14, item 3)', () => {
     for (let call = 0; call < 2; call++) {
       const warnings: DeclarationWarning[] = [];
       geminiTools(toolset, { onWarning: (warning) => warnings.push(warning) });
-      expect(warnings.map((warning) => warning.kind)).toEqual(['description']);
+      expect(warnings.map((warning) => warning.code)).toEqual(['DESCRIPTION_SANITIZED']);
     }
   });
 
@@ -425,10 +425,10 @@ describe('FD-1: declarations reused (issue 14, item 3)', () => {
     functionDeclarations(toolset); // built and cached, nobody listening
     const warnings: DeclarationWarning[] = [];
     functionDeclarations(toolset, { onWarning: (warning) => warnings.push(warning) });
-    expect(warnings.map((warning) => `${warning.exposedName}:${warning.kind}`)).toEqual([
-      'a:unchecked',
-      'a:description',
-      'b:description',
+    expect(warnings.map((warning) => `${warning.exposedName}:${warning.code}`)).toEqual([
+      'a:SCHEMA_UNCHECKED',
+      'a:DESCRIPTION_SANITIZED',
+      'b:DESCRIPTION_SANITIZED',
     ]);
   });
 
@@ -451,11 +451,11 @@ describe('FD-1: declarations reused (issue 14, item 3)', () => {
       return warnings;
     };
     const listenedLater = listenedFrom(toolsetOf(...structuredClone(tools)), false);
-    expect(listenedLater.map((warning) => `${warning.exposedName}:${warning.kind}`)).toEqual([
-      'a:hidden-text',
-      'a:description',
-      'weather:schema',
-      'b:description',
+    expect(listenedLater.map((warning) => `${warning.exposedName}:${warning.code}`)).toEqual([
+      'a:SCHEMA_SANITIZED',
+      'a:DESCRIPTION_SANITIZED',
+      'weather:SCHEMA_DROPPED',
+      'b:DESCRIPTION_SANITIZED',
     ]);
     expect(listenedLater).toEqual(listenedFrom(toolsetOf(...structuredClone(tools)), true));
   });
@@ -479,10 +479,10 @@ describe('FD-1: declarations reused (issue 14, item 3)', () => {
         onWarning: (warning) => warnings.push(warning),
       });
       expect(
-        warnings.map((w) => `${w.kind}${w.kind === 'hidden-text' ? `:${w.schema}` : ''}`),
-      ).toEqual(['hidden-text:outputSchema', 'description']);
+        warnings.map((w) => `${w.code}${w.code === 'SCHEMA_SANITIZED' ? `:${w.schema}` : ''}`),
+      ).toEqual(['SCHEMA_SANITIZED:outputSchema', 'DESCRIPTION_SANITIZED']);
       const [hidden] = warnings;
-      expect(hidden?.kind === 'hidden-text' && [...hidden.pointers].sort()).toEqual([
+      expect(hidden?.code === 'SCHEMA_SANITIZED' && [...hidden.paths].sort()).toEqual([
         '/properties/r/enum/0',
         '/properties/r/title',
       ]);
@@ -520,7 +520,7 @@ describe('FD-1: declarations reused (issue 14, item 3)', () => {
     expect(declared?.description).toBe(sanitizeDescription(long).text);
     expect(utf8ByteLength(declared?.description ?? '')).toBeLessThanOrEqual(4096);
     expect(warnings).toMatchObject([
-      { kind: 'description', exposedName: 'long', removedCharacters: 0, truncated: true },
+      { code: 'DESCRIPTION_SANITIZED', exposedName: 'long', removedCharacters: 0, truncated: true },
     ]);
   });
 

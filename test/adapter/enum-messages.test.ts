@@ -97,7 +97,7 @@ describe("FC-5: enum violations of a tool's own inputSchema (validateArgs)", () 
       toolset,
       { validateArgs: true },
     );
-    const error = rejected[0]?.functionResponse?.response.error as string;
+    const error = rejected[0]?.message as string;
     const listed = colours
       .slice(0, 10)
       .map((c) => `"${c}"`)

@@ -17,7 +17,7 @@ import {
   functionDeclarations,
   geminiTools,
 } from '../../src/adapter/tools/declarations.js';
-import type { BudgetWarning } from '../../src/adapter/tools/fit.js';
+import { type BudgetWarning, isBudgetWarning } from '../../src/adapter/tools/fit.js';
 import {
   EXPOSED_NAME_PATTERN,
   isReservedName,
@@ -42,7 +42,7 @@ function nested(name: string, levels = 1) {
 function budgetWarnings(run: (onWarning: (w: DeclarationWarning) => void) => void) {
   const warnings: BudgetWarning[] = [];
   run((warning) => {
-    if ('code' in warning && warning.code !== undefined) warnings.push(warning);
+    if (isBudgetWarning(warning)) warnings.push(warning);
   });
   return warnings;
 }

@@ -257,7 +257,7 @@ describe('tool set and naming (NM)', () => {
     expect(names).toContain('a_b');
   });
 
-  it('NM-7: input property names Gemini may refuse are reported with their pointer', () => {
+  it('NM-7: input property names Gemini may refuse are reported with their path', () => {
     const inputSchema = {
       type: 'object' as const,
       properties: {
@@ -271,10 +271,10 @@ describe('tool set and naming (NM)', () => {
       $defs: { d: { properties: { '': {} } } },
     };
     const { warnings } = buildToolSet([{ serverId: 's', tools: [tool('t', { inputSchema })] }]);
-    const pointers = warnings
+    const paths = warnings
       .filter((warning) => warning.code === 'PARAMETER_NAME')
-      .map((warning) => warning.data?.pointer);
-    expect(pointers).toEqual([
+      .map((warning) => warning.path);
+    expect(paths).toEqual([
       '/properties/has space',
       '/properties/dash-name',
       '/properties/nested/properties/$weird',

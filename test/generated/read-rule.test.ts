@@ -138,21 +138,21 @@ describe('issue 11: what the readers report', () => {
     expect(violations).toEqual([]);
     expect(notices).toEqual([
       {
-        kind: 'unknown-field',
+        code: 'unknown-field',
         schema: 'GenerateContentResponse',
         path: '/candidates/0/futureScore',
         value: 1,
         message: 'field "futureScore" is unknown to revision 20260325',
       },
       {
-        kind: 'unknown-enum-value',
+        code: 'unknown-enum-value',
         schema: 'GenerateContentResponse',
         path: '/candidates/0/finishReason',
         value: 'NEW_REASON',
         message: 'finishReason "NEW_REASON" is unknown to revision 20260325',
       },
       {
-        kind: 'unknown-enum-value',
+        code: 'unknown-enum-value',
         schema: 'GenerateContentResponse',
         path: '/usageMetadata/promptTokensDetails/0/modality',
         value: 'SMELL',
@@ -162,7 +162,7 @@ describe('issue 11: what the readers report', () => {
   });
 
   it('a part of an unknown kind is tolerated and named; two known data fields still are not', () => {
-    expect(readPart({ hologram: { frames: 3 } }).notices.map((n) => n.kind)).toEqual([
+    expect(readPart({ hologram: { frames: 3 } }).notices.map((n) => n.code)).toEqual([
       'unknown-part-kind',
       'unknown-field',
     ]);
@@ -196,7 +196,7 @@ describe('issue 11: what the readers report', () => {
     });
     expect(notices).toEqual([
       expect.objectContaining({
-        kind: 'unknown-enum-value',
+        code: 'unknown-enum-value',
         path: '/content/0/annotations/audience/0',
         value: 'robot',
         message: 'audience "robot" is unknown to MCP 2025-06-18, 2025-11-25 and 2026-07-28',

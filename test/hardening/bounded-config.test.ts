@@ -126,12 +126,13 @@ describe('issue 38.10: did-you-mean for the first few unknown keys only', () => 
     const warnings: ConfigWarning[] = [];
     parseServersConfig({ mcpServers: { a: entry } }, { onWarning: (w) => warnings.push(w) });
     expect(warnings).toEqual([
-      { path: '/mcpServers/a/evn', message: 'unknown key, ignored (did you mean "env"?)' },
-      { path: '/mcpServers/a/unknown0', message: 'unknown key, ignored' },
-      { path: '/mcpServers/a/unknown1', message: 'unknown key, ignored' },
-      { path: '/mcpServers/a/unknown2', message: 'unknown key, ignored' },
-      { path: '/mcpServers/a/unknown3', message: 'unknown key, ignored' },
+      { code: 'UNKNOWN_KEY', path: '/mcpServers/a/evn', message: 'unknown key, ignored (did you mean "env"?)' },
+      { code: 'UNKNOWN_KEY', path: '/mcpServers/a/unknown0', message: 'unknown key, ignored' },
+      { code: 'UNKNOWN_KEY', path: '/mcpServers/a/unknown1', message: 'unknown key, ignored' },
+      { code: 'UNKNOWN_KEY', path: '/mcpServers/a/unknown2', message: 'unknown key, ignored' },
+      { code: 'UNKNOWN_KEY', path: '/mcpServers/a/unknown3', message: 'unknown key, ignored' },
       {
+        code: 'UNKNOWN_KEY',
         path: '/mcpServers/a/unknown4',
         message:
           '199,996 more unknown keys, from this one on, ignored (only the first 5 are listed, with a did-you-mean)',

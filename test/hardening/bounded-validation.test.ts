@@ -186,7 +186,7 @@ describe('issue 13: ReDoS in server patterns (linear-time RE2JS)', () => {
     };
     expect(uncheckedKeywords(inputSchema)).toEqual([
       {
-        pointer: '/properties/user/pattern',
+        path: '/properties/user/pattern',
         keyword: 'pattern',
         reason: expect.stringContaining('RE2'),
       },
@@ -209,7 +209,7 @@ describe('issue 13: ReDoS in server patterns (linear-time RE2JS)', () => {
       additionalProperties: false,
       properties: { n: { type: 'number' } },
     };
-    expect(uncheckedKeywords(schema).map((u) => u.pointer)).toEqual([
+    expect(uncheckedKeywords(schema).map((u) => u.path)).toEqual([
       '/patternProperties/^(?=x)',
       '/additionalProperties',
     ]);
@@ -423,14 +423,14 @@ describe('issue 13: hidden text in every string of a declared schema', () => {
         onWarning: (w) => warnings.push(w),
       });
       expect(JSON.stringify(declaration)).not.toMatch(leaked);
-      const hiddenText = warnings.filter((w) => w.kind === 'hidden-text');
+      const hiddenText = warnings.filter((w) => w.code === 'SCHEMA_SANITIZED');
       expect(hiddenText.map((w) => w.schema)).toEqual(['inputSchema', 'outputSchema']);
-      const pointers = hiddenText[0]?.kind === 'hidden-text' ? hiddenText[0].pointers : [];
-      expect(pointers).toEqual(
+      const paths = hiddenText[0]?.code === 'SCHEMA_SANITIZED' ? hiddenText[0].paths : [];
+      expect(paths).toEqual(
         expect.arrayContaining(['/properties/q/description', '/properties/mode/enum/1']),
       );
       if (schemaMode === 'json') {
-        expect(pointers).toEqual([
+        expect(paths).toEqual([
           '/title',
           '/properties/q/description',
           '/properties/q/default',
@@ -468,8 +468,8 @@ describe('issue 13: hidden text in a property name is told, not hidden', () => {
       ]);
       const warnings: DeclarationWarning[] = [];
       functionDeclarations(toolset, { schemaMode, onWarning: (w) => warnings.push(w) });
-      const [warning] = warnings.filter((w) => w.kind === 'hidden-text');
-      expect(warning?.kind === 'hidden-text' && warning.hiddenKeyPointers).toEqual([
+      const [warning] = warnings.filter((w) => w.code === 'SCHEMA_SANITIZED');
+      expect(warning?.code === 'SCHEMA_SANITIZED' && warning.hiddenKeyPaths).toEqual([
         `/properties/${name}`,
       ]);
       expect(warning?.message).toContain('property names hold invisible characters');

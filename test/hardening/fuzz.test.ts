@@ -15,7 +15,7 @@ import { toolSchemaViolations } from '../../src/adapter/tools/tool-schemas.js';
 import { buildToolSet } from '../../src/adapter/tools/toolset.js';
 import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
 import { functionCalls } from '../../src/adapter/turn/calls.js';
-import { functionResponse } from '../../src/adapter/turn/responses.js';
+import { functionResponse, rejectionResponse } from '../../src/adapter/turn/responses.js';
 import { GeminiMcpError, type GeminiMcpErrorCode } from '../../src/errors.js';
 import {
   checkContent,
@@ -144,7 +144,8 @@ describe('fuzzing every entry point', { timeout: TIMEOUT }, () => {
           if (result === undefined) return;
           for (const call of result.calls)
             expect(toolset.resolve(call.exposedName)?.tool.name).toBe(call.name);
-          for (const part of result.rejected) expect(checkPart(part)).toEqual([]);
+          for (const rejected of result.rejected)
+            expect(checkPart(rejectionResponse(rejected))).toEqual([]);
           expect(result.items.length).toBe(result.calls.length + result.rejected.length);
         }),
         settings,

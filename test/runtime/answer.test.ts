@@ -2,7 +2,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
-import { functionCalls } from '../../src/adapter/turn/calls.js';
+import {
+  type CallToRun,
+  type FunctionCallsResult,
+  functionCalls,
+} from '../../src/adapter/turn/calls.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import {
   checkContent,
@@ -73,14 +77,36 @@ describe('EX-3: answerCalls', () => {
     },
   );
 
-  it('EX-3b: calls read in a dialect are answered in it; another dialect is INVALID_INPUT', async () => {
-    const read = functionCalls(PARALLEL, toolset, { dialect: 'vertex-v1' });
-    const answer = await answerCalls(read, toolset, clients);
-    expect(checkVertexV1Content(answer)).toEqual([]);
-    for (const part of answer.parts) expect(part.functionResponse).not.toHaveProperty('id');
+  it('EX-3b: calls read once are answered in the dialect answerCalls is given, rejected ones too; an unknown dialect is INVALID_INPUT', async () => {
+    const read = functionCalls(
+      { role: 'model', parts: [...PARALLEL.parts!, { functionCall: { id: 'p3', name: 'nope' } }] },
+      toolset,
+    );
+    const v1 = await answerCalls(read, toolset, clients, { dialect: 'vertex-v1' });
+    expect(checkVertexV1Content(v1)).toEqual([]);
+    for (const part of v1.parts) expect(part.functionResponse).not.toHaveProperty('id');
+    const v1beta1 = await answerCalls(read, toolset, clients, { dialect: 'vertex-v1beta1' });
+    expect(checkVertexV1Beta1Content(v1beta1)).toEqual([]);
+    expect(v1beta1.parts.map((p) => p.functionResponse.id)).toEqual(['p1', 'p2', 'p3']);
     await expect(
-      answerCalls(read, toolset, clients, { dialect: 'vertex-v1beta1' }),
-    ).rejects.toThrow(/read as vertex-v1 and cannot be answered as vertex-v1beta1/);
+      answerCalls(read, toolset, clients, { dialect: 'vertex-v2' as 'vertex' }),
+    ).rejects.toThrow(/unknown dialect "vertex-v2"/);
+  });
+
+  it("EX-3: a read turn whose items are not its tool set's calls is INVALID_INPUT at the item, never a crash", async () => {
+    const read = functionCalls(PARALLEL, toolset);
+    const [first, second] = read.items;
+    const copied = { ...second, call: { ...(second as CallToRun).call, tool: { name: 'hello' } } };
+    for (const items of [
+      [first, copied],
+      [first, null],
+      [first, { kind: 'call' }],
+    ]) {
+      const forged = { ...read, items } as unknown as FunctionCallsResult;
+      const error = await answerCalls(forged, toolset, clients).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(GeminiMcpError);
+      expect(error).toMatchObject({ code: 'INVALID_INPUT', path: '/items/1' });
+    }
   });
 
   it('EX-3: calls without ids get responses without ids', async () => {

@@ -96,8 +96,9 @@ describe('EX-5: real configuration files connect real servers', () => {
           expect(all).not.toContain('memory/delete_relations');
           expect(connections.configWarnings).toEqual([
             {
-              path: '/mcpServers/filesystem/trust',
+              code: 'KEY_IGNORED',
               message: 'ignored: gemini-mcp-kit asks for no confirmation before a call',
+              path: '/mcpServers/filesystem/trust',
             },
           ]);
         } else expect(connections.configWarnings).toEqual([]);

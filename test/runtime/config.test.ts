@@ -117,8 +117,9 @@ describe('EX-5: formats told apart by shape', () => {
     ]);
     expect(warnings).toEqual([
       {
-        path: '/mcpServers/fs/trust',
+        code: 'KEY_IGNORED',
         message: 'ignored: gemini-mcp-kit asks for no confirmation before a call',
+        path: '/mcpServers/fs/trust',
       },
     ]);
   });
@@ -140,8 +141,16 @@ describe('EX-5: typos get warnings with pointers and a did-you-mean', () => {
       mcpServers: { fs: { command: 'npx', evn: { A: '1' }, agrs: [] } },
     });
     expect(warnings).toEqual([
-      { path: '/mcpServers/fs/evn', message: 'unknown key, ignored (did you mean "env"?)' },
-      { path: '/mcpServers/fs/agrs', message: 'unknown key, ignored (did you mean "args"?)' },
+      {
+        code: 'UNKNOWN_KEY',
+        message: 'unknown key, ignored (did you mean "env"?)',
+        path: '/mcpServers/fs/evn',
+      },
+      {
+        code: 'UNKNOWN_KEY',
+        message: 'unknown key, ignored (did you mean "args"?)',
+        path: '/mcpServers/fs/agrs',
+      },
     ]);
   });
 
@@ -151,7 +160,11 @@ describe('EX-5: typos get warnings with pointers and a did-you-mean', () => {
     expect(error.message).toContain('did you mean "mcpServers"?');
     const { warnings } = read({ mcpServers: {}, mcpServer: {} });
     expect(warnings).toEqual([
-      { path: '/mcpServer', message: 'unknown key, ignored (did you mean "mcpServers"?)' },
+      {
+        code: 'UNKNOWN_KEY',
+        message: 'unknown key, ignored (did you mean "mcpServers"?)',
+        path: '/mcpServer',
+      },
     ]);
   });
 
@@ -296,8 +309,9 @@ describe('EX-5: variables, expanded by gemini-mcp-kit (no shell)', () => {
     expect(claude.entries[0]?.config).toMatchObject({ args: ['t0k', 'fallback', ''] });
     expect(claude.warnings).toEqual([
       {
-        path: '/mcpServers/a/args/2',
+        code: 'VARIABLE_UNSET',
         message: 'environment variable MISSING is not set; it expands to ""',
+        path: '/mcpServers/a/args/2',
       },
     ]);
     const gemini = read({

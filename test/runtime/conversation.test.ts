@@ -277,7 +277,7 @@ describe('EX-4: @google/genai generate adapters', () => {
     expect(await genaiGenerate(ai, { model: 'm' })({ ...request, onNotice })).toBe(reply);
     expect(notices).toEqual([
       expect.objectContaining({
-        kind: 'unknown-field',
+        code: 'unknown-field',
         path: '/candidates/0/content/parts/0/addedLater',
       }),
     ]);

@@ -11,14 +11,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkGenerateContentRequest } from '../../src/generated/guards.js';
 import { mcpCallableTool } from '../../src/runtime/turn/callable-tool.js';
 import { type FakeGemini, type ScriptedReply, startFakeGemini } from '../support/fake-gemini.js';
-import { genaiVersion } from '../support/genai-versions.js';
+import { installedVersion } from '../support/genai-versions.js';
 import { connectReapedAfterEach, FAULT_SERVER } from '../support/runtime-servers.js';
 
 const MODEL = 'gemini-2.5-flash';
 const nodeMajor = Number(process.versions.node.split('.')[0]);
 const CLIENTS = [
-  { label: `@google/genai ${genaiVersion('@google/genai')}`, sdk: genai2, runs: true },
-  { label: `@google/genai ${genaiVersion('genai3')}`, sdk: genai3, runs: nodeMajor >= 22 },
+  { label: `@google/genai ${installedVersion('@google/genai')}`, sdk: genai2, runs: true },
+  { label: `@google/genai ${installedVersion('genai3')}`, sdk: genai3, runs: nodeMajor >= 22 },
 ] as const;
 
 const connect = connectReapedAfterEach();

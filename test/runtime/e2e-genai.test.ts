@@ -262,9 +262,11 @@ describe('EX-4: runConversation through the real @google/genai client', () => {
       contents,
       config: { tools: geminiTools(connections.toolset) },
     });
-    const read = functionCalls(response, connections.toolset, { dialect: 'vertex-v1beta1' });
+    const read = functionCalls(response, connections.toolset);
     expect(read.calls.map((c) => c.callId)).toEqual(['vx-1', 'vx-2']);
-    const answer = await answerCalls(read, connections.toolset, connections.clients);
+    const answer = await answerCalls(read, connections.toolset, connections.clients, {
+      dialect: 'vertex-v1beta1',
+    });
     expect(answer.parts.map((p) => p.functionResponse.id)).toEqual(['vx-1', 'vx-2']);
     contents.push(response.candidates![0]!.content!, answer);
     await ai.models.generateContent({ model: MODEL, contents });

@@ -147,7 +147,7 @@ describe('issue 11: a turn with novelties completes through runConversation and 
       // A chunk's notices point into that chunk: compare what they say, not where.
       const whole: ReadNotice[] = [];
       readGenerateContentResponse(response, { onNotice: (n) => whole.push(n) });
-      const said = (list: ReadNotice[]) => new Set(list.map((n) => `${n.kind}: ${n.message}`));
+      const said = (list: ReadNotice[]) => new Set(list.map((n) => `${n.code}: ${n.message}`));
       expect(said(notices)).toEqual(said(whole.filter((n) => !DROPPED_BY_GENAI.has(n.path))));
       expect(bodies[1]?.contents[1]).toEqual(model);
     });
@@ -162,7 +162,7 @@ describe('issue 11: a turn with novelties completes through runConversation and 
     });
     expect(notices).toEqual([
       {
-        kind: 'unknown-enum-value',
+        code: 'unknown-enum-value',
         schema: 'GenerateContentResponse',
         path: '/candidates/0/finishReason',
         value: 'STOPPED_FOR_A_FUTURE_REASON',

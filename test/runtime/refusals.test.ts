@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DeclarationWarning } from '../../src/adapter/tools/declarations.js';
-import type { BudgetWarning } from '../../src/adapter/tools/fit.js';
+import { type BudgetWarning, isBudgetWarning } from '../../src/adapter/tools/fit.js';
 import { buildToolSet } from '../../src/adapter/tools/toolset.js';
 import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
 import { GeminiMcpError } from '../../src/errors.js';
@@ -53,7 +53,7 @@ function model(answer: (request: GenerateRequest, index: number) => GenerateCont
 function collect() {
   const warnings: BudgetWarning[] = [];
   const onWarning = (warning: DeclarationWarning): void => {
-    if ('code' in warning && warning.code !== undefined) warnings.push(warning);
+    if (isBudgetWarning(warning)) warnings.push(warning);
   };
   return { warnings, onWarning };
 }

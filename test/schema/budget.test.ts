@@ -36,13 +36,13 @@ function nodes(schema: Schema): number {
   return count;
 }
 
-/** Converts `given`, checks the output and the warnings' pointers, and returns them. */
+/** Converts `given`, checks the output and the warnings' paths, and returns them. */
 function convert(given: unknown, options: ToGeminiSchemaOptions = {}) {
   const input = deepFreeze(given);
   const result = toGeminiSchema(input, options);
   expect(checkSchema(result.schema)).toEqual([]);
   for (const warning of result.warnings) {
-    expect(atPointer(input, warning.pointer), warning.pointer).toBeDefined();
+    expect(atPointer(input, warning.path), warning.path).toBeDefined();
   }
   return result;
 }
@@ -65,7 +65,7 @@ describe('SC-6 recursive $ref graphs within the budget', () => {
     expect(warnings).toHaveLength(16);
     for (const warning of warnings) {
       expect(warning).toMatchObject({ keyword: '$ref', action: 'weakened' });
-      expect(warning.pointer).toMatch(/^\/\$defs\/Component\/properties\/slot\d+(\/items)?$/);
+      expect(warning.path).toMatch(/^\/\$defs\/Component\/properties\/slot\d+(\/items)?$/);
       expect(warning.detail).toContain('cut at its first re-entry');
     }
     // A cut component keeps its type and description.
@@ -84,7 +84,7 @@ describe('SC-6 recursive $ref graphs within the budget', () => {
     expect(warnings.length).toBeGreaterThan(0);
     for (const warning of warnings) {
       expect(warning).toMatchObject({ keyword: '$ref', action: 'weakened' });
-      expect(warning.pointer).toMatch(/^\/definitions\/(User|Group|Device)\/properties\//);
+      expect(warning.path).toMatch(/^\/definitions\/(User|Group|Device)\/properties\//);
       expect(warning.detail).toMatch(
         /recursive \$ref cycle #\/definitions\/\w+ -> .* cut at its first re-entry/,
       );

@@ -57,7 +57,7 @@ function convertOrRefuse(
     if (
       !ACTIONS.has(warning.action) ||
       warning.detail === '' ||
-      atPointer(schema, warning.pointer) === undefined
+      atPointer(schema, warning.path) === undefined
     ) {
       failures.push({ seed, problem: `malformed warning ${JSON.stringify(warning)}` });
     }

@@ -129,7 +129,7 @@ describe('SC-7 real MCP servers', () => {
     let reported = 0;
     for (const { tool, which, source, result } of converted) {
       const where = `${tool.serverId}/${tool.name} ${which}`;
-      const said = new Set(result.warnings.map((w) => `${w.pointer} ${w.keyword}`));
+      const said = new Set(result.warnings.map((w) => `${w.path} ${w.keyword}`));
       for (const [pointer, schema] of schemaNodes(source)) {
         for (const keyword of lostKeywords(schema)) {
           if (!said.has(`${pointer} ${keyword}`)) missing.push(`${where}: ${pointer} ${keyword}`);
@@ -137,7 +137,7 @@ describe('SC-7 real MCP servers', () => {
       }
       for (const warning of result.warnings) {
         reported++;
-        const node = atPointer(source, warning.pointer) as Record<string, unknown> | undefined;
+        const node = atPointer(source, warning.path) as Record<string, unknown> | undefined;
         if (node?.[warning.keyword] === undefined || warning.detail === '')
           misplaced.push(`${where}: ${JSON.stringify(warning)}`);
       }

@@ -11,7 +11,7 @@ import type { SchemaWarning, ToGeminiSchemaOptions } from '../../src/schema/to-g
 import { toGeminiParameters, toGeminiSchema } from '../../src/schema/to-gemini-schema.js';
 import { atPointer, deepFreeze } from './support.js';
 
-type Loss = [pointer: string, keyword: string, action: SchemaWarning['action']];
+type Loss = [path: string, keyword: string, action: SchemaWarning['action']];
 
 interface Case {
   given: unknown;
@@ -25,11 +25,10 @@ function run(given: unknown, options: ToGeminiSchemaOptions = {}) {
   const result = toGeminiSchema(input, options);
   expect(checkSchema(result.schema)).toEqual([]);
   for (const warning of result.warnings) {
-    expect(
-      atPointer(input, warning.pointer),
-      `pointer ${warning.pointer} is in the source`,
-    ).toBeDefined();
+    expect(atPointer(input, warning.path), `path ${warning.path} is in the source`).toBeDefined();
     expect(warning.detail.length).toBeGreaterThan(0);
+    expect(warning.code).toBe(`SCHEMA_${warning.action.toUpperCase()}`);
+    expect(warning.message).toBe(`${warning.keyword} ${warning.action} (${warning.detail})`);
   }
   return result;
 }
@@ -38,7 +37,7 @@ function table(cases: [string, Case][]): void {
   it.each(cases)('%s', (_name, { given, want, warnings = [], options }) => {
     const result = run(given, options);
     expect(result.schema).toEqual(want);
-    expect(result.warnings.map((w) => [w.pointer, w.keyword, w.action])).toEqual(warnings);
+    expect(result.warnings.map((w) => [w.path, w.keyword, w.action])).toEqual(warnings);
   });
 }
 
@@ -931,7 +930,7 @@ describe('SC-8 no-argument tools and parameters', () => {
       deepFreeze({ type: 'object', description: 'none' }),
     );
     expect(schema).toBeUndefined();
-    expect(warnings.map((w) => [w.pointer, w.keyword, w.action])).toEqual([
+    expect(warnings.map((w) => [w.path, w.keyword, w.action])).toEqual([
       ['', 'description', 'dropped'],
     ]);
   });
@@ -965,9 +964,7 @@ describe('SC-8 no-argument tools and parameters', () => {
       description: 'By id or by name',
     });
     expect(checkSchema(schema)).toEqual([]);
-    expect(warnings.map((w) => [w.pointer, w.keyword, w.action])).toEqual([
-      ['', 'oneOf', 'weakened'],
-    ]);
+    expect(warnings.map((w) => [w.path, w.keyword, w.action])).toEqual([['', 'oneOf', 'weakened']]);
   });
 
   it('SC-8: parameters that are not an object schema are refused', () => {

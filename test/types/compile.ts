@@ -1,11 +1,14 @@
 /**
  * The type test's compiler: TypeScript code (the README's blocks, the integration points) compiled
- * in memory, as a user's project compiles it, against one installed version of @google/genai.
- * `gemini-mcp-kit` resolves by the package's own name through its `exports` map to the built
- * `dist/*.d.ts`, which is what an installed gemini-mcp-kit gives a user.
+ * in memory, as a user's project compiles it, against one installed version of @google/genai and
+ * one of @modelcontextprotocol/sdk (the package's, genai's and the code's imports all see that one
+ * copy, as in an app where npm installed the peers once). `gemini-mcp-kit` resolves by the
+ * package's own name through its `exports` map to the built `dist/*.d.ts`, which is what an
+ * installed gemini-mcp-kit gives a user.
  */
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
+import { fencedBlocks } from '../../scripts/lib/fenced-blocks.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -18,11 +21,20 @@ export interface Snippet {
   origin: { file: string; line: number };
 }
 
-/** The installs of @google/genai the types are compiled against: each is an npm alias. */
+/**
+ * The installs of @google/genai the types are compiled against (`genai3` is an npm alias). The
+ * peer range's floor is the newest 2.x: the oldest release with everything the code and the open
+ * issues use (`Session.sendContextUpdate` came last, in 2.32.0).
+ */
 export const GENAI_VERSIONS = [
-  { label: 'oldest in the peer range', pkg: 'genai-oldest' },
-  { label: 'newest 2.x', pkg: '@google/genai' },
+  { label: 'the peer floor, newest 2.x', pkg: '@google/genai' },
   { label: 'newest 3.x', pkg: 'genai3' },
+] as const;
+
+/** The installs of @modelcontextprotocol/sdk, oldest and newest of the peer range (an npm alias). */
+export const MCP_SDK_VERSIONS = [
+  { label: 'oldest in the peer range', pkg: 'mcp-sdk-oldest' },
+  { label: 'newest', pkg: '@modelcontextprotocol/sdk' },
 ] as const;
 
 /** `strict` as most projects set it, and with the two flags this project adds. */
@@ -35,21 +47,11 @@ export const STRICTNESS = {
  * Every ```ts (or ```typescript) block of a Markdown text, verbatim, with the line it starts on.
  */
 export function typescriptBlocks(markdown: string, file: string): Snippet[] {
-  const lines = markdown.split('\n');
-  const blocks: Snippet[] = [];
-  for (let index = 0; index < lines.length; index++) {
-    if (!/^```(ts|typescript)\s*$/.test(lines[index] ?? '')) continue;
-    const start = index + 1;
-    let end = start;
-    while (end < lines.length && lines[end] !== '```') end++;
-    blocks.push({
-      name: `block-${blocks.length + 1}.ts`,
-      text: lines.slice(start, end).join('\n'),
-      origin: { file, line: start + 1 },
-    });
-    index = end;
-  }
-  return blocks;
+  return fencedBlocks(markdown, ['ts', 'typescript']).map((block, index) => ({
+    name: `block-${index + 1}.ts`,
+    text: block.text,
+    origin: { file, line: block.line },
+  }));
 }
 
 /** Declaration files parsed once for every compilation (they never change during a run). */
@@ -68,13 +70,15 @@ function libraryFile(
 
 /**
  * Compiles the snippets together (each its own ES module, as if in a project folder next to
- * the package) with `@google/genai` resolved to the install `genaiPackage`, and returns every
- * diagnostic as `file:line:column: message`, the position mapped back to the snippet's origin.
+ * the package) with `@google/genai` resolved to the install `genaiPackage` and
+ * `@modelcontextprotocol/sdk` to `sdkPackage`, and returns every diagnostic as
+ * `file:line:column: message`, the position mapped back to the snippet's origin.
  */
 export function compileSnippets(
   snippets: readonly Snippet[],
   genaiPackage: string,
   strictness: ts.CompilerOptions,
+  sdkPackage = '@modelcontextprotocol/sdk',
 ): string[] {
   // Virtual files in a folder of this package, so that `gemini-mcp-kit` resolves to it by name.
   const folder = join(root, 'test', 'types', '.snippets');
@@ -92,6 +96,8 @@ export function compileSnippets(
     typeRoots: [join(root, 'node_modules', '@types')],
     paths: {
       '@google/genai': [join(root, 'node_modules', genaiPackage, 'dist', 'node', 'node.d.ts')],
+      // The SDK's `exports` map sends its `./*` subpaths to dist/esm: the same, in the chosen install.
+      '@modelcontextprotocol/sdk/*': [join(root, 'node_modules', sdkPackage, 'dist', 'esm', '*')],
     },
   };
   const host = ts.createCompilerHost(options);

@@ -2,17 +2,20 @@
  * Issue 12, the type test that cannot drift: every TypeScript block of README.md, verbatim, and
  * test/types/integration-points.ts (every point where a @google/genai value meets gemini-mcp-kit,
  * both ways) compile under `strict`, and under the stricter flags this project uses, with no
- * cast and no `any`, against the newest @google/genai 2.x and 3.x and the oldest version the
- * peer range claims (each installed under an npm alias). `gemini-mcp-kit` is the built package.
+ * cast and no `any`, against the newest @google/genai 2.x (the peer range's floor) and 3.x, and
+ * (issue 33) against the oldest and the newest @modelcontextprotocol/sdk of its peer range, one
+ * copy of it in the program as npm installs a peer. `gemini-mcp-kit` is the built
+ * package.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../cli/build.js';
-import { genaiVersion } from '../support/genai-versions.js';
+import { installedVersion } from '../support/genai-versions.js';
 import {
   compileSnippets,
   GENAI_VERSIONS,
+  MCP_SDK_VERSIONS,
   type Snippet,
   STRICTNESS,
   typescriptBlocks,
@@ -34,11 +37,19 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 beforeAll(ensureBuilt, 300_000);
 
 describe('issue 12: the README and the integration points compile against @google/genai', () => {
-  it('issue 12: the aliases are the versions the peer range and the dev dependencies name', () => {
-    expect(manifest.peerDependencies['@google/genai']).toBe(`>=${genaiVersion('genai-oldest')}`);
-    expect(genaiVersion('@google/genai')).toBe(manifest.devDependencies['@google/genai']);
-    expect(genaiVersion('@google/genai')).toMatch(/^2\./);
-    expect(genaiVersion('genai3')).toMatch(/^3\./);
+  it("issue 12, 33: the installs compiled against are the peer ranges' ends and the dev dependencies", () => {
+    expect(manifest.peerDependencies['@google/genai']).toBe(
+      `>=${installedVersion('@google/genai')}`,
+    );
+    expect(installedVersion('@google/genai')).toBe(manifest.devDependencies['@google/genai']);
+    expect(installedVersion('@google/genai')).toMatch(/^2\./);
+    expect(installedVersion('genai3')).toMatch(/^3\./);
+    const sdk = manifest.devDependencies['@modelcontextprotocol/sdk'];
+    expect(manifest.peerDependencies['@modelcontextprotocol/sdk']).toBe(
+      `^${installedVersion('mcp-sdk-oldest')}`,
+    );
+    expect(installedVersion('@modelcontextprotocol/sdk')).toBe(sdk);
+    expect(sdk?.split('.')[0]).toBe(installedVersion('mcp-sdk-oldest').split('.')[0]);
   });
 
   it('issue 12: README.md has TypeScript blocks to compile, each importing gemini-mcp-kit', () => {
@@ -48,11 +59,13 @@ describe('issue 12: the README and the integration points compile against @googl
   });
 
   for (const { label, pkg } of GENAI_VERSIONS) {
-    for (const [strictness, options] of Object.entries(STRICTNESS)) {
-      it(`issue 12: compiles against @google/genai ${genaiVersion(pkg)} (${label}), ${strictness}`, () => {
-        const snippets = [...typescriptBlocks(README, 'README.md'), points];
-        expect(compileSnippets(snippets, pkg, options)).toEqual([]);
-      });
+    for (const sdk of MCP_SDK_VERSIONS) {
+      for (const [strictness, options] of Object.entries(STRICTNESS)) {
+        it(`issue 12, 33: compiles against @google/genai ${installedVersion(pkg)} (${label}) and @modelcontextprotocol/sdk ${installedVersion(sdk.pkg)} (${sdk.label}), ${strictness}`, () => {
+          const snippets = [...typescriptBlocks(README, 'README.md'), points];
+          expect(compileSnippets(snippets, pkg, options, sdk.pkg)).toEqual([]);
+        });
+      }
     }
   }
 });
@@ -69,6 +82,24 @@ describe('issue 12: the type test fails when a block stops compiling', () => {
     );
     expect(diagnostics).toEqual([
       expect.stringMatching(new RegExp(`^README\\.md:${line}:\\d+: TS`)),
+    ]);
+  });
+
+  it('issue 33: the SDK the snippets compile against is the install chosen', () => {
+    // `redirectPolicy` came in SDK 1.32.0: the oldest of the range lacks it, the newest has it.
+    const block: Snippet = {
+      name: 'sdk.ts',
+      text: [
+        "import type { StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';",
+        "export const options: StreamableHTTPClientTransportOptions = { redirectPolicy: 'follow' };",
+      ].join('\n'),
+      origin: { file: 'sdk.ts', line: 1 },
+    };
+    const compile = (sdk: string) =>
+      compileSnippets([block], '@google/genai', STRICTNESS.strict, sdk);
+    expect(compile('@modelcontextprotocol/sdk')).toEqual([]);
+    expect(compile('mcp-sdk-oldest')).toEqual([
+      expect.stringMatching(/^sdk\.ts:2:\d+: TS2353: .*'redirectPolicy' does not exist/),
     ]);
   });
 

@@ -35,6 +35,7 @@ import {
   listAllTools,
   mcpCallableTool,
   readGenerateContentResponse,
+  rejectionResponse,
   runConversation,
   type schemas,
 } from 'gemini-mcp-kit';
@@ -69,7 +70,7 @@ functionCalls(parts, toolset);
 readGenerateContentResponse(response);
 
 // gemini-mcp-kit -> genai: the answers, into the history.
-const rejected: Part[] = read.rejected;
+const rejected: Part[] = read.rejected.map((call) => rejectionResponse(call));
 const answer: Content = await answerCalls(response, toolset, clients);
 history.push(answer, await answerCalls(parts, toolset, clients));
 if (turn) history.push(turn, await answerCalls(turn, toolset, clients));

@@ -146,7 +146,6 @@ function toolResultPart(block: McpToolResultContent, context: MessageContext, pa
       appendPointer(path, 'toolUseId'),
     );
   }
-  const { options } = context;
   return unprovenResponsePart(
     name,
     {
@@ -156,13 +155,8 @@ function toolResultPart(block: McpToolResultContent, context: MessageContext, pa
         : { structuredContent: block.structuredContent }),
       ...(block.isError === undefined ? {} : { isError: block.isError }),
     },
-    {
-      id: isGeneratedCallId(block.toolUseId) ? null : block.toolUseId,
-      ...(options.structured === undefined ? {} : { structured: options.structured }),
-      ...(options.media === undefined ? {} : { media: options.media }),
-      ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
-      ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
-    },
+    isGeneratedCallId(block.toolUseId) ? null : block.toolUseId,
+    context.options,
   );
 }
 

@@ -1,11 +1,10 @@
 /** The shapes of MCP sampling served by Gemini: the losses reported and the conversion options. */
 
-import type { Dialect } from '../dialect.js';
+import type { Warning } from '../../errors.js';
 import type { SchemaMode } from '../shapes.js';
 import type { FunctionDeclarationsOptions } from '../tools/declarations.js';
 import type { ToolSet } from '../tools/toolset-types.js';
-import type { MediaMode } from '../turn/render.js';
-import type { StructuredMode } from '../turn/responses.js';
+import type { ResponseFormat } from '../turn/responses.js';
 
 /** What a {@link SamplingWarning} is about. */
 export type SamplingWarningCode =
@@ -43,32 +42,25 @@ export type SamplingWarningCode =
   | 'STOP_REASON';
 
 /** Something lost or changed between an MCP sampling request or result and Gemini. */
-export interface SamplingWarning {
-  readonly code: SamplingWarningCode;
+export interface SamplingWarning extends Warning<SamplingWarningCode> {
   /** JSON pointer into the request's params (or, for the reply, into the GenerateContentResponse). */
   readonly path: string;
-  /** The warning in words. */
-  readonly message: string;
   /** Code-specific facts (the tool set's warning, the block type, ...). */
   readonly data?: Readonly<Record<string, unknown>>;
 }
 
-/** Options of `samplingRequest`; `M` is the schema mode of the declared tools. */
-export interface SamplingRequestOptions<M extends SchemaMode = 'json'> {
+/**
+ * Options of `samplingRequest`; `M` is the schema mode of the declared tools. The
+ * {@link ResponseFormat} is how each `tool_result` block becomes a functionResponse (as in
+ * `functionResponse`), and which API the request is for.
+ */
+export interface SamplingRequestOptions<M extends SchemaMode = 'json'> extends ResponseFormat {
   /** The id of the server that asks: the namespace of its tools' names. */
   readonly serverId: string;
   /** How the request's tools are declared (schema mode, output schemas), as for a tool set. */
   readonly declarations?: Omit<FunctionDeclarationsOptions<M>, 'onWarning'>;
   /** `maxTokens` above this is lowered to it (reported); default no cap. */
   readonly maxTokensCap?: number;
-  /** How a `tool_result`'s structured content is sent (as in `functionResponse`; default `'prefer'`). */
-  readonly structured?: StructuredMode;
-  /** How a `tool_result`'s images and audio travel (as in `functionResponse`; default `'placeholder'`). */
-  readonly media?: MediaMode;
-  /** The cap on a `tool_result`'s text (as in `functionResponse`; default 256 KiB). */
-  readonly maxOutputBytes?: number;
-  /** Default `'gemini'`; `'vertex'` sends no call ids. */
-  readonly dialect?: Dialect;
 }
 
 /** Options of `samplingResult`. */

@@ -1,6 +1,6 @@
 /** MCP tools as Gemini function declarations. */
 
-import { GeminiMcpError } from '../../errors.js';
+import { GeminiMcpError, type Warning } from '../../errors.js';
 import { checkFunctionDeclaration, checkTool } from '../../generated/guards.js';
 import type { FunctionDeclaration, Schema } from '../../generated/types.js';
 import { proveContract } from '../../json/contract.js';
@@ -10,6 +10,7 @@ import type {
   GeminiParametersResult,
   GeminiSchemaResult,
   SchemaWarning,
+  SchemaWarningCode,
 } from '../../schema/to-gemini-schema.js';
 import { toDeclaredParameters, toDeclaredSchema } from '../../schema/to-gemini-schema.js';
 import { resolveBudget } from '../limits.js';
@@ -36,72 +37,63 @@ import { type UncheckedKeyword, uncheckedKeywords } from './tool-schemas.js';
 import { freeOfHiddenText } from './toolset.js';
 import type { ToolSet, ToolSetEntry } from './toolset-types.js';
 
+/** What a {@link DeclarationWarning} is about. */
+export type DeclarationWarningCode =
+  /** Invisible characters were removed from the description, or it was cut to 4096 bytes. */
+  | 'DESCRIPTION_SANITIZED'
+  /** The openapi conversion refused one of the tool's schemas: the tool is left out. */
+  | 'TOOL_OMITTED'
+  /** Invisible characters were removed from strings of a declared schema (titles, enum values, ...). */
+  | 'SCHEMA_SANITIZED'
+  /** A keyword of the tool's schema that argument and output checks cannot run (a pattern outside RE2). */
+  | 'SCHEMA_UNCHECKED'
+  /** The openapi conversion dropped, weakened or rewrote part of a schema (the converter's own code). */
+  | SchemaWarningCode;
+
+/** What every {@link DeclarationWarning} names: the tool, as its server names it and as exposed. */
+export interface ToolDeclarationWarning<Code extends DeclarationWarningCode> extends Warning<Code> {
+  readonly serverId: string;
+  readonly toolName: string;
+  /** The name the tool is declared under. */
+  readonly exposedName: string;
+}
+
 /** Something {@link functionDeclarations} changed on the way, reported through `onWarning`. */
 export type DeclarationWarning =
-  | {
-      /** Invisible characters were removed from the description, or it was cut to 4096 bytes. */
-      readonly kind: 'description';
-      readonly exposedName: string;
-      readonly serverId: string;
-      readonly toolName: string;
+  | (ToolDeclarationWarning<'DESCRIPTION_SANITIZED'> & {
       readonly removedCharacters: number;
       readonly truncated: boolean;
-      readonly message: string;
-    }
-  | {
-      /** The openapi conversion dropped, rewrote or weakened part of a schema. */
-      readonly kind: 'schema';
-      readonly exposedName: string;
-      readonly serverId: string;
-      readonly toolName: string;
+    })
+  | (ToolDeclarationWarning<SchemaWarningCode> & {
       /** Which of the tool's schemas. */
       readonly schema: 'inputSchema' | 'outputSchema';
-      /** The converter's warning; its pointer is into that schema. */
+      /** The converter's warning (same code); its path is into that schema. */
       readonly warning: SchemaWarning;
-      readonly message: string;
-    }
-  | {
-      /** The openapi conversion refused one of the tool's schemas: the tool is left out. */
-      readonly kind: 'omitted';
-      readonly exposedName: string;
-      readonly serverId: string;
-      readonly toolName: string;
+    })
+  | (ToolDeclarationWarning<'TOOL_OMITTED'> & {
       /** The converter's error (`SCHEMA_UNSUPPORTED` or `SCHEMA_TOO_LARGE`), naming the tool. */
       readonly error: GeminiMcpError;
-      readonly message: string;
-    }
-  | {
-      /** Invisible characters were removed from strings of a declared schema (titles, enum values, ...). */
-      readonly kind: 'hidden-text';
-      readonly exposedName: string;
-      readonly serverId: string;
-      readonly toolName: string;
+    })
+  | (ToolDeclarationWarning<'SCHEMA_SANITIZED'> & {
       /** Which of the tool's schemas. */
       readonly schema: 'inputSchema' | 'outputSchema';
-      /** Pointers into the declared schema of the strings changed (the first 20). */
-      readonly pointers: readonly string[];
+      /** JSON pointers into the declared schema of the strings changed (the first 20). */
+      readonly paths: readonly string[];
       /** How many strings changed. */
       readonly changedStrings: number;
       readonly removedCharacters: number;
       /**
-       * Pointers of the property names (object keys) holding invisible characters (the first
-       * 20): kept, as they name the arguments the server reads, but told.
+       * JSON pointers of the property names (object keys) holding invisible characters (the
+       * first 20): kept, as they name the arguments the server reads, but told.
        */
-      readonly hiddenKeyPointers: readonly string[];
-      readonly message: string;
-    }
-  | {
-      /** A keyword of the tool's schema that argument and output checks cannot run (a pattern outside RE2). */
-      readonly kind: 'unchecked';
-      readonly exposedName: string;
-      readonly serverId: string;
-      readonly toolName: string;
+      readonly hiddenKeyPaths: readonly string[];
+    })
+  | (ToolDeclarationWarning<'SCHEMA_UNCHECKED'> & {
       /** Which of the tool's schemas. */
       readonly schema: 'inputSchema' | 'outputSchema';
-      /** The keyword, its pointer into that schema and why. */
+      /** The keyword, its path into that schema and why. */
       readonly unchecked: UncheckedKeyword;
-      readonly message: string;
-    }
+    })
   /** A tool left out of a request's declarations by the budget, or refused by the API (`geminiTools`, `runConversation`). */
   | BudgetWarning;
 
@@ -123,7 +115,7 @@ export interface FunctionDeclarationsOptions<M extends SchemaMode = SchemaMode> 
   readonly responseSchema?: boolean;
   /**
    * In openapi mode, throw the converter's error for a tool whose schema cannot be converted,
-   * instead of leaving that tool out with an `omitted` warning (default `false`).
+   * instead of leaving that tool out with a `TOOL_OMITTED` warning (default `false`).
    */
   readonly strict?: boolean;
   /** Called for each description sanitized, schema conversion loss and tool left out, in tool order. */
@@ -156,20 +148,20 @@ function namedError(entry: ToolSetEntry, schema: SchemaName, error: unknown): un
   );
 }
 
-/** The `schema` warnings of one converted schema of `entry`: its converter's losses. */
+/** The warnings of one converted schema of `entry`: its converter's losses, each under its code. */
 function schemaWarnings(
   entry: ToolSetEntry,
   schema: SchemaName,
   losses: readonly SchemaWarning[],
 ): DeclarationWarning[] {
   return losses.map((warning) => ({
-    kind: 'schema',
-    exposedName: entry.exposedName,
+    code: warning.code,
+    message: `Tool "${entry.exposedName}": ${schema} at "${warning.path}": ${warning.message}`,
     serverId: entry.serverId,
     toolName: entry.tool.name,
+    exposedName: entry.exposedName,
     schema,
     warning,
-    message: `Tool "${entry.exposedName}": ${schema} at "${warning.pointer}": ${warning.keyword} ${warning.action} (${warning.detail})`,
   }));
 }
 
@@ -186,13 +178,13 @@ function describe(entry: ToolSetEntry, options: FunctionDeclarationsOptions): st
       ...(description.truncated ? [`cut to ${MAX_DESCRIPTION_BYTES} bytes`] : []),
     ];
     options.onWarning?.({
-      kind: 'description',
-      exposedName: entry.exposedName,
+      code: 'DESCRIPTION_SANITIZED',
+      message: `Tool "${entry.exposedName}": description ${changes.join(', ')}`,
       serverId: entry.serverId,
       toolName: entry.tool.name,
+      exposedName: entry.exposedName,
       removedCharacters: description.removedCharacters,
       truncated: description.truncated,
-      message: `Tool "${entry.exposedName}": description ${changes.join(', ')}`,
     });
   }
   return description.text;
@@ -232,16 +224,16 @@ function sanitized<T>(
             `${clean.hiddenKeys} property names hold invisible characters, kept as the server names its arguments (${listed(clean.hiddenKeyPointers, clean.hiddenKeys)})`,
           ];
     options.onWarning?.({
-      kind: 'hidden-text',
-      exposedName: entry.exposedName,
+      code: 'SCHEMA_SANITIZED',
+      message: `Tool "${entry.exposedName}": ${schema}: ${removed.concat(keys).join('; ')}`,
       serverId: entry.serverId,
       toolName: entry.tool.name,
+      exposedName: entry.exposedName,
       schema,
-      pointers: clean.pointers,
+      paths: clean.pointers,
       changedStrings: clean.changedStrings,
       removedCharacters: clean.removedCharacters,
-      hiddenKeyPointers: clean.hiddenKeyPointers,
-      message: `Tool "${entry.exposedName}": ${schema}: ${removed.concat(keys).join('; ')}`,
+      hiddenKeyPaths: clean.hiddenKeyPointers,
     });
     return clean.value;
   }
@@ -260,13 +252,13 @@ function uncheckedWarnings(entry: ToolSetEntry): DeclarationWarning[] {
     if (typeof value !== 'object' || value === null) continue;
     for (const unchecked of uncheckedKeywords(value)) {
       out.push({
-        kind: 'unchecked',
-        exposedName: entry.exposedName,
+        code: 'SCHEMA_UNCHECKED',
+        message: `Tool "${entry.exposedName}": ${schema} at "${unchecked.path}": ${unchecked.keyword} not checked (${unchecked.reason})`,
         serverId: entry.serverId,
         toolName: entry.tool.name,
+        exposedName: entry.exposedName,
         schema,
         unchecked,
-        message: `Tool "${entry.exposedName}": ${schema} at "${unchecked.pointer}": ${unchecked.keyword} not checked (${unchecked.reason})`,
       });
     }
   }
@@ -364,7 +356,7 @@ function declaration(
 
 /**
  * The declaration of `entry`; in openapi mode without `strict`, `undefined` for a tool whose
- * schema the converter refuses, reported as `omitted`.
+ * schema the converter refuses, reported as `TOOL_OMITTED`.
  */
 function declarationOrOmission(
   entry: ToolSetEntry,
@@ -383,12 +375,12 @@ function declarationOrOmission(
       throw error;
     }
     options.onWarning?.({
-      kind: 'omitted',
-      exposedName: entry.exposedName,
+      code: 'TOOL_OMITTED',
+      message: `${error.message}: the tool is left out of the declarations`,
       serverId: entry.serverId,
       toolName: entry.tool.name,
+      exposedName: entry.exposedName,
       error,
-      message: `${error.message}: the tool is left out of the declarations`,
     });
     return undefined;
   }
@@ -404,9 +396,9 @@ type PendingWarnings =
     };
 
 /**
- * The warnings of one build, in tool order. The `unchecked` ones of a tool (its patterns RE2
- * cannot run: each pattern compiled to find out) and the `schema` ones (a warning object and
- * message per converter loss, thousands on a large set) are made only once someone listens.
+ * The warnings of one build, in tool order. The `SCHEMA_UNCHECKED` ones of a tool (its patterns
+ * RE2 cannot run: each pattern compiled to find out) and the converter's losses (a warning object
+ * and message per loss, thousands on a large set) are made only once someone listens.
  */
 class BuildWarnings {
   readonly #items: (DeclarationWarning | PendingWarnings)[] = [];
@@ -417,12 +409,12 @@ class BuildWarnings {
     this.#items.push(warning);
   };
 
-  /** Records the place of `entry`'s `unchecked` warnings. */
+  /** Records the place of `entry`'s `SCHEMA_UNCHECKED` warnings. */
   unchecked(entry: ToolSetEntry): void {
     this.#items.push({ uncheckedOf: entry });
   }
 
-  /** Records the place of the `schema` warnings of `entry`'s converted `schema`, if any. */
+  /** Records the place of the loss warnings of `entry`'s converted `schema`, if any. */
   losses(entry: ToolSetEntry, schema: SchemaName, losses: readonly SchemaWarning[]): void {
     if (losses.length > 0) this.#items.push({ lossesOf: entry, schema, losses });
   }
@@ -505,7 +497,7 @@ function declared(toolset: ToolSet, options: FunctionDeclarationsOptions): Decla
  *
  * Every declaration is proven against the FunctionDeclaration schema (CONTRACT_VIOLATION
  * otherwise). In openapi mode a tool whose schema the converter refuses (SCHEMA_UNSUPPORTED /
- * SCHEMA_TOO_LARGE) is left out with an `omitted` warning, and the other tools are declared;
+ * SCHEMA_TOO_LARGE) is left out with a `TOOL_OMITTED` warning, and the other tools are declared;
  * with `strict: true` that error is thrown instead, naming the tool. Losses go to `onWarning`.
  *
  * A tool set is immutable, so its declarations are built and proven once per set and options,

@@ -4,6 +4,7 @@
  * in order while it fits. Every tool left out is reported; nothing is cut at random.
  */
 
+import type { Warning } from '../../errors.js';
 import type { FunctionDeclaration } from '../../generated/types.js';
 import {
   type BudgetOptions,
@@ -25,27 +26,16 @@ export type BudgetWarningCode =
   | 'TOOL_REFUSED';
 
 /**
- * A tool left out of a request's declarations, and why: the warning shape `{code, message, path,
- * serverId, toolName, data}` (`data.rule`: the limit of schemas/limits.json).
+ * A tool left out of a request's declarations, and why (`data.rule`: the limit of
+ * schemas/limits.json; `data.bytes` and `data.depth`: the declaration's measure), with `path`
+ * into its declaration where the limit names a place.
  */
-export interface BudgetWarning {
-  /**
-   * Absent: this warning is told by its `code`. (The other declaration warnings are told by
-   * `kind` until they take the shared warning shape; this keeps `warning.kind` readable on them all.)
-   */
-  readonly kind?: undefined;
-  readonly code: BudgetWarningCode;
-  /** The warning in words: the tool, its server, and the limit or the API's message. */
-  readonly message: string;
-  /** JSON pointer into the tool's declaration, where the limit names a place. */
-  readonly path?: string;
+export interface BudgetWarning extends Warning<BudgetWarningCode> {
   readonly serverId: string;
   /** The tool, as its server names it. */
   readonly toolName: string;
   /** The name the tool is declared under. */
   readonly exposedName: string;
-  /** `rule`, the declaration's `bytes` and `depth`; for a refusal, the API's `status` and message. */
-  readonly data?: Readonly<Record<string, unknown>>;
 }
 
 /** A tool the budget may declare: its entry, its proven declaration and their measure. */
@@ -277,4 +267,24 @@ export function declaredToolSet(toolset: ToolSet, fitted: FittedDeclarations): T
       return name !== undefined && byName.has(name) ? name : undefined;
     },
   };
+}
+
+const BUDGET_CODES: ReadonlySet<string> = new Set<BudgetWarningCode>([
+  'TOOL_OVER_LIMIT',
+  'TOOL_OVER_BUDGET',
+  'TOOL_REFUSED',
+]);
+
+/**
+ * Whether a declaration warning is a {@link BudgetWarning}: a tool left out of a request.
+ *
+ * @example
+ * ```ts
+ * geminiTools(toolset, { onWarning: (w) => isBudgetWarning(w) && console.warn(w.toolName, w.message) });
+ * ```
+ */
+export function isBudgetWarning<W extends { readonly code: string }>(
+  warning: W,
+): warning is W & BudgetWarning {
+  return BUDGET_CODES.has(warning.code);
 }

@@ -25,7 +25,7 @@ export interface UnsafePropertyName {
   /** The property name. */
   name: string;
   /** JSON pointer of the property's schema inside the inputSchema. */
-  pointer: string;
+  path: string;
 }
 
 function walk(schema: unknown, pointer: string, depth: number, found: UnsafePropertyName[]): void {
@@ -34,7 +34,7 @@ function walk(schema: unknown, pointer: string, depth: number, found: UnsafeProp
   if (isJsonObject(properties)) {
     for (const [name, subschema] of Object.entries(properties)) {
       const at = appendPointer(appendPointer(pointer, 'properties'), name);
-      if (!GEMINI_PROPERTY_NAME.test(name)) found.push({ name, pointer: at });
+      if (!GEMINI_PROPERTY_NAME.test(name)) found.push({ name, path: at });
       walk(subschema, at, depth + 1, found);
     }
   }
@@ -68,7 +68,7 @@ function walk(schema: unknown, pointer: string, depth: number, found: UnsafeProp
  * @example
  * ```ts
  * unsafePropertyNames({ type: 'object', properties: { 'my arg': { type: 'string' } } });
- * // [{ name: 'my arg', pointer: '/properties/my arg' }]
+ * // [{ name: 'my arg', path: '/properties/my arg' }]
  * ```
  */
 export function unsafePropertyNames(inputSchema: unknown): UnsafePropertyName[] {

@@ -147,7 +147,7 @@ function compileIn(dialect: DialectName, body: object): ValidateFunction {
 /** A keyword of a server's schema that is not checked, and why. */
 export interface UncheckedKeyword {
   /** JSON pointer to the keyword in the schema. */
-  readonly pointer: string;
+  readonly path: string;
   /** `pattern`, `patternProperties` (one entry of it) or the `additionalProperties` / `unevaluatedProperties` beside it. */
   readonly keyword: string;
   /** Why it is not checked. */
@@ -190,12 +190,12 @@ function findUnchecked(schema: Record<string, unknown>): UncheckedKeyword[] {
       const at = appendPointer(pointer, key);
       if (key === 'pattern' && typeof value === 'string') {
         if (!isLinearPattern(value))
-          unchecked.push({ pointer: at, keyword: key, reason: unsupported(value) });
+          unchecked.push({ path: at, keyword: key, reason: unsupported(value) });
       } else if (key === 'patternProperties' && isJsonObject(value)) {
         const bad = Object.keys(value).filter((pattern) => !isLinearPattern(pattern));
         for (const pattern of bad) {
           unchecked.push({
-            pointer: appendPointer(at, pattern),
+            path: appendPointer(at, pattern),
             keyword: key,
             reason: unsupported(pattern),
           });
@@ -204,7 +204,7 @@ function findUnchecked(schema: Record<string, unknown>): UncheckedKeyword[] {
           for (const beside of ['additionalProperties', 'unevaluatedProperties']) {
             if (Object.hasOwn(node, beside) && node[beside] !== true) {
               unchecked.push({
-                pointer: appendPointer(pointer, beside),
+                path: appendPointer(pointer, beside),
                 keyword: beside,
                 reason: 'a patternProperties entry beside it is not checked',
               });
@@ -224,8 +224,8 @@ function withoutUnchecked(
   unchecked: readonly UncheckedKeyword[],
 ): Record<string, unknown> {
   const root = { ...schema };
-  for (const { pointer } of unchecked) {
-    const tokens = decodePointer(pointer) ?? [];
+  for (const { path } of unchecked) {
+    const tokens = decodePointer(path) ?? [];
     const last = tokens.pop();
     let node: Record<string, unknown> = root;
     for (const token of tokens) {
@@ -263,13 +263,13 @@ function analysisOf(schema: object): Analysis {
 /**
  * The keywords of a server's JSON Schema that {@link toolSchemaViolations} does not check: each
  * `pattern` (or `patternProperties` entry) outside the linear-time RE2 syntax (lookaround,
- * backreferences, invalid syntax), with its pointer into the schema. Everything else the schema
+ * backreferences, invalid syntax), with its path (JSON pointer) into the schema. Everything else the schema
  * says is still checked. `functionDeclarations` reports these through `onWarning`.
  *
  * @example
  * ```ts
  * uncheckedKeywords({ type: 'string', pattern: '^(?!admin)' });
- * // [{ pointer: '/pattern', keyword: 'pattern', reason: 'pattern "^(?!admin)" is outside ...' }]
+ * // [{ path: '/pattern', keyword: 'pattern', reason: 'pattern "^(?!admin)" is outside ...' }]
  * ```
  */
 export function uncheckedKeywords(schema: object): readonly UncheckedKeyword[] {

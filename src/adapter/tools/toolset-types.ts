@@ -1,4 +1,5 @@
 /** The shapes of a tool set: its entries, the options that build it, the warnings it reports. */
+import type { Warning } from '../../errors.js';
 import type { McpTool } from '../../generated/types.js';
 import type { PrefixMode } from './names.js';
 
@@ -77,14 +78,13 @@ export type ToolSetWarningCode =
   | 'FILTER_UNMATCHED';
 
 /** Something `buildToolSet` changed or left out, for the user to see. */
-export interface ToolSetWarning {
-  readonly code: ToolSetWarningCode;
+export interface ToolSetWarning extends Warning<ToolSetWarningCode> {
   readonly serverId: string;
   /** The tool concerned, as the server names it (when one is). */
   readonly toolName?: string;
-  /** The warning in words. */
-  readonly message: string;
-  /** Code-specific facts: `exposedName`, `violations`, `shadows`, `pointer`, ... */
+  /** For `PARAMETER_NAME`: the JSON pointer of the property's schema inside the tool's inputSchema. */
+  readonly path?: string;
+  /** Code-specific facts: `exposedName`, `violations`, `shadows`, `property`, ... */
   readonly data?: Readonly<Record<string, unknown>>;
 }
 

@@ -275,10 +275,11 @@ function parameterNameWarnings(entries: readonly ToolSetEntry[]): ToolSetWarning
   return entries.flatMap((entry) =>
     unsafePropertyNames(entry.tool.inputSchema).map((property) => ({
       code: 'PARAMETER_NAME' as const,
+      message: `Tool "${entry.tool.name}" of server "${entry.serverId}" has an input property named ${JSON.stringify(property.name)} (at "${property.path}"), which Gemini may refuse or misread`,
+      path: property.path,
       serverId: entry.serverId,
       toolName: entry.tool.name,
-      message: `Tool "${entry.tool.name}" of server "${entry.serverId}" has an input property named ${JSON.stringify(property.name)} (at "${property.pointer}"), which Gemini may refuse or misread`,
-      data: { property: property.name, pointer: property.pointer },
+      data: { property: property.name },
     })),
   );
 }

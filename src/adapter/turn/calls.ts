@@ -1,14 +1,11 @@
 /** The model's function calls, resolved against a tool set. */
 
-import { GeminiMcpError } from '../../errors.js';
+import { GeminiMcpError, type ViolationDetail } from '../../errors.js';
 import { isJsonObject, isPlainObject, ownValue } from '../../json/object.js';
-import { type ApiDialect, apiDialect, type Dialect } from '../dialect.js';
-import type { AnswerPart } from '../shapes.js';
 import { closestNames } from '../tools/similar-names.js';
 import { toolSchemaViolations } from '../tools/tool-schemas.js';
 import type { ToolSet } from '../tools/toolset-types.js';
 import type { ResolvedCall } from '../types.js';
-import { functionResponse } from './responses.js';
 
 /** Finish reasons that mean the model's function calling went wrong (FC-6). */
 export const CALL_FINISH_REASONS = [
@@ -39,18 +36,27 @@ export type RejectionReason =
   /** `args` fails the tool's inputSchema (option `validateArgs`). */
   | 'INVALID_ARGUMENTS';
 
-/** A function call that was answered at once instead of run. */
+/**
+ * A function call that cannot run, as data: `answerCalls` (or {@link rejectionResponse}) answers
+ * it with a functionResponse whose `response.error` is `REASON: message`.
+ */
 export interface RejectedCall {
   readonly reason: RejectionReason;
+  /**
+   * The name the answer carries: the call's own when it can name a function response, else
+   * one made from it (characters other than letters, digits, `_` and `-` as `_`, at most 128)
+   * or `unnamed_function` for a call without a name.
+   */
+  readonly name: string;
   /** The call's `id`, or `null` when it had none. */
   readonly callId: string | null;
-  /** What the model was told, in `part.functionResponse.response.error`. */
+  /** What the model is told. */
   readonly message: string;
-  /** The functionResponse part answering the call (its id echoed where the dialect has ids). */
-  readonly part: AnswerPart;
+  /** For `INVALID_ARGUMENTS`: each way the arguments fail the inputSchema (capped), in order. */
+  readonly details?: readonly ViolationDetail[];
 }
 
-/** A function call that was answered at once, as an item of {@link FunctionCallsResult.items}. */
+/** A function call that cannot run, as an item of {@link FunctionCallsResult.items}. */
 export interface RejectedItem {
   readonly kind: 'rejected';
   readonly rejected: RejectedCall;
@@ -62,15 +68,15 @@ export interface CallToRun {
   readonly call: ResolvedCall;
 }
 
-/** One function call of the model, in call order: run it, or send its ready answer. */
+/** One function call of the model, in call order: run it, or answer its rejection. */
 export type CallItem = CallToRun | RejectedItem;
 
 /** The result of {@link functionCalls}. */
 export interface FunctionCallsResult {
   /** The calls to run, in call order. */
   readonly calls: ResolvedCall[];
-  /** The functionResponse parts answering the calls that cannot run, in call order. */
-  readonly rejected: AnswerPart[];
+  /** The calls that cannot run, in call order. */
+  readonly rejected: RejectedCall[];
   /**
    * Every function call in call order, run or rejected: `items[i]` is the model's i-th
    * functionCall. `executeToolCalls` takes them as they are and returns one outcome per item,
@@ -85,31 +91,6 @@ export interface FunctionCallsResult {
 export interface FunctionCallsOptions {
   /** Check arguments against the tool's inputSchema (ajv, compiled once per tool); default `false`. */
   readonly validateArgs?: boolean;
-  /**
-   * The API (and version) of the rejection parts (default `'gemini'`): call ids are echoed where
-   * its reference has them (`'gemini'`, `'vertex-v1beta1'`, its alias `'vertex'`), left out
-   * where it does not (`'vertex-v1'`).
-   */
-  readonly dialect?: Dialect;
-}
-
-/** What a result of {@link functionCalls} was read with. */
-export interface ReadWith {
-  readonly toolset: ToolSet;
-  readonly dialect: ApiDialect;
-}
-
-/** The tool set and dialect each result of {@link functionCalls} was read with. */
-const readAgainst = new WeakMap<FunctionCallsResult, ReadWith>();
-
-/**
- * The tool set and dialect `value` was read with, when it is a result of {@link functionCalls}
- * (so a turn read once is not read again); `undefined` for anything else.
- */
-export function readWithOf(value: unknown): ReadWith | undefined {
-  return typeof value === 'object' && value !== null
-    ? readAgainst.get(value as FunctionCallsResult)
-    : undefined;
 }
 
 /** Stands in for a call name that cannot name a function response. */
@@ -173,14 +154,13 @@ function reject(
   name: unknown,
   callId: string | null,
   message: string,
-  context: Context,
-): CallItem {
-  const part = functionResponse(
-    responseName(name),
-    { code: reason, message },
-    { id: callId, dialect: context.options.dialect ?? 'gemini' },
-  );
-  return { kind: 'rejected', rejected: { reason, callId, message, part } };
+  details?: readonly ViolationDetail[],
+): RejectedItem {
+  const rejected: RejectedCall = { reason, name: responseName(name), callId, message };
+  return {
+    kind: 'rejected',
+    rejected: details === undefined ? rejected : { ...rejected, details },
+  };
 }
 
 function unknownFunction(name: string, callId: string | null, context: Context): CallItem {
@@ -194,13 +174,7 @@ function unknownFunction(name: string, callId: string | null, context: Context):
       ? ` Did you mean ${close.map((candidate) => `"${candidate}"`).join(', ')}?`
       : '';
   const shown = name.length > 128 ? `${name.slice(0, 128)}…` : name;
-  return reject(
-    'UNKNOWN_FUNCTION',
-    name,
-    callId,
-    `There is no function named "${shown}".${hint}`,
-    context,
-  );
+  return reject('UNKNOWN_FUNCTION', name, callId, `There is no function named "${shown}".${hint}`);
 }
 
 function outcomeOf(functionCall: unknown, context: Context): CallItem {
@@ -208,7 +182,7 @@ function outcomeOf(functionCall: unknown, context: Context): CallItem {
     const id = isJsonObject(functionCall) ? ownValue(functionCall, 'id') : undefined;
     const callId = typeof id === 'string' ? id : null;
     const name = isJsonObject(functionCall) ? ownValue(functionCall, 'name') : undefined;
-    return reject('MALFORMED_CALL', name, callId, 'The function call has no name.', context);
+    return reject('MALFORMED_CALL', name, callId, 'The function call has no name.');
   }
   const name = ownValue(functionCall, 'name') as string;
   const id = ownValue(functionCall, 'id');
@@ -219,7 +193,7 @@ function outcomeOf(functionCall: unknown, context: Context): CallItem {
   const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
   if (!isPlainObject(args)) {
     const message = `The arguments of "${name}" must be a JSON object, not ${jsonType(args)}.`;
-    return reject('ARGUMENTS_NOT_OBJECT', name, callId, message, context);
+    return reject('ARGUMENTS_NOT_OBJECT', name, callId, message);
   }
   if (context.options.validateArgs === true) {
     const violations = toolSchemaViolations(entry.tool.inputSchema, args) ?? [];
@@ -228,7 +202,7 @@ function outcomeOf(functionCall: unknown, context: Context): CallItem {
         (violation) => `${violation.path === '' ? '(root)' : violation.path}: ${violation.message}`,
       );
       const message = `Invalid arguments for "${name}": ${listed.join('; ')}. Correct them and call again.`;
-      return reject('INVALID_ARGUMENTS', name, callId, message, context);
+      return reject('INVALID_ARGUMENTS', name, callId, message, violations);
     }
   }
   return {
@@ -253,15 +227,17 @@ function outcomeOf(functionCall: unknown, context: Context): CallItem {
  *   `id` or `null`, absent `args` are `{}`; `args` is passed on as the model sent it.
  * - An unknown name, `args` that are not a plain object, a call without a name, or (with
  *   `validateArgs`) arguments failing the inputSchema are not run: each becomes a
- *   functionResponse part whose `response.error` says why (naming close matches, or the
- *   failing paths), in `rejected`.
+ *   {@link RejectedCall} saying why (naming close matches, or the failing paths), in
+ *   `rejected`; `answerCalls` (or `rejectionResponse`) answers it to the model.
  * - `items` lists every call in call order, run or rejected, so a runtime can answer each
  *   in its place with its id.
  * - A candidate that ended in MALFORMED_FUNCTION_CALL, UNEXPECTED_TOOL_CALL,
  *   MISSING_THOUGHT_SIGNATURE or TOO_MANY_TOOL_CALLS is reported in `finish`.
  *
- * Whatever the model sent, only INVALID_INPUT is thrown, and only when `input` is not a
- * response, a content or a part list at all.
+ * Reading renders nothing: the answers (in whichever dialect) are made by `answerCalls`, or by
+ * `functionResponse` and `rejectionResponse` in a loop of your own. Whatever the model sent,
+ * only INVALID_INPUT is thrown, and only when `input` is not a response, a content or a part
+ * list at all.
  *
  * @example
  * ```ts
@@ -276,7 +252,6 @@ export function functionCalls(
   toolset: ToolSet,
   options: FunctionCallsOptions = {},
 ): FunctionCallsResult {
-  const dialect = apiDialect(options.dialect);
   const { parts, finish } = readInput(input);
   const context: Context = { toolset, options };
   const items: CallItem[] = [];
@@ -286,12 +261,10 @@ export function functionCalls(
     if (functionCall === undefined) continue;
     items.push(outcomeOf(functionCall, context));
   }
-  const result: FunctionCallsResult = {
+  return {
     calls: items.flatMap((item) => (item.kind === 'call' ? [item.call] : [])),
-    rejected: items.flatMap((item) => (item.kind === 'rejected' ? [item.rejected.part] : [])),
+    rejected: items.flatMap((item) => (item.kind === 'rejected' ? [item.rejected] : [])),
     items,
     ...(finish === undefined ? {} : { finish }),
   };
-  readAgainst.set(result, { toolset, dialect });
-  return result;
 }

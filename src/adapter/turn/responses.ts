@@ -12,21 +12,24 @@ import { dialectShapes } from '../dialect-shapes.js';
 import type { AnswerPart, CallToolResultInput } from '../shapes.js';
 import type { ToolError, ToolResult } from '../types.js';
 import { isToolError } from '../types.js';
+import type { RejectedCall } from './calls.js';
 import { type MediaMode, renderContent } from './render.js';
 
 /** How `structuredContent` and the content blocks make up the output; see {@link functionResponse}. */
 export type StructuredMode = 'prefer' | 'auto' | 'append' | 'ignore';
 
-/** Options of {@link functionResponse}. */
-export interface FunctionResponseOptions {
+/**
+ * How a tool's result becomes a functionResponse: the options {@link functionResponse},
+ * {@link rejectionResponse}, `answerCalls`, `runConversation`, `mcpCallableTool` and sampling
+ * (a request's `tool_result` blocks) share.
+ */
+export interface ResponseFormat {
   /**
-   * The functionCall's id, echoed where the dialect's reference has ids (the Gemini API, Vertex
-   * AI v1beta1; not Vertex AI v1); `null` or absent: no id.
+   * How `structuredContent` and the content blocks make up the output (see
+   * {@link functionResponse}); default `'prefer'`.
    */
-  readonly id?: string | null;
-  /** Default `'prefer'`. */
   readonly structured?: StructuredMode;
-  /** Default `'placeholder'`. */
+  /** How images and audio travel: text placeholders, or `functionResponse.parts`; default `'placeholder'`. */
   readonly media?: MediaMode;
   /**
    * Output (or error) text beyond this many UTF-8 bytes is cut, ending in a visible marker
@@ -34,8 +37,32 @@ export interface FunctionResponseOptions {
    * cut JSON text.
    */
   readonly maxOutputBytes?: number;
-  /** The API (and version) the part is for; default `'gemini'`. */
+  /**
+   * The API (and version) the parts are for; default `'gemini'`. Call ids are echoed where its
+   * reference has them (`'gemini'`, `'vertex-v1beta1'`, its alias `'vertex'`) and left out where
+   * it does not (`'vertex-v1'`).
+   */
   readonly dialect?: Dialect;
+}
+
+/** Options of {@link functionResponse}. */
+export interface FunctionResponseOptions extends ResponseFormat {
+  /**
+   * The functionCall's id, echoed where the dialect's reference has ids (the Gemini API, Vertex
+   * AI v1beta1; not Vertex AI v1); `null` or absent: no id.
+   */
+  readonly id?: string | null;
+}
+
+/** The {@link ResponseFormat} fields `options` sets, alone: for passing them on. */
+export function responseFormat(options: ResponseFormat): ResponseFormat {
+  const { structured, media, maxOutputBytes, dialect } = options;
+  return {
+    ...(structured === undefined ? {} : { structured }),
+    ...(media === undefined ? {} : { media }),
+    ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
+    ...(dialect === undefined ? {} : { dialect }),
+  };
 }
 
 /** The default of `maxOutputBytes`: 256 KiB. */
@@ -137,7 +164,7 @@ function safePayload(payload: Payload, maxBytes: number): Payload {
   return payload;
 }
 
-function checkOptions(exposedName: string, options: FunctionResponseOptions): number {
+function checkOptions(exposedName: string, options: ResponseFormat): number {
   const nameViolations = checkFunctionResponse({ name: exposedName, response: {} });
   if (nameViolations.length > 0) {
     throw new GeminiMcpError(
@@ -230,10 +257,47 @@ export function functionResponse(
     checked = current as ToolResult;
   }
   const { part } = dialectShapes(options.dialect);
-  return proveContract(unprovenResponsePart(exposedName, checked, options), part.check, {
+  return proveContract(
+    unprovenResponsePart(exposedName, checked, options.id ?? null, options),
+    part.check,
+    { schema: part.schema, tool: exposedName },
+  );
+}
+
+/**
+ * The functionResponse part answering a call that was not run (an unknown name, arguments that
+ * are not an object or fail the inputSchema, a call without a name): its `response.error` is
+ * `REASON: message`, under the name `functionCalls` gave it, with its id echoed where the
+ * dialect's reference has ids. `answerCalls` answers rejected calls this way itself; this is for
+ * a loop of your own over `functionCalls(...).items`. The part is proven against the dialect's
+ * Part schema.
+ *
+ * @example
+ * ```ts
+ * for (const item of functionCalls(response, toolset).items) {
+ *   if (item.kind === 'rejected') parts.push(rejectionResponse(item.rejected));
+ * }
+ * ```
+ */
+export function rejectionResponse(
+  rejected: RejectedCall,
+  options: ResponseFormat = {},
+): AnswerPart {
+  const { part } = dialectShapes(options.dialect);
+  return proveContract(unprovenRejectionPart(rejected, options), part.check, {
     schema: part.schema,
-    tool: exposedName,
+    tool: rejected.name,
   });
+}
+
+/** {@link rejectionResponse}, leaving the proof of the part to the caller's proof of the Content. */
+export function unprovenRejectionPart(rejected: RejectedCall, format: ResponseFormat): AnswerPart {
+  return unprovenResponsePart(
+    rejected.name,
+    { code: rejected.reason, message: rejected.message },
+    rejected.callId,
+    format,
+  );
 }
 
 /**
@@ -244,16 +308,17 @@ export function functionResponse(
 export function unprovenResponsePart(
   exposedName: string,
   result: ToolResult | ToolError,
-  options: FunctionResponseOptions,
+  id: string | null,
+  format: ResponseFormat,
 ): AnswerPart {
-  const maxBytes = checkOptions(exposedName, options);
-  const { callIds } = dialectShapes(options.dialect);
+  const maxBytes = checkOptions(exposedName, format);
+  const { callIds } = dialectShapes(format.dialect);
   let response: FunctionResponse['response'];
   let parts: FunctionResponse['parts'] = [];
   if (isToolError(result)) {
     response = { error: capped(toolErrorText(result), maxBytes) };
   } else {
-    const made = payloadOf(result, options.structured ?? 'prefer', options.media ?? 'placeholder');
+    const made = payloadOf(result, format.structured ?? 'prefer', format.media ?? 'placeholder');
     parts = made.parts;
     const payload = safePayload(made.payload, maxBytes);
     if (result.isError === true) {
@@ -261,10 +326,9 @@ export function unprovenResponsePart(
       response = { error: text === '' ? NO_ERROR_DETAILS : text };
     } else response = { output: payload };
   }
-  const id = callIds && typeof options.id === 'string' ? { id: options.id } : {};
   return {
     functionResponse: {
-      ...id,
+      ...(callIds && typeof id === 'string' ? { id } : {}),
       name: exposedName,
       response,
       ...(parts.length > 0 ? { parts } : {}),

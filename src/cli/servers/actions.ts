@@ -68,35 +68,26 @@ export function renameReasons(name: string, toolset: ToolSet, prefix: PrefixMode
   return reasons;
 }
 
-/** One line per warning, what any format prints to explain the tool set. */
+/** One line per warning, what any format prints to explain the tool set: `[CODE] server/tool: ...`. */
 export function warningLine(
   warning: ToolSetWarning | DeclarationWarning,
   toolset?: ToolSet,
   prefix: PrefixMode = 'on-collision',
 ): string {
-  if ('code' in warning) {
-    const tool = warning.toolName === undefined ? '' : `/${warning.toolName}`;
-    const why =
-      warning.code === 'TOOL_RENAMED' && toolset !== undefined && warning.toolName !== undefined
-        ? ` (why: ${renameReasons(warning.toolName, toolset, prefix).join('; ')})`
-        : '';
-    return `[${warning.code}] ${warning.serverId}${tool}: ${warning.message}${why}`;
+  const where = `${warning.serverId}${warning.toolName === undefined ? '' : `/${warning.toolName}`}`;
+  if ('unchecked' in warning) {
+    const { path, keyword, reason } = warning.unchecked;
+    return `[${warning.code}] ${where} ${warning.schema}#${path} (${keyword}): ${reason}`;
   }
-  if (warning.kind === 'description') {
-    return `[DESCRIPTION_SANITIZED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
+  if ('warning' in warning) {
+    const { path, keyword, detail } = warning.warning;
+    return `[${warning.code}] ${where} ${warning.schema}#${path} (${keyword}): ${detail}`;
   }
-  if (warning.kind === 'omitted') {
-    return `[TOOL_OMITTED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
-  }
-  if (warning.kind === 'hidden-text') {
-    return `[SCHEMA_SANITIZED] ${warning.serverId}/${warning.toolName}: ${warning.message}`;
-  }
-  if (warning.kind === 'unchecked') {
-    const { pointer, keyword, reason } = warning.unchecked;
-    return `[SCHEMA_UNCHECKED] ${warning.serverId}/${warning.toolName} ${warning.schema}#${pointer} (${keyword}): ${reason}`;
-  }
-  const { pointer, keyword, action, detail } = warning.warning;
-  return `[SCHEMA_${action.toUpperCase()}] ${warning.serverId}/${warning.toolName} ${warning.schema}#${pointer} (${keyword}): ${detail}`;
+  const why =
+    warning.code === 'TOOL_RENAMED' && toolset !== undefined && warning.toolName !== undefined
+      ? ` (why: ${renameReasons(warning.toolName, toolset, prefix).join('; ')})`
+      : '';
+  return `[${warning.code}] ${where}: ${warning.message}${why}`;
 }
 
 function table(rows: string[][]): string {

@@ -119,7 +119,7 @@ export class Checker {
       message: this.options.strict
         ? `${notice.message} (--strict)`
         : `${notice.message} (tolerated; --strict refuses it)`,
-      keyword: notice.kind,
+      keyword: notice.code,
     }));
     if (this.request !== undefined) {
       const extra = this.request(value);

@@ -3,7 +3,6 @@
  * one functionResponse per functionCall, in call order.
  */
 
-import { type ApiDialect, apiDialect } from '../../adapter/dialect.js';
 import { dialectShapes } from '../../adapter/dialect-shapes.js';
 import type {
   AnswerContent,
@@ -17,25 +16,21 @@ import {
   type FunctionCallsOptions,
   type FunctionCallsResult,
   functionCalls,
-  readWithOf,
 } from '../../adapter/turn/calls.js';
 import {
-  type FunctionResponseOptions,
+  type ResponseFormat,
+  unprovenRejectionPart,
   unprovenResponsePart,
 } from '../../adapter/turn/responses.js';
 import { GeminiMcpError } from '../../errors.js';
 import { proveContract } from '../../json/contract.js';
-import {
-  type ClientMap,
-  type ExecutedCall,
-  type ExecuteOptions,
-  executeToolCalls,
-} from './execute.js';
+import { isJsonObject } from '../../json/object.js';
+import { type ClientMap, type ExecuteOptions, executeToolCalls, type Outcome } from './execute.js';
 
 /** Options of {@link answerCalls}. */
 export interface AnswerOptions
   extends ExecuteOptions,
-    Omit<FunctionResponseOptions, 'id'>,
+    ResponseFormat,
     Pick<FunctionCallsOptions, 'validateArgs'> {}
 
 /**
@@ -44,52 +39,59 @@ export interface AnswerOptions
  */
 export type ModelTurn = ResponseInput | ContentInput | readonly PartInput[];
 
-function responsePart(
-  outcome: ExecutedCall,
-  options: AnswerOptions,
-  dialect: ApiDialect,
-): AnswerPart {
-  const { structured, media, maxOutputBytes } = options;
-  return unprovenResponsePart(outcome.call.exposedName, outcome.result, {
-    id: outcome.call.callId,
-    ...(structured === undefined ? {} : { structured }),
-    ...(media === undefined ? {} : { media }),
-    ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
-    dialect,
-  });
+/** Whether `turn` is what `functionCalls` returned rather than a turn to read. */
+function isRead(turn: ModelTurn | FunctionCallsResult): turn is FunctionCallsResult {
+  return (
+    isJsonObject(turn) &&
+    Array.isArray(turn.items) &&
+    Array.isArray(turn.calls) &&
+    Array.isArray(turn.rejected)
+  );
 }
 
 /**
- * The turn's calls and their dialect: read now, or as `functionCalls` already read them against
- * `toolset` (in the dialect they were read in).
+ * Whether `item` is one `functionCalls` read against `toolset`: a rejection, or a call whose
+ * exposed name resolves there to the very tool it was read as. (Checked item by item, not taken
+ * on trust: these are the calls that run.)
  */
+function readAgainst(item: unknown, toolset: ToolSet): boolean {
+  if (!isJsonObject(item)) return false;
+  if (item.kind === 'rejected') return isJsonObject(item.rejected);
+  const { call } = item;
+  return (
+    item.kind === 'call' &&
+    isJsonObject(call) &&
+    typeof call.exposedName === 'string' &&
+    toolset.resolve(call.exposedName)?.tool === call.tool
+  );
+}
+
+/** The turn's calls: read now, or as `functionCalls` already read them against `toolset`. */
 function callsOf(
   turn: ModelTurn | FunctionCallsResult,
   toolset: ToolSet,
   options: AnswerOptions,
-): { read: FunctionCallsResult; dialect: ApiDialect } {
-  const readWith = readWithOf(turn);
-  if (readWith === undefined) {
-    const dialect = apiDialect(options.dialect);
-    const read = functionCalls(turn, toolset, {
-      dialect,
-      ...(options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs }),
-    });
-    return { read, dialect };
+): FunctionCallsResult {
+  if (!isRead(turn)) {
+    const { validateArgs } = options;
+    return functionCalls(turn, toolset, validateArgs === undefined ? {} : { validateArgs });
   }
-  if (readWith.toolset !== toolset) {
+  const stray = turn.items.findIndex((item) => !readAgainst(item, toolset));
+  if (stray !== -1) {
     throw new GeminiMcpError(
       'INVALID_INPUT',
-      'the calls were read against another tool set than the one given to answerCalls',
+      `the calls were read against another tool set than the one given to answerCalls (item ${stray} is not one of its calls)`,
+      { path: `/items/${stray}` },
     );
   }
-  if (options.dialect !== undefined && apiDialect(options.dialect) !== readWith.dialect) {
-    throw new GeminiMcpError(
-      'INVALID_INPUT',
-      `the calls were read as ${readWith.dialect} and cannot be answered as ${apiDialect(options.dialect)}`,
-    );
-  }
-  return { read: turn as FunctionCallsResult, dialect: readWith.dialect };
+  return turn;
+}
+
+/** The functionResponse part answering one item: its result, or its rejection. */
+function answerPart(outcome: Outcome, format: ResponseFormat): AnswerPart {
+  if (outcome.kind === 'rejected') return unprovenRejectionPart(outcome.rejected, format);
+  const { call, result } = outcome;
+  return unprovenResponsePart(call.exposedName, result, call.callId, format);
 }
 
 /**
@@ -98,13 +100,14 @@ function callsOf(
  * rejected (unknown name, bad arguments), failed, timed out or was cancelled. The turn is a
  * GenerateContentResponse (its first candidate), a Content or its parts, or what
  * `functionCalls(turn, toolset)` already read of it (then it is not read again, and
- * `validateArgs` and `dialect` are those it was read with; another `dialect` is INVALID_INPUT).
- * Each answer is the outcome of its own item, so none can shift to another call. Call ids are
- * echoed where the dialect's reference has them (Gemini API, Vertex AI v1beta1) and left out
- * where not (Vertex AI v1); each result is proven once (CallToolResult and outputSchema when
- * run) and the Content once, against that dialect's schema. Throws `INVALID_INPUT` when the turn
- * holds no function call (the candidate's FC-6 finish reason, if any, is named), so the API
- * never sees a count mismatch. `onProgress` hears the servers' progress notifications per call.
+ * `validateArgs` is what it was read with; calls read against another tool set are
+ * INVALID_INPUT). Each answer is the outcome of its own item, so none can shift to another
+ * call; every part, run or rejected, is made here, in `dialect`. Call ids are echoed where the
+ * dialect's reference has them (Gemini API, Vertex AI v1beta1) and left out where not (Vertex
+ * AI v1); each result is proven once (CallToolResult and outputSchema when run) and the Content
+ * once, against that dialect's schema. Throws `INVALID_INPUT` when the turn holds no function
+ * call (the candidate's FC-6 finish reason, if any, is named), so the API never sees a count
+ * mismatch. `onProgress` hears the servers' progress notifications per call.
  *
  * @example
  * ```ts
@@ -119,9 +122,8 @@ export async function answerCalls(
   clients: ClientMap,
   options: AnswerOptions = {},
 ): Promise<AnswerContent> {
-  const { read, dialect } = callsOf(turn, toolset, options);
-  const { items, finish } = read;
-  const { content } = dialectShapes(dialect);
+  const { content } = dialectShapes(options.dialect);
+  const { items, finish } = callsOf(turn, toolset, options);
   if (items.length === 0) {
     const why = finish === undefined ? '' : ` (the candidate finished with ${finish.reason})`;
     throw new GeminiMcpError(
@@ -130,9 +132,7 @@ export async function answerCalls(
     );
   }
   const outcomes = await executeToolCalls(items, clients, options);
-  const parts = outcomes.map((outcome) =>
-    outcome.kind === 'rejected' ? outcome.rejected.part : responsePart(outcome, options, dialect),
-  );
+  const parts = outcomes.map((outcome) => answerPart(outcome, options));
   return proveContract<AnswerContent>({ role: 'user', parts }, content.check, {
     schema: content.schema,
   });

@@ -3,6 +3,7 @@
  * and go on until it answers without calls or the turn limit is reached.
  */
 
+import { apiDialect } from '../../adapter/dialect.js';
 import type {
   AnswerContent,
   ContentInput,
@@ -197,6 +198,7 @@ export async function runConversation<
 >(options: ConversationOptions<R, M, C>): Promise<ConversationResult<R, C>> {
   const { generate, clients, signal, onTurn, onNotice } = options;
   checkTimeout('toolsRefreshTimeoutMs', options.toolsRefreshTimeoutMs);
+  apiDialect(options.dialect); // an unknown one is refused before the first turn
   const refreshTimeoutMs = options.toolsRefreshTimeoutMs ?? DEFAULT_TOOLS_REFRESH_TIMEOUT_MS;
   const maxTurns = options.maxTurns ?? 10;
   const contents: (C | ContentOf<R> | AnswerContent)[] = [...options.contents];
@@ -249,10 +251,11 @@ export async function runConversation<
     const candidate = response.candidates?.[0];
     // The model's calls resolve against what it was offered: a tool left out is never called.
     const offered = declaredToolSet(toolset, planned.fitted);
-    const read = functionCalls(response, offered, {
-      dialect: options.dialect ?? 'gemini',
-      ...(options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs }),
-    });
+    const read = functionCalls(
+      response,
+      offered,
+      options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs },
+    );
     const { items, finish } = read;
     if (finish !== undefined) return result({ reason: 'call-failure', finish }, turn);
     const model = candidate?.content;

@@ -145,7 +145,11 @@ export class UnknownKeys {
   add(pointer: string, key: string, hint: () => string): void {
     if (this.#listed < MAX_LISTED_UNKNOWN_KEYS) {
       this.#listed += 1;
-      this.#warn({ path: appendPointer(pointer, key), message: `unknown key, ignored${hint()}` });
+      this.#warn({
+        code: 'UNKNOWN_KEY',
+        message: `unknown key, ignored${hint()}`,
+        path: appendPointer(pointer, key),
+      });
       return;
     }
     this.#firstMore ??= appendPointer(pointer, key);
@@ -160,6 +164,7 @@ export class UnknownKeys {
         ? 'one more unknown key'
         : `${this.#more.toLocaleString('en-US')} more unknown keys, from this one on`;
     this.#warn({
+      code: 'UNKNOWN_KEY',
       path: this.#firstMore,
       message: `${count}, ignored (only the first ${MAX_LISTED_UNKNOWN_KEYS} are listed, with a did-you-mean)`,
     });
@@ -185,7 +190,7 @@ function inputsOf(value: unknown, warn: (w: ConfigWarning) => void): Map<string,
   const inputs = new Map<string, string>();
   if (value === undefined) return inputs;
   if (!Array.isArray(value)) {
-    warn({ path: '/inputs', message: 'not an array: ignored' });
+    warn({ code: 'KEY_IGNORED', message: 'not an array: ignored', path: '/inputs' });
     return inputs;
   }
   for (const input of value) {
@@ -306,7 +311,11 @@ function warnKeys(entry: Record<string, unknown>, pointer: string, ctx: EntryCon
     const reason = Object.hasOwn(IGNORED_KEYS, key) ? IGNORED_KEYS[key] : undefined;
     if (reason === '') continue;
     if (reason !== undefined)
-      ctx.warn({ path: appendPointer(pointer, key), message: `ignored: ${reason}` });
+      ctx.warn({
+        code: 'KEY_IGNORED',
+        message: `ignored: ${reason}`,
+        path: appendPointer(pointer, key),
+      });
     else {
       // Keys gemini-mcp-kit reads come first: `evn` is `env`, not VS Code's `dev`.
       ctx.unknownKeys.add(

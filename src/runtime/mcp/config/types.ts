@@ -3,6 +3,7 @@
  * entries gemini-mcp-kit connects.
  */
 import type { ToolFilter } from '../../../adapter/tools/toolset-types.js';
+import type { Warning } from '../../../errors.js';
 import type { OAuthSettings } from '../auth/settings.js';
 
 /** Fields every entry may carry, whatever its transport. */
@@ -82,12 +83,19 @@ export type ServersConfig = McpServersConfig | VsCodeServersConfig;
 /** Which client wrote the file, as far as its shape tells. */
 export type ConfigFormat = 'mcp-servers' | 'vscode' | 'gemini-cli';
 
+/** What a {@link ConfigWarning} is about. */
+export type ConfigWarningCode =
+  /** A key no reader of this format knows (a misspelling, with a "did you mean"): ignored. */
+  | 'UNKNOWN_KEY'
+  /** A key other clients read that gemini-mcp-kit does not act on (`trust`, a non-array `inputs`, ...): ignored. */
+  | 'KEY_IGNORED'
+  /** A variable (`${env:NAME}`, `${NAME}`, `$NAME`) that is not set, without a default: it expands to `""`. */
+  | 'VARIABLE_UNSET';
+
 /** Something in a configuration that was read but deserves the user's eye. */
-export interface ConfigWarning {
+export interface ConfigWarning extends Warning<ConfigWarningCode> {
   /** JSON pointer to the place in the configuration (`/mcpServers/fs/evn`). */
   readonly path: string;
-  /** The warning in words, with a "did you mean" when a known name is close. */
-  readonly message: string;
 }
 
 /** How a configuration is read. */

@@ -30,7 +30,11 @@ function envValue(name: string, fallback: string | undefined, path: string, ctx:
   const value = ctx.env[name];
   if (value !== undefined) return value;
   if (fallback !== undefined) return fallback;
-  ctx.warn({ path, message: `environment variable ${clip(name)} is not set; it expands to ""` });
+  ctx.warn({
+    code: 'VARIABLE_UNSET',
+    message: `environment variable ${clip(name)} is not set; it expands to ""`,
+    path,
+  });
   return '';
 }
 

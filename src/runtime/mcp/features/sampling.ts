@@ -9,15 +9,13 @@ import {
   ErrorCode,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Dialect } from '../../../adapter/dialect.js';
 import { chooseSamplingModel, type SamplingModelPolicy } from '../../../adapter/sampling/model.js';
 import { type SamplingRequest, samplingRequest } from '../../../adapter/sampling/request.js';
 import { samplingResult } from '../../../adapter/sampling/result.js';
 import type { SamplingWarning } from '../../../adapter/sampling/types.js';
 import type { ResponseInput, SchemaMode } from '../../../adapter/shapes.js';
 import type { FunctionDeclarationsOptions } from '../../../adapter/tools/declarations.js';
-import type { MediaMode } from '../../../adapter/turn/render.js';
-import type { StructuredMode } from '../../../adapter/turn/responses.js';
+import { type ResponseFormat, responseFormat } from '../../../adapter/turn/responses.js';
 import { GeminiMcpError } from '../../../errors.js';
 import { type ReadNotice, readMcpCreateMessageRequestParams } from '../../../generated/guards.js';
 import type {
@@ -64,12 +62,14 @@ export type SamplingDecision =
 
 /**
  * Options of sampling: `generate` is the same function `runConversation` takes (the ready
- * `genaiGenerate` works), `R` its response type, `M` the schema mode of the declared tools.
+ * `genaiGenerate` works), `R` its response type, `M` the schema mode of the declared tools. The
+ * {@link ResponseFormat} is how a request's `tool_result` blocks are sent (as in
+ * `functionResponse`), and which API the requests are for.
  */
 export interface SamplingOptions<
   R extends ResponseInput = GenerateContentResponse,
   M extends SchemaMode = SchemaMode,
-> {
+> extends ResponseFormat {
   /** Asks the model; it is given the model chosen (`request.model`) when there is one. */
   readonly generate: Generate<R, M>;
   /**
@@ -92,14 +92,6 @@ export interface SamplingOptions<
   readonly serverLimits?: Readonly<Record<string, SamplingLimits>>;
   /** How the request's tools are declared (schema mode, output schemas). */
   readonly declarations?: Omit<FunctionDeclarationsOptions<M>, 'onWarning'>;
-  /** How a `tool_result`'s structured content is sent (as in `functionResponse`; default `'prefer'`). */
-  readonly structured?: StructuredMode;
-  /** How a `tool_result`'s images and audio travel (as in `functionResponse`; default `'placeholder'`). */
-  readonly media?: MediaMode;
-  /** The cap on a `tool_result`'s text (as in `functionResponse`; default 256 KiB). */
-  readonly maxOutputBytes?: number;
-  /** Default `'gemini'`; `'vertex'` sends no call ids. */
-  readonly dialect?: Dialect;
   /** Hears every loss and change of a request or its result (see `SamplingWarningCode`). */
   readonly onWarning?: (warning: SamplingWarning, context: { readonly serverId: string }) => void;
   /** Hears every tolerance used in reading the model's reply. */
@@ -228,13 +220,10 @@ function convert(
 ): SamplingRequest<SchemaMode> {
   try {
     return samplingRequest(params, {
+      ...responseFormat(options),
       serverId,
       maxTokensCap: limits.maxTokens,
       ...(options.declarations === undefined ? {} : { declarations: options.declarations }),
-      ...(options.structured === undefined ? {} : { structured: options.structured }),
-      ...(options.media === undefined ? {} : { media: options.media }),
-      ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
-      ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
     });
   } catch (error) {
     if (!(error instanceof GeminiMcpError) || error.code === 'CONTRACT_VIOLATION') throw error;
