@@ -41,7 +41,7 @@ export const RESERVED_SERVER_ID = 'gmk';
 export const RESERVED_PREFIX = `${RESERVED_SERVER_ID}${SEPARATOR}`;
 
 /**
- * Whether `name` is in gemini-mcp-kit's reserved namespace ({@link RESERVED_PREFIX}, any case).
+ * Whether `name` is in gemini-mcp-kit's reserved namespace (the prefix `gmk__`, in any case).
  *
  * @example
  * ```ts
