@@ -24,6 +24,7 @@ const INTEGRATION = [
   'test/cli/servers.test.ts',
   'test/cli/validate-inputs.test.ts',
   'test/cli/validate-read.test.ts',
+  'test/cli/validate-limits.test.ts',
   'test/cli/validate.test.ts',
   'test/conformance/conformance.test.ts',
   'test/entries.test.ts',

@@ -15,6 +15,7 @@ import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { l1Limits } from './figures/l1-limits.js';
 import { memory } from './figures/memory.js';
 import { p1 } from './figures/p1-contract.js';
 import { p2 } from './figures/p2-genai.js';
@@ -87,6 +88,7 @@ const FIGURES: ReadonlyArray<readonly [string, FigureRun]> = [
   ['P6b', async (ctx) => (ctx.quick ? undefined : p6Generate(ctx))],
   ['M', memory],
   ['P7', p7],
+  ['L1', l1Limits],
 ];
 
 function commit(rev = 'HEAD'): string {

@@ -14,10 +14,16 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isJsonObject } from './lib/canonical-json.js';
-import { changeReport, parseTree } from './lib/change-report.js';
+import { changeReport, parseTree, unfoundCitations } from './lib/change-report.js';
 import { dialectTable, withDialectTable } from './lib/dialect-table.js';
 import { readTree, replaceTree } from './lib/schema-dir.js';
-import { load, readSources, recordSynced, vertexPackageVersion } from './lib/sources.js';
+import {
+  load,
+  loadVertexProtos,
+  readSources,
+  recordSynced,
+  vertexPackageVersion,
+} from './lib/sources.js';
 import { buildSchemaTree, type SyncInput } from './lib/sync.js';
 import { SyncInputError } from './lib/sync-error.js';
 
@@ -120,7 +126,8 @@ async function main(): Promise<number> {
     strict: true,
   });
   const { gemini, mcp, vertex } = await inputs(values);
-  const next = buildSchemaTree(gemini, mcp, vertex);
+  const protos = vertex === undefined ? {} : await loadVertexProtos(vertex.location);
+  const next = buildSchemaTree(gemini, mcp, vertex, protos);
   const out = resolve(values.out);
   const current = await readTree(out);
 
@@ -128,6 +135,7 @@ async function main(): Promise<number> {
     current.size !== next.size || [...next].some(([file, text]) => current.get(file) !== text);
   const report = changeReport(parseTree(current), parseTree(next));
   for (const line of report) console.log(line);
+  for (const line of unfoundCitations(next)) console.warn(line);
   if (!changed) {
     console.log(`schemas: up to date (${next.size} files)`);
     if (values.sources && !values.check)

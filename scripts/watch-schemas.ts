@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isJsonObject, type JsonObject, sha256 } from './lib/canonical-json.js';
-import { parseTree, schemaChanges } from './lib/change-report.js';
+import { limitChanges, parseTree, schemaChanges } from './lib/change-report.js';
 import { readDiscovery } from './lib/discovery.js';
 import {
   type DriftFindings,
@@ -26,13 +26,14 @@ import {
 import { readTree, replaceTree } from './lib/schema-dir.js';
 import {
   load,
+  loadVertexProtos,
   type McpSource,
   readSources,
   type SchemaSources,
   SOURCES_FILE,
   vertexPackageVersion,
 } from './lib/sources.js';
-import { buildSchemaTree, type SyncInput } from './lib/sync.js';
+import { buildSchemaTree, LIMITS_FILE, type SyncInput } from './lib/sync.js';
 import { SyncInputError } from './lib/sync-error.js';
 import { treeDifferences } from './lib/tree-diff.js';
 
@@ -235,7 +236,8 @@ async function watch(values: Options): Promise<{ code: number; report: string }>
   const sources = withOverrides(await readSources(resolve(values.sources)), values);
   const inputs = await loadAll(sources);
   const revision = checkGemini(sources, inputs.gemini);
-  const next = buildSchemaTree(inputs.gemini, inputs.mcp, inputs.vertex);
+  const protos = inputs.vertex === undefined ? {} : await loadVertexProtos(inputs.vertex.location);
+  const next = buildSchemaTree(inputs.gemini, inputs.mcp, inputs.vertex, protos);
   const current = await readTree(resolve(values.schemas));
   if (current.size === 0) {
     throw new SyncInputError(values.schemas, 'holds no schemas: nothing to compare with');
@@ -256,6 +258,7 @@ async function watch(values: Options): Promise<{ code: number; report: string }>
   const findings: DriftFindings = {
     sources: sourceStatuses(sources, inputs, revision, current),
     changes: schemaChanges(parseTree(current), parseTree(next)),
+    limits: limitChanges(parseTree(current).get(LIMITS_FILE), parseTree(next).get(LIMITS_FILE)),
     schemasChanged,
     generated,
     types,

@@ -23,6 +23,25 @@
  * @module gemini-mcp-kit/schemas
  */
 
+export type { BudgetOptions, DeclarationBudget, DeclarationMeasure } from './adapter/limits.js';
+export { resolveBudget } from './adapter/limits.js';
+export type {
+  BudgetWarning,
+  BudgetWarningCode,
+  DeclarationBudgetOptions,
+  DeclarationCandidate,
+  DeclarationSelector,
+  SelectionContext,
+} from './adapter/tools/fit.js';
+export { isBudgetWarning } from './adapter/tools/fit.js';
+export { isReservedName } from './adapter/tools/names.js';
+export type {
+  Refusal,
+  RefusalKind,
+  RefusedDeclaration,
+  RefusedRequest,
+} from './adapter/turn/refusal.js';
+export { traceRefusal } from './adapter/turn/refusal.js';
 export type { RequestCheckOptions, RequestFinding } from './adapter/turn/request-checks.js';
 export { checkRequest } from './adapter/turn/request-checks.js';
 export type { ReadCheck, SchemaName } from './generated/guards.js';
@@ -50,6 +69,14 @@ export {
   readPart,
   SCHEMAS,
 } from './generated/guards.js';
+export type {
+  ApiLimit,
+  ApiLimitId,
+  ApiLimitSource,
+  LimitDialect,
+  LimitValue,
+} from './generated/limits.js';
+export { API_LIMITS } from './generated/limits.js';
 /** Every vendored schema's generated type (Gemini API, Vertex AI v1 and v1beta1, MCP), by schema name. */
 export type * as schemas from './generated/types.js';
 export type {

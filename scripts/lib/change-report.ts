@@ -67,7 +67,7 @@ export function schemaChanges(
 ): SchemaChange[] {
   const changes: SchemaChange[] = [];
   const files = [...new Set([...before.keys(), ...after.keys()])]
-    .filter((f) => f !== 'manifest.json')
+    .filter((f) => f !== 'manifest.json' && f !== LIMITS)
     .sort();
   for (const file of files) {
     const old = before.get(file);
@@ -85,12 +85,83 @@ export function schemaChanges(
   return changes;
 }
 
-/** Compares two versions of `schemas/`: one line per change. */
+/** Compares two versions of `schemas/`: one line per change (the schemas', then the limits'). */
 export function changeReport(
   before: Map<string, JsonObject>,
   after: Map<string, JsonObject>,
 ): string[] {
-  return schemaChanges(before, after).map((change) => change.text);
+  return [
+    ...schemaChanges(before, after).map((change) => change.text),
+    ...limitChanges(before.get(LIMITS), after.get(LIMITS)),
+  ];
+}
+
+/** The file of the API limits (written by the sync from scripts/lib/api-limits.ts). */
+const LIMITS = 'limits.json';
+
+const limitsOf = (document: JsonObject | undefined): JsonObject =>
+  isJsonObject(document?.limits) ? document.limits : {};
+
+/** The reference citations of a limit that the reference synced no longer says. */
+function unfound(limit: Json | undefined): string[] {
+  const sources = isJsonObject(limit) && Array.isArray(limit.sources) ? limit.sources : [];
+  return sources.flatMap((source) =>
+    isJsonObject(source) && source.kind === 'reference' && source.found !== true
+      ? [`${String(source.document)} ${String(source.at)}: "${String(source.quote)}"`]
+      : [],
+  );
+}
+
+/**
+ * What changes in the API limits (`schemas/limits.json`), one line each: a limit added or
+ * removed, a value changed in a dialect, a cited reference text no longer (or again) found.
+ */
+export function limitChanges(
+  before: JsonObject | undefined,
+  after: JsonObject | undefined,
+): string[] {
+  const old = limitsOf(before);
+  const now = limitsOf(after);
+  const lines: string[] = [];
+  for (const id of [...new Set([...Object.keys(old), ...Object.keys(now)])].sort()) {
+    const a = old[id];
+    const b = now[id];
+    if (!isJsonObject(a)) lines.push(`limits.${id}: limit added`);
+    else if (!isJsonObject(b)) lines.push(`limits.${id}: limit removed`);
+    else {
+      const valuesA = isJsonObject(a.value) ? a.value : {};
+      const valuesB = isJsonObject(b.value) ? b.value : {};
+      for (const dialect of [...new Set([...Object.keys(valuesA), ...Object.keys(valuesB)])]) {
+        const x = JSON.stringify(valuesA[dialect]);
+        const y = JSON.stringify(valuesB[dialect]);
+        if (x !== y) lines.push(`limits.${id}.${dialect}: ${x ?? 'none'} -> ${y ?? 'none'}`);
+      }
+      const gone = new Set(unfound(a));
+      for (const citation of unfound(b)) {
+        if (!gone.has(citation))
+          lines.push(`limits.${id}: the reference no longer says it: ${citation}`);
+      }
+      const still = new Set(unfound(b));
+      for (const citation of gone) {
+        if (!still.has(citation))
+          lines.push(`limits.${id}: the reference says it again: ${citation}`);
+      }
+    }
+  }
+  return lines;
+}
+
+/** One warning line per reference citation of the limits in `tree` that its reference does not say. */
+export function unfoundCitations(tree: Map<string, string>): string[] {
+  const text = tree.get(LIMITS);
+  if (text === undefined) return [];
+  const limits = limitsOf(JSON.parse(text) as JsonObject);
+  return Object.entries(limits).flatMap(([id, limit]) =>
+    unfound(limit).map(
+      (citation) =>
+        `limits: ${id} cites ${citation}, which the reference synced does not say: review scripts/lib/api-limits.ts`,
+    ),
+  );
 }
 
 function fieldChanges(name: string, old: JsonObject, now: JsonObject): string[] {

@@ -25,6 +25,11 @@ export interface DriftFindings {
   sources: SourceStatus[];
   /** Field-level changes in `schemas/`. */
   changes: SchemaChange[];
+  /**
+   * Changes to the API limits (`schemas/limits.json`): a value changed, or a limit's cited
+   * reference text no longer found in the reference read now (see `limitChanges`).
+   */
+  limits: string[];
   /** True when any byte of `schemas/` would change (provenance included). */
   schemasChanged: boolean;
   /** The generated files that would change; null when `schemas/` does not change. */
@@ -99,6 +104,20 @@ function changesSection(changes: SchemaChange[], schemasChanged: boolean): strin
   return lines;
 }
 
+function limitsSection(limits: string[]): string[] {
+  const lines = ['## API limits (`schemas/limits.json`)', ''];
+  if (limits.length === 0) {
+    lines.push('None: every limit cited from the reference is still stated there.');
+    return lines;
+  }
+  lines.push(
+    'Review `scripts/lib/api-limits.ts`: what the API enforces beyond its schemas may have changed.',
+    '',
+    ...limits.map((line) => `- ${line}`),
+  );
+  return lines;
+}
+
 function generatedSection(generated: FileDifference[] | null): string[] {
   const lines = ['## Generated files that would change', ''];
   if (generated === null) {
@@ -145,7 +164,7 @@ function typesSection(types: TypeShapeReport | null): string[] {
 export function renderDriftReport(findings: DriftFindings): string {
   const changed = findings.schemasChanged;
   const summary = changed
-    ? `**The API reference changed**: ${findings.changes.length} field change(s), ${findings.generated?.length ?? 0} generated file(s) and ${findings.types?.changed.length ?? 0} public type(s) would change.`
+    ? `**The API reference changed**: ${findings.changes.length} field change(s), ${findings.limits.length} limit change(s), ${findings.generated?.length ?? 0} generated file(s) and ${findings.types?.changed.length ?? 0} public type(s) would change.`
     : '**No change**: every source gives the `schemas/` committed.';
   const lines = [
     '# API reference drift',
@@ -155,6 +174,8 @@ export function renderDriftReport(findings: DriftFindings): string {
     ...sourcesSection(findings.sources),
     '',
     ...changesSection(findings.changes, changed),
+    '',
+    ...limitsSection(findings.limits),
     '',
     ...generatedSection(findings.generated),
     '',

@@ -1,6 +1,7 @@
 /** The whole generation: `schemas/` in, the files of `src/generated/` out (no I/O but reading schemas/). */
 import { Project, ts } from 'ts-morph';
 import { generateGuards, generateValidatorTypes } from './generate-guards.js';
+import { generateLimits } from './generate-limits.js';
 import { generateTypes } from './generate-types.js';
 import {
   byFamily,
@@ -35,7 +36,7 @@ function formatted(types: string): string {
 
 /** Generates every file of `src/generated/` (file name to text). */
 export async function generateAll(schemasDir: string): Promise<Map<string, string>> {
-  const { schemas, manifestSha256, knownTo } = await loadSchemaTree(schemasDir);
+  const { schemas, manifestSha256, knownTo, limits } = await loadSchemaTree(schemasDir);
   const twins = readTwins(schemas);
   const all = [...schemas, ...twins].sort((a, b) => (a.typeName < b.typeName ? -1 : 1));
   const head = banner(manifestSha256, schemas.length, twins.length);
@@ -58,5 +59,6 @@ export async function generateAll(schemasDir: string): Promise<Map<string, strin
   for (const [name, text] of generateGuards(schemas, twins, knownTo)) {
     files.set(name, `${head}\n${text}`);
   }
+  files.set('limits.ts', `${head}\n${generateLimits(limits)}`);
   return files;
 }

@@ -18,6 +18,25 @@ export interface SchemaTree {
   manifestSha256: string;
   /** What the vendored schemas are, for notices: `revision 20260325`, `MCP 2025-06-18, 2025-11-25 and 2026-07-28`. */
   knownTo: { gemini: string; mcp: string };
+  /** The API limits (`schemas/limits.json`, listed with its sha256 under the manifest's `limits`). */
+  limits: JsonObject;
+}
+
+/** `schemas/limits.json` as the manifest lists it, checked against its sha256. */
+function loadLimits(tree: Map<string, string>, manifest: unknown): JsonObject {
+  const entry = isJsonObject(manifest) && isJsonObject(manifest.limits) ? manifest.limits : {};
+  const file = typeof entry.file === 'string' ? entry.file : undefined;
+  const text = file === undefined ? undefined : tree.get(file);
+  if (file === undefined || text === undefined)
+    throw new Error(
+      'schemas/manifest.json lists no limits file, or it is missing: run npm run schemas:sync',
+    );
+  if (sha256(text) !== entry.sha256)
+    throw new Error(`schemas/${file} does not match its sha256 in the manifest`);
+  const limits: unknown = JSON.parse(text);
+  if (!isJsonObject(limits) || !isJsonObject(limits.limits))
+    throw new Error(`schemas/${file} holds no limits`);
+  return limits;
 }
 
 function listed(names: string[]): string {
@@ -61,11 +80,13 @@ export async function loadSchemaTree(root: string): Promise<SchemaTree> {
     }
     schemas.push({ file, typeName: schema.title, schema });
   }
+  const limits = loadLimits(tree, manifest);
+  const limitsFile = (manifest as { limits: { file: string } }).limits.file;
   for (const file of tree.keys()) {
-    if (file !== 'manifest.json' && !(file in listed))
+    if (file !== 'manifest.json' && file !== limitsFile && !(file in listed))
       throw new Error(`schemas/${file} is not in the manifest`);
   }
   if (schemas.length === 0) throw new Error(`${root} holds no schemas`);
   schemas.sort((a, b) => (a.typeName < b.typeName ? -1 : 1));
-  return { schemas, manifestSha256: sha256(manifestText), knownTo: knownTo(manifest) };
+  return { schemas, manifestSha256: sha256(manifestText), knownTo: knownTo(manifest), limits };
 }

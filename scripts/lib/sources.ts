@@ -154,3 +154,27 @@ export async function recordSynced(
   if (JSON.stringify(value) === before) return;
   await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
 }
+
+/**
+ * Vertex AI's `tool.proto` of each API version, from the folder a local `protos.json` lies in
+ * (`google/cloud/aiplatform/<version>/tool.proto`, as `@google-cloud/aiplatform` lays it out):
+ * the comments there state limits that `protos.json` drops. A version whose file is absent (a URL,
+ * another layout) is left out, and the limits it would confirm are recorded as not found.
+ */
+export async function loadVertexProtos(
+  protosJson: string,
+): Promise<Partial<Record<'v1' | 'v1beta1', string>>> {
+  if (isUrl(protosJson)) return {};
+  const texts: Partial<Record<'v1' | 'v1beta1', string>> = {};
+  for (const version of ['v1', 'v1beta1'] as const) {
+    try {
+      texts[version] = await readFile(
+        resolve(dirname(protosJson), 'google', 'cloud', 'aiplatform', version, 'tool.proto'),
+        'utf8',
+      );
+    } catch {
+      // not there: its citations are recorded as not found
+    }
+  }
+  return texts;
+}

@@ -1,6 +1,14 @@
 /** The sync itself: inputs in, the complete content of `schemas/` out (no I/O here). */
 import { basename } from 'node:path';
+import {
+  checkCitations,
+  discoveryFieldText,
+  limitsDocument,
+  protoFieldText,
+  type ReferenceTexts,
+} from './api-limits.js';
 import { canonicalJson, type JsonObject, sha256 } from './canonical-json.js';
+import { readDiscovery } from './discovery.js';
 import { buildGeminiSchemas } from './gemini.js';
 import { HAND_RULES, REQUIRED_RULE } from './hand-rules.js';
 import { buildMcpSchemas, readMcpSchema } from './mcp.js';
@@ -26,6 +34,12 @@ function parse(input: SyncInput): unknown {
   }
 }
 
+/** The file of `schemas/` that holds the API limits (see scripts/lib/api-limits.ts). */
+export const LIMITS_FILE = 'limits.json';
+
+/** Vertex AI's `tool.proto` text per API version, where the limits' Vertex citations are checked. */
+export type VertexProtoTexts = Partial<Record<'v1' | 'v1beta1', string>>;
+
 function provenance(input: SyncInput): JsonObject {
   const source = /^https?:\/\//.test(input.location) ? input.location : basename(input.location);
   return { source, sha256: sha256(input.bytes), bytes: input.bytes.byteLength };
@@ -36,10 +50,12 @@ export function buildSchemaTree(
   gemini: SyncInput,
   mcp: readonly SyncInput[],
   vertex?: SyncInput,
+  vertexProtos: VertexProtoTexts = {},
 ): Map<string, string> {
   if (mcp.length === 0)
     throw new SyncInputError('--mcp', 'at least one MCP specification schema is needed');
-  const geminiSchemas = buildGeminiSchemas(gemini.location, parse(gemini));
+  const geminiDocument = parse(gemini);
+  const geminiSchemas = buildGeminiSchemas(gemini.location, geminiDocument);
   const versions = mcp.map((input) =>
     readMcpSchema(input.location, input.protocolVersion ?? '', parse(input)),
   );
@@ -54,6 +70,16 @@ export function buildSchemaTree(
   const tree = new Map<string, string>();
   for (const file of [...geminiSchemas.files, ...mcpFiles, ...vertexFiles])
     tree.set(file.file, canonicalJson(file.schema));
+  const texts: ReferenceTexts = {
+    'gemini-discovery': discoveryFieldText(readDiscovery(gemini.location, geminiDocument).schemas),
+    ...(vertexProtos.v1 === undefined
+      ? {}
+      : { 'vertex-v1-proto': protoFieldText(vertexProtos.v1) }),
+    ...(vertexProtos.v1beta1 === undefined
+      ? {}
+      : { 'vertex-v1beta1-proto': protoFieldText(vertexProtos.v1beta1) }),
+  };
+  const limits = canonicalJson(limitsDocument(checkCitations(texts)));
   const manifest: JsonObject = {
     generator: 'scripts/sync-schemas.ts',
     regenerate: 'npm run schemas:sync -- --sources schema-sources.json',
@@ -80,7 +106,9 @@ export function buildSchemaTree(
     schemas: Object.fromEntries(
       [...tree].sort(([a], [b]) => (a < b ? -1 : 1)).map(([file, text]) => [file, sha256(text)]),
     ),
+    limits: { file: LIMITS_FILE, sha256: sha256(limits), source: 'scripts/lib/api-limits.ts' },
   };
+  tree.set(LIMITS_FILE, limits);
   tree.set('manifest.json', canonicalJson(manifest));
   return tree;
 }

@@ -81,7 +81,11 @@ function validateCommand(io: CliIo): Command {
     )
     .option(
       '--request',
-      'check GenerateContentRequests also for what no single schema sees: colliding function names, both parameter forms, functionResponse turns not matching their functionCall turn, missing thought signatures',
+      "check GenerateContentRequests also for what no single schema sees: colliding function names, both parameter forms, functionResponse turns not matching their functionCall turn, missing thought signatures, and what the API enforces beyond its schemas (declarations per request, names, parameter names, nesting depth, size: the limits of --dialect, see the README's API limits)",
+    )
+    .option(
+      '--tool-lists <file>',
+      "with --request: the servers' tool lists the request was built from (JSON: [{serverId, tools}], or server id to its tools or tools/list result), so that each finding names its server and tool",
     )
     .option(
       '--model <model>',
@@ -130,6 +134,7 @@ function validateCommand(io: CliIo): Command {
         maxErrors: opts.maxErrors as number,
         debug: globals.debug === true,
         ...(typeof opts.model === 'string' ? { model: opts.model } : {}),
+        ...(typeof opts.toolLists === 'string' ? { toolLists: opts.toolLists } : {}),
       };
       const { runValidate } = await import('./validate/command.js');
       process.exitCode = await runValidate(files, options, io);

@@ -13,9 +13,10 @@ import { MCP_ROOTS } from '../../scripts/lib/mcp.js';
 import { SCHEMAS, type SchemaName } from '../../src/generated/guards.js';
 
 const root = join(import.meta.dirname, '..', 'fixtures');
-// configs/ holds MCP client configuration files (test/runtime/config-files.test.ts), not schema fixtures.
+// configs/ holds MCP client configuration files (test/runtime/config-files.test.ts), refusals/ the API's
+// refusals of declarations (test/adapter/refusal.test.ts): not schema fixtures.
 const schemaNames = readdirSync(root)
-  .filter((name) => name !== 'configs')
+  .filter((name) => name !== 'configs' && name !== 'refusals')
   .sort();
 const casesOf = (schema: string, kind: 'valid' | 'invalid') => {
   const dir = join(root, schema, kind);

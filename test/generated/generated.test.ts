@@ -340,9 +340,13 @@ async function writeTinySchemas(root: string): Promise<void> {
     await writeFile(join(root, file), text);
     hashes[file] = sha256(text);
   }
+  // The API limits are an input of every generation: the project's own file, as it is.
+  const limits = readFileSync(join(projectRoot, 'schemas', 'limits.json'), 'utf8');
+  await writeFile(join(root, 'limits.json'), limits);
   const manifest = {
     schemas: hashes,
     inputs: { gemini: { revision: '20260101' }, mcp: [{ protocolVersion: '2025-06-18' }] },
+    limits: { file: 'limits.json', sha256: sha256(limits) },
   };
   await writeFile(join(root, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }

@@ -20,8 +20,19 @@ describe('schemas/manifest.json', () => {
   it('lists every schema file with its sha256', async () => {
     const tree = await readTree(committed);
     const listed = Object.keys(manifest.schemas).sort();
-    expect(listed).toEqual([...tree.keys()].filter((f) => f !== 'manifest.json').sort());
+    expect(listed).toEqual(
+      [...tree.keys()].filter((f) => f !== 'manifest.json' && f !== 'limits.json').sort(),
+    );
     for (const file of listed) expect(sha256(tree.get(file)!), file).toBe(manifest.schemas[file]);
+  });
+
+  it('issue 31 item 1: records the API limits file with its sha256 and source', async () => {
+    const tree = await readTree(committed);
+    expect(manifest.limits).toEqual({
+      file: 'limits.json',
+      sha256: sha256(tree.get('limits.json')!),
+      source: 'scripts/lib/api-limits.ts',
+    });
   });
 
   it('records the hand rules applied, each with its source', () => {

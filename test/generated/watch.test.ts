@@ -32,7 +32,12 @@ interface Discovery {
   revision: string;
   schemas: Record<
     string,
-    { properties: Record<string, { type?: string; format?: string; enum?: string[] }> }
+    {
+      properties: Record<
+        string,
+        { type?: string; format?: string; enum?: string[]; description?: string }
+      >;
+    }
   >;
 }
 
@@ -125,6 +130,9 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
       /\| Vertex AI \| .* \| @google-cloud\/aiplatform@6\.11\.0, sha256 \w+ \| @google-cloud\/aiplatform@6\.11\.0, .* \| same bytes \|/,
     );
     expect(run.stdout).toContain('## Public types that change shape\n\nNone.');
+    expect(run.stdout).toContain(
+      '## API limits (`schemas/limits.json`)\n\nNone: every limit cited from the reference is still stated there.',
+    );
     expect(await readFile(output, 'utf8')).toBe('changed=false\n');
   });
 
@@ -139,6 +147,12 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
         const blockReason = document.schemas.PromptFeedback!.properties.blockReason!;
         blockReason.enum = blockReason.enum!.filter((value) => value !== 'OTHER');
         document.schemas.Candidate!.properties.index = { type: 'string', format: 'int64' };
+        // the reference no longer states the name limit the limits cite
+        const name = document.schemas.FunctionDeclaration!.properties.name!;
+        name.description = String(name.description).replace(
+          'maximum length of 128',
+          'maximum length of 256',
+        );
       });
       // Vertex AI v1beta1 drops the id of a function response (a copy of the package's descriptor)
       const protos = JSON.parse(await readFile(vertexProtos, 'utf8'));
@@ -183,6 +197,10 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
           /^\| Vertex AI \| .*changed\/protos\.json \| @google-cloud\/aiplatform@6\.11\.0, sha256 \w+ \| @google-cloud\/aiplatform@6\.11\.0, sha256 \w+ \| changed \|$/,
         ),
       );
+      // the limits whose cited reference text is gone (issue 31 item 1)
+      expect(lines).toContainEqual(
+        '- limits.function-name: the reference no longer says it: gemini-discovery FunctionDeclaration.name: "underscores, colons, dots, and dashes, with a maximum length of 128"',
+      );
       // the generated files that would change
       for (const file of [
         'types.ts',
@@ -191,6 +209,7 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
         'validators-vertex-v1beta1.js',
         'guards-gemini.ts',
         'guards.ts',
+        'limits.ts',
       ]) {
         expect(run.stdout).toMatch(
           new RegExp(`- \`src/generated/${file.replace('.', '\\.')}\`: \\d+ line`),

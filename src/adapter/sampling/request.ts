@@ -315,7 +315,8 @@ function contextWarnings(params: McpCreateMessageRequestParams, warnings: Sampli
  *   (lowered to `maxTokensCap`); `temperature` (clamped to [0, 2]) and `stopSequences` (the
  *   first 5) to `generationConfig`;
  * - `tools` -> a tool set of the server's tools (`buildToolSet`: naming, sanitizing, schema
- *   modes) declared as Gemini tools; `toolChoice` `auto` / `required` / `none` ->
+ *   modes) declared as Gemini tools within the budget of `dialect` (what does not fit is left out
+ *   and reported, `TOOL_CHANGED`); `toolChoice` `auto` / `required` / `none` ->
  *   `toolConfig.functionCallingConfig.mode` `AUTO` / `ANY` / `NONE`.
  *
  * `includeContext` other than `none` and `metadata` are reported and not sent; model
@@ -343,8 +344,14 @@ export function samplingRequest<M extends SchemaMode = 'json'>(
   contextWarnings(read, warnings);
   const built = buildToolSet([{ serverId: options.serverId, tools: read.tools ?? [] }]);
   for (const warning of built.warnings) warnings.push(toolWarning(warning));
+  const budget = options.declarations?.budget;
   const tools = geminiTools(built.toolset, {
     ...options.declarations,
+    // The request's own dialect sets its budget, unless the declarations name another.
+    budget:
+      budget === false
+        ? false
+        : { ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...budget },
     onWarning: (warning) => warnings.push(toolWarning(warning)),
   });
   const context: MessageContext = {

@@ -13,6 +13,7 @@ import type {
   SchemaWarningCode,
 } from '../../schema/to-gemini-schema.js';
 import { toDeclaredParameters, toDeclaredSchema } from '../../schema/to-gemini-schema.js';
+import { resolveBudget } from '../limits.js';
 import type {
   DeclaredFunction,
   FunctionTool,
@@ -22,6 +23,16 @@ import type {
   UseGeminiMcpKitGenaiForGenaiTool,
 } from '../shapes.js';
 import { MAX_DESCRIPTION_BYTES, sanitizeDescription } from './description.js';
+import {
+  type BudgetWarning,
+  type DeclarationBudgetOptions,
+  type DeclarationCandidate,
+  declarationCandidates,
+  type FitOptions,
+  type FittedDeclarations,
+  fitDeclarations,
+  leftOutWarning,
+} from './fit.js';
 import { type UncheckedKeyword, uncheckedKeywords } from './tool-schemas.js';
 import { freeOfHiddenText } from './toolset.js';
 import type { ToolSet, ToolSetEntry } from './toolset-types.js';
@@ -82,7 +93,9 @@ export type DeclarationWarning =
       readonly schema: 'inputSchema' | 'outputSchema';
       /** The keyword, its path into that schema and why. */
       readonly unchecked: UncheckedKeyword;
-    });
+    })
+  /** A tool left out of a request's declarations by the budget, or refused by the API (`geminiTools`, `runConversation`). */
+  | BudgetWarning;
 
 /**
  * Options of {@link functionDeclarations} and {@link geminiTools}; `M` is the schema mode, which
@@ -107,6 +120,15 @@ export interface FunctionDeclarationsOptions<M extends SchemaMode = SchemaMode> 
   readonly strict?: boolean;
   /** Called for each description sanitized, schema conversion loss and tool left out, in tool order. */
   readonly onWarning?: (warning: DeclarationWarning) => void;
+  /**
+   * What one request's declarations must fit (`geminiTools`, `runConversation`,
+   * `mcpCallableTool`; `functionDeclarations` returns every declaration): the limits of the
+   * dialect (default `'gemini'`: 512 declarations, 49,152 bytes of declarations, 7 JSON levels;
+   * Vertex AI: 128 declarations) with any figure overridden, and the selection hook that chooses
+   * what to declare. A tool that does not fit is left out with a warning (`TOOL_OVER_LIMIT`,
+   * `TOOL_OVER_BUDGET`). `false`: no budget, every declaration (the request may be refused).
+   */
+  readonly budget?: DeclarationBudgetOptions | false;
 }
 
 type SchemaName = 'inputSchema' | 'outputSchema';
@@ -419,6 +441,10 @@ class BuildWarnings {
 /** Declarations built and proven once per tool set and options, with the warnings they gave. */
 interface Declared {
   readonly declarations: readonly FunctionDeclaration[];
+  /** The entry of each declaration (same order). */
+  readonly entries: readonly ToolSetEntry[];
+  /** The declarations measured, made on first use. */
+  candidates?: readonly DeclarationCandidate[];
   readonly warnings: BuildWarnings;
   /** Whether `{functionDeclarations: declarations}` was proven against the Tool schema. */
   toolProven: boolean;
@@ -439,13 +465,17 @@ function declared(toolset: ToolSet, options: FunctionDeclarationsOptions): Decla
     const warnings = new BuildWarnings();
     const collecting = { ...options, onWarning: warnings.add };
     const declarations: FunctionDeclaration[] = [];
+    const entries: ToolSetEntry[] = [];
     for (const entry of toolset.entries) {
       const built = declarationOrOmission(entry, collecting, warnings);
       // Its converted schemas are frozen already (as they were sanitized), as are the tool set's
       // own: this freezes the declaration and any sanitized copy of a json-mode schema.
-      if (built !== undefined) declarations.push(deepFreeze(built));
+      if (built !== undefined) {
+        declarations.push(deepFreeze(built));
+        entries.push(entry);
+      }
     }
-    found = { declarations, warnings, toolProven: false };
+    found = { declarations, entries, warnings, toolProven: false };
     byOptions.set(key, found);
   }
   if (options.onWarning !== undefined) {
@@ -554,16 +584,59 @@ export function geminiTools<M extends SchemaMode = 'json'>(
   toolset: ToolSet,
   options: FunctionDeclarationsOptions<M> = {},
 ): FunctionTool<M>[] {
+  if (options.budget === false) {
+    const found = declared(toolset, options);
+    if (found.declarations.length === 0) return [];
+    const tool: FunctionTool<M> = {
+      functionDeclarations: found.declarations.map(
+        (proven) => ({ ...proven }) as DeclaredFunction<M>,
+      ),
+    };
+    if (!found.toolProven) {
+      proveContract(tool, checkTool, { schema: 'Tool' });
+      found.toolProven = true;
+    }
+    return [tool];
+  }
+  const fitted = fitToolSet(toolset, options, { budget: resolveBudget(options.budget) });
+  for (const left of fitted.leftOut) options.onWarning?.(leftOutWarning(left));
+  return fittedTools<M>(fitted);
+}
+
+/**
+ * The tool set's declarations (built and proven once per set and options, their build warnings
+ * reported to `options.onWarning`), fitted with `fit` (its budget, reserved declarations, refused
+ * tools, selection; `options.budget.select` unless `fit` has its own). The left-out tools are
+ * not reported: the caller does, once it has decided (a conversation retries).
+ */
+export function fitToolSet(
+  toolset: ToolSet,
+  options: FunctionDeclarationsOptions<SchemaMode>,
+  fit: FitOptions,
+): FittedDeclarations {
   const found = declared(toolset, options);
-  if (found.declarations.length === 0) return [];
+  found.candidates ??= declarationCandidates(
+    found.declarations.map((declaration, index) => ({
+      declaration,
+      entry: found.entries[index]!,
+    })),
+  );
+  const select = fit.select ?? (options.budget === false ? undefined : options.budget?.select);
+  return fitDeclarations(found.candidates, { ...fit, ...(select === undefined ? {} : { select }) });
+}
+
+/**
+ * Fitted declarations as the `tools` of a request: `[{functionDeclarations}]` (fresh copies,
+ * proven against the Tool schema), or `[]` when nothing is declared (the API refuses an empty
+ * list).
+ */
+export function fittedTools<M extends SchemaMode>(fitted: FittedDeclarations): FunctionTool<M>[] {
+  if (fitted.declarations.length === 0) return [];
   const tool: FunctionTool<M> = {
-    functionDeclarations: found.declarations.map(
+    functionDeclarations: fitted.declarations.map(
       (proven) => ({ ...proven }) as DeclaredFunction<M>,
     ),
   };
-  if (!found.toolProven) {
-    proveContract(tool, checkTool, { schema: 'Tool' });
-    found.toolProven = true;
-  }
+  proveContract(tool, checkTool, { schema: 'Tool' });
   return [tool];
 }

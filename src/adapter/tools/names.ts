@@ -26,6 +26,42 @@ export interface ToolIdentity {
 /** Joins a server part and a tool part in a prefixed name. */
 const SEPARATOR = '__';
 
+/**
+ * The namespace of gemini-mcp-kit's own functions (the tool search, the resource functions):
+ * a server id no configuration may take, so that its prefix {@link RESERVED_PREFIX} is guarded
+ * like any server's (a tool named with it is exposed under its own server's prefix).
+ */
+export const RESERVED_SERVER_ID = 'gmk';
+
+/**
+ * The prefix of every function gemini-mcp-kit declares itself (`gmk__search_tools`): no exposed
+ * tool name starts with it (compared without regard to case), its functions are counted in the
+ * request's budget, and a call to one is never sent to a server.
+ */
+export const RESERVED_PREFIX = `${RESERVED_SERVER_ID}${SEPARATOR}`;
+
+/**
+ * Whether `name` is in gemini-mcp-kit's reserved namespace (the prefix `gmk__`, in any case).
+ *
+ * @example
+ * ```ts
+ * isReservedName('gmk__search_tools'); // true
+ * isReservedName('search_tools'); // false
+ * ```
+ */
+export function isReservedName(name: string): boolean {
+  return name.toLowerCase().startsWith(RESERVED_PREFIX);
+}
+
+/**
+ * Whether a server id would take the reserved namespace: it is {@link RESERVED_SERVER_ID}, or its
+ * prefixed names would start with {@link RESERVED_PREFIX} (compared after sanitizing, any case).
+ */
+export function isReservedServerId(serverId: string): boolean {
+  const sanitized = sanitizeName(serverId).toLowerCase();
+  return sanitized === RESERVED_SERVER_ID || `${sanitized}${SEPARATOR}`.startsWith(RESERVED_PREFIX);
+}
+
 /** Hex digits of the identity hash appended to a name cut to fit. */
 const CAP_HASH_LENGTH = 8;
 

@@ -6,7 +6,14 @@ import type { McpTool } from '../../generated/types.js';
 import { frozenSnapshot } from '../../json/copy.js';
 import { isJsonObject } from '../../json/object.js';
 import { nameSkeleton } from './name-skeleton.js';
-import { assignExposedNames, claimedServer } from './names.js';
+import {
+  assignExposedNames,
+  claimedServer,
+  isReservedName,
+  isReservedServerId,
+  RESERVED_PREFIX,
+  RESERVED_SERVER_ID,
+} from './names.js';
 import { unsafePropertyNames } from './parameter-names.js';
 import type {
   BuildToolSetOptions,
@@ -65,6 +72,16 @@ function checkServers(servers: unknown): asserts servers is readonly ServerTools
         'INVALID_INPUT',
         `servers[${index}] is not {serverId: string, tools: unknown[]}`,
         { path: `/${index}` },
+      );
+    }
+    if (isReservedServerId(server.serverId)) {
+      throw new GeminiMcpError(
+        'INVALID_INPUT',
+        `Server id "${server.serverId}" takes gemini-mcp-kit's reserved namespace (${RESERVED_PREFIX}): name the server otherwise`,
+        {
+          path: `/${index}/serverId`,
+          data: { expected: `a server id other than "${RESERVED_SERVER_ID}"` },
+        },
       );
     }
     if (seen.has(server.serverId)) {
@@ -282,11 +299,15 @@ function parameterNameWarnings(entries: readonly ToolSetEntry[]): ToolSetWarning
  * - A tool whose own name starts with another server's prefix (`fs__read_file` on server
  *   `evil`) never takes that namespace: it is exposed as `evil__fs__read_file` (left out with
  *   `prefix: 'never'`), with a TOOL_SHADOWS warning, whatever the order of servers.
+ * - No exposed name is in gemini-mcp-kit's reserved namespace (`gmk__`, any case: its own
+ *   functions): a tool named so is exposed under its server's prefix (`evil__gmk__search_tools`;
+ *   left out with `prefix: 'never'`), with a TOOL_SHADOWS warning.
  * - Warnings also report renames, look-alike names across servers (one may shadow the other)
  *   and input property names Gemini may refuse.
  *
- * Throws INVALID_INPUT when `servers` is not a list of `{serverId, tools}` with distinct ids,
- * and NAME_COLLISION with `prefix: 'never'` when servers share a tool name.
+ * Throws INVALID_INPUT when `servers` is not a list of `{serverId, tools}` with distinct ids, or
+ * a server id takes the reserved namespace (`gmk`), and NAME_COLLISION with `prefix: 'never'`
+ * when servers share a tool name.
  *
  * @example
  * ```ts
@@ -312,7 +333,8 @@ export function buildToolSet(
     }));
   });
   const prefix = options.prefix ?? 'on-collision';
-  const serverIds = servers.map((server) => server.serverId);
+  // The reserved namespace is guarded as a server's is: a tool named gmk__... is renamed.
+  const serverIds = [...servers.map((server) => server.serverId), RESERVED_SERVER_ID];
   const candidates = all.filter((candidate) => {
     const claimed = claimedServer(
       { serverId: candidate.serverId, toolName: candidate.tool.name },
@@ -324,11 +346,15 @@ export function buildToolSet(
       prefix === 'never'
         ? "it is left out (prefix 'never' cannot rename it)"
         : "it is exposed under its own server's prefix instead";
+    const whose =
+      claimed === RESERVED_SERVER_ID
+        ? `gemini-mcp-kit's reserved prefix (${RESERVED_PREFIX})`
+        : `server "${claimed}"'s prefix`;
     warnings.push({
       code: 'TOOL_SHADOWS',
       serverId,
       toolName: tool.name,
-      message: `Tool "${tool.name}" of server "${serverId}" is named with server "${claimed}"'s prefix; ${outcome}`,
+      message: `Tool "${tool.name}" of server "${serverId}" is named with ${whose}; ${outcome}`,
       data: { claimedServerId: claimed, leftOut: prefix === 'never' },
     });
     return prefix !== 'never';
@@ -341,6 +367,13 @@ export function buildToolSet(
   const entries = candidates.map(({ serverId, tool }, index) =>
     Object.freeze({ exposedName: names[index]!, serverId, tool }),
   );
+  const reserved = entries.find((entry) => isReservedName(entry.exposedName));
+  if (reserved !== undefined) {
+    throw new GeminiMcpError(
+      'CONTRACT_VIOLATION',
+      `Tool "${reserved.tool.name}" of server "${reserved.serverId}" would be exposed as "${reserved.exposedName}", in the reserved namespace ${RESERVED_PREFIX}`,
+    );
+  }
   warnings.push(
     ...renameWarnings(entries),
     ...shadowWarnings(entries),

@@ -16,16 +16,41 @@
 
 import type { ViolationDetail } from '../../errors.js';
 import { isJsonObject } from '../../json/object.js';
+import {
+  type BudgetOptions,
+  type DeclarationBudget,
+  declarationProblems,
+  limitSource,
+  measureDeclaration,
+  resolveBudget,
+} from '../limits.js';
+import type { ToolSet } from '../tools/toolset-types.js';
 
 /** A finding of {@link checkRequest}: an error fails the payload, a warning does not. */
 export interface RequestFinding extends ViolationDetail {
   readonly severity: 'error' | 'warning';
+  /** The function declaration concerned, by the name it is declared under. */
+  readonly declaration?: string;
+  /** With a tool set: the server of that declaration's tool. */
+  readonly serverId?: string;
+  /** With a tool set: that tool, as its server names it. */
+  readonly toolName?: string;
 }
 
 /** Options of {@link checkRequest}. */
 export interface RequestCheckOptions {
   /** The model the request goes to (`gemini-3-pro-preview`, `models/gemini-2.5-flash`). */
   model?: string;
+  /**
+   * The budget the declarations are checked against: the API limits of `budget.dialect` (default
+   * `'gemini'`) with any figure overridden (see `resolveBudget`).
+   */
+  budget?: BudgetOptions;
+  /**
+   * The tool set the request's declarations were built from: findings about a declaration then
+   * name its server and tool (`serverId`, `toolName`).
+   */
+  toolset?: ToolSet;
 }
 
 type Json = Record<string, unknown>;
@@ -54,13 +79,63 @@ function quoteIds(ids: readonly string[]): string {
   return more > 0 ? `${shown}, and ${more} more` : shown;
 }
 
-function checkDeclarations(request: Json, out: RequestFinding[]): void {
+/** What a finding about one declaration says of it: its name, and its server and tool when known. */
+function about(declaration: Json, toolset: ToolSet | undefined): Partial<RequestFinding> {
+  const { name } = declaration;
+  if (typeof name !== 'string') return {};
+  const entry = toolset?.resolve(name);
+  return {
+    declaration: name,
+    ...(entry === undefined ? {} : { serverId: entry.serverId, toolName: entry.tool.name }),
+  };
+}
+
+/** ` (server "s", tool "t")` for a finding that knows them, else nothing. */
+function whose(found: Partial<RequestFinding>): string {
+  return found.serverId === undefined
+    ? ''
+    : ` (server "${found.serverId}", tool "${found.toolName}")`;
+}
+
+function checkDeclarations(
+  request: Json,
+  budget: DeclarationBudget,
+  toolset: ToolSet | undefined,
+  out: RequestFinding[],
+): void {
   const seen = new Map<string, string>();
+  let count = 0;
+  let bytes = 0;
+  let sizeReported = false;
   list(request.tools).forEach((tool, t) => {
     if (!isRecord(tool)) return;
+    if (Array.isArray(tool.functionDeclarations) && tool.functionDeclarations.length === 0) {
+      out.push({
+        severity: 'error',
+        path: `/tools/${t}/functionDeclarations`,
+        keyword: 'request/function-declarations-not-empty',
+        message: `an empty functionDeclarations list, which the API refuses: leave the Tool out (${limitSource('function-declarations-not-empty', budget.dialect)})`,
+      });
+    }
     list(tool.functionDeclarations).forEach((declaration, d) => {
       if (!isRecord(declaration)) return;
       const at = `/tools/${t}/functionDeclarations/${d}`;
+      const named = about(declaration, toolset);
+      const label = `declaration "${String(declaration.name)}"${whose(named)}`;
+      count++;
+      if (count === budget.maxDeclarations + 1) {
+        const total = list(request.tools).reduce<number>(
+          (sum, each) => sum + (isRecord(each) ? list(each.functionDeclarations).length : 0),
+          0,
+        );
+        out.push({
+          severity: 'error',
+          path: at,
+          keyword: 'request/declarations-per-request',
+          message: `${total} function declarations in this request, over the ${budget.maxDeclarations} ${budget.dialect} takes in one request (${limitSource('declarations-per-request', budget.dialect)}): ${label} is the first over it, and ${total - budget.maxDeclarations - 1} more follow`,
+          ...named,
+        });
+      }
       const { name } = declaration;
       if (typeof name === 'string') {
         const first = seen.get(name);
@@ -70,7 +145,8 @@ function checkDeclarations(request: Json, out: RequestFinding[]): void {
             severity: 'error',
             path: `${at}/name`,
             keyword: 'request/function-name-collision',
-            message: `function name "${name}" is declared twice (first at ${first}); the model could not tell the two apart`,
+            message: `function name "${name}" is declared twice (first at ${first}); the model could not tell the two apart (${limitSource('function-names-unique', budget.dialect)})`,
+            ...named,
           });
         }
       }
@@ -83,9 +159,31 @@ function checkDeclarations(request: Json, out: RequestFinding[]): void {
             severity: 'error',
             path: at,
             keyword: 'request/both-schema-forms',
-            message: `declaration "${String(name)}" has both "${a}" (OpenAPI subset) and "${b}" (JSON Schema); send one`,
+            message: `${label} has both "${a}" (OpenAPI subset) and "${b}" (JSON Schema); send one`,
+            ...named,
           });
         }
+      }
+      for (const problem of declarationProblems(declaration, budget)) {
+        if (problem.rule === 'parameters-exclusive') continue; // request/both-schema-forms
+        out.push({
+          severity: problem.severity,
+          path: `${at}${problem.path}`,
+          keyword: `request/${problem.rule}`,
+          message: `${label}: ${problem.message}`,
+          ...named,
+        });
+      }
+      bytes += measureDeclaration(declaration).bytes;
+      if (!sizeReported && bytes > budget.maxRequestBytes) {
+        sizeReported = true;
+        out.push({
+          severity: 'error',
+          path: at,
+          keyword: 'request/request-declaration-bytes',
+          message: `the declarations reach ${bytes} bytes at ${label}, over the ${budget.maxRequestBytes} of the budget for one request (a stand-in for "too many states for serving"; ${limitSource('request-declaration-bytes', budget.dialect)})`,
+          ...named,
+        });
       }
     });
   });
@@ -319,6 +417,14 @@ function checkSignatures(
  * - `request/empty-parts`: a content without parts;
  * - `request/both-schema-forms`: `parameters` with `parametersJsonSchema` (or `response` with
  *   `responseJsonSchema`) on one declaration;
+ * - what the API enforces beyond its schemas (schemas/limits.json, for `budget.dialect`), each
+ *   named by its limit: `request/declarations-per-request` (at the first declaration over the
+ *   cap, counting every Tool of the request), `request/function-declarations-not-empty`,
+ *   `request/request-declaration-bytes` (at the declaration that crosses the budget), and per
+ *   declaration `request/function-name`, `request/parameter-name`, `request/schema-depth`,
+ *   `request/declaration-bytes`, `request/object-properties-not-empty`, `request/enum-strings`;
+ *   each finding about a declaration names it (`declaration`) and, given the `toolset` it was
+ *   built from, its server and tool (`serverId`, `toolName`);
  * - `request/response-count`, `request/response-id`, `request/response-name`,
  *   `request/unanswered-call`, `request/orphan-function-responses`,
  *   `request/missing-function-responses`: functionResponse turns that do not answer the
@@ -339,7 +445,13 @@ export function checkRequest(
 ): RequestFinding[] {
   if (!isRecord(request)) return [];
   const out: RequestFinding[] = [];
-  checkDeclarations(request, out);
+  const budget = resolveBudget({
+    ...options.budget,
+    ...(options.model === undefined || options.budget?.model !== undefined
+      ? {}
+      : { model: options.model }),
+  });
+  checkDeclarations(request, budget, options.toolset, out);
   checkEmptyContents(request, out);
   const turns = turnsOf(request);
   checkResponses(turns, out);

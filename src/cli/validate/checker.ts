@@ -4,7 +4,7 @@
  */
 
 import { apiDialect, type Dialect } from '../../adapter/dialect.js';
-import type { checkRequest } from '../../adapter/turn/request-checks.js';
+import type { RequestFinding } from '../../adapter/turn/request-checks.js';
 import type { ViolationDetail } from '../../errors.js';
 import type { ReadNotice, SchemaName } from '../../generated/guards-common.js';
 import { MAX_JSON_DEPTH } from '../../json/copy.js';
@@ -26,6 +26,9 @@ import type { Run } from './run.js';
 /** Turns a JSON pointer into the payload into the line (and column) it starts at. */
 type Where = (pointer: string) => { line: number; column?: number };
 
+/** The request checks of `--request`, set up for the run's dialect, model and tool lists. */
+export type RequestChecks = (value: unknown) => RequestFinding[];
+
 /** The kind (and its dialect) `--kind` or `--request` fixes for a run. */
 export interface Fixed {
   kind: Kind;
@@ -39,7 +42,7 @@ export class Checker {
     readonly fixed: Fixed | undefined,
     readonly checks: SchemaChecks,
     /** The request checks, with `--request` (loaded only then). */
-    readonly request: typeof checkRequest | undefined,
+    readonly request: RequestChecks | undefined,
     readonly run: Run,
     readonly report: Reporter,
   ) {}
@@ -119,10 +122,7 @@ export class Checker {
       keyword: notice.code,
     }));
     if (this.request !== undefined) {
-      const extra = this.request(
-        value,
-        this.options.model === undefined ? {} : { model: this.options.model },
-      );
+      const extra = this.request(value);
       const both = new Set(
         extra.filter((f) => f.keyword === 'request/both-schema-forms').map((f) => f.path),
       );
@@ -138,6 +138,9 @@ export class Checker {
           pointer: at + f.path,
           message: f.message,
           ...(f.keyword === undefined ? {} : { keyword: f.keyword }),
+          ...(f.declaration === undefined ? {} : { declaration: f.declaration }),
+          ...(f.serverId === undefined ? {} : { serverId: f.serverId }),
+          ...(f.toolName === undefined ? {} : { toolName: f.toolName }),
         }),
       );
     }

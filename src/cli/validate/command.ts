@@ -8,7 +8,7 @@
 
 import { apiDialect } from '../../adapter/dialect.js';
 import { CliError, EXIT } from '../cli-error.js';
-import { Checker, type Fixed } from './checker.js';
+import { Checker, type Fixed, type RequestChecks } from './checker.js';
 import { expandInputs } from './inputs.js';
 import {
   findKind,
@@ -40,6 +40,11 @@ function resolveKind(options: ValidateOptions): Fixed | undefined {
       '--model only applies with --request (it decides the thought-signature rule)',
     );
   }
+  if (options.toolLists !== undefined) {
+    throw new CliError(
+      '--tool-lists only applies with --request (it names the server and tool of each declaration)',
+    );
+  }
   if (options.kind === 'auto') return undefined;
   const named = findNamed(options.kind);
   if (named === undefined) {
@@ -56,6 +61,28 @@ function resolveKind(options: ValidateOptions): Fixed | undefined {
     );
   }
   return fixed;
+}
+
+/**
+ * The request checks of `--request`, for the dialect (its limits) and model, with the tool set of
+ * `--tool-lists` when given (loaded only then: `validate` alone never loads them).
+ */
+async function requestChecks(options: ValidateOptions): Promise<RequestChecks> {
+  const { checkRequest } = await import('../../adapter/turn/request-checks.js');
+  // The tool set loads the MCP Tool validators: only with --tool-lists.
+  const toolset =
+    options.toolLists === undefined
+      ? undefined
+      : await (await import('./tool-lists.js')).loadToolLists(options.toolLists);
+  return (value) =>
+    checkRequest(value, {
+      budget: {
+        dialect: options.dialect,
+        ...(options.model === undefined ? {} : { model: options.model }),
+      },
+      ...(options.model === undefined ? {} : { model: options.model }),
+      ...(toolset === undefined ? {} : { toolset }),
+    });
 }
 
 /**
@@ -81,9 +108,7 @@ export async function runValidate(
       ? guessableSchemas(options.dialect)
       : [schemaOf(fixed.kind, fixed.dialect)!],
   );
-  const request = options.request
-    ? (await import('../../adapter/turn/request-checks.js')).checkRequest
-    : undefined;
+  const request = options.request ? await requestChecks(options) : undefined;
   const inputs = await expandInputs(files);
   const run = new Run(io.stderr);
   run.total = inputs.paths.length;

@@ -15,6 +15,12 @@ export interface ValidateOptions {
   format: 'text' | 'json' | 'github';
   request: boolean;
   model?: string;
+  /**
+   * With `request`: a JSON file of the servers' tool lists the request was built from
+   * (`[{serverId, tools}]`, or an object of server id to its tools or its `tools/list` result):
+   * findings about a declaration then name its server and tool.
+   */
+  toolLists?: string;
   input: 'auto' | 'json' | 'jsonl';
   maxLineBytes: number;
   /** Payloads one JSON array may hold; a longer array is an input error, not checked. */

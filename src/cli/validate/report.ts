@@ -19,6 +19,12 @@ export interface Finding {
   message: string;
   /** The schema keyword or rule that failed (`required`, `json`, `request/response-count`, ...). */
   keyword?: string;
+  /** With `--request`: the function declaration concerned, by its declared name. */
+  declaration?: string;
+  /** With `--request --tool-lists`: the server of that declaration's tool. */
+  serverId?: string;
+  /** With `--request --tool-lists`: that tool, as its server names it. */
+  toolName?: string;
 }
 
 /** An input that could not be read (missing, a directory, a line over the cap, ...). */

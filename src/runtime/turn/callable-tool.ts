@@ -4,16 +4,20 @@
  * answers.
  */
 
+import { resolveBudget } from '../../adapter/limits.js';
 import type {
   AnswerPart,
+  DeclaredFunction,
   FunctionCallInput,
   FunctionTool,
   SchemaMode,
 } from '../../adapter/shapes.js';
 import {
   type FunctionDeclarationsOptions,
+  fitToolSet,
   functionDeclarations,
 } from '../../adapter/tools/declarations.js';
+import { declaredToolSet, leftOutWarning } from '../../adapter/tools/fit.js';
 import type { ToolSet } from '../../adapter/tools/toolset-types.js';
 import { type AnswerOptions, answerCalls } from './answer.js';
 import type { ClientMap } from './execute.js';
@@ -54,7 +58,10 @@ export interface McpCallableTool<M extends SchemaMode = 'json'> {
  *   schema and the tool's outputSchema;
  * - `tool()` reads `servers.toolset` each time genai asks, so a set rebuilt on
  *   `tools/list_changed` is declared from the next request on; the calls of a turn resolve
- *   against the set last declared.
+ *   against the set last declared;
+ * - the declarations fit the budget of `budget.dialect` (default the Gemini API's: 512
+ *   declarations, 49,152 bytes, 7 JSON levels of schema; see `FunctionDeclarationsOptions.budget`):
+ *   what does not fit is left out with a warning to `onWarning`, and never called.
  *
  * Because it answers every call, it should be the only CallableTool of a request; it holds any
  * number of servers. For openapi declarations typed with genai's `Type` enum, import it from
@@ -78,8 +85,19 @@ export function mcpCallableTool<M extends SchemaMode = 'json'>(
   let declared: ToolSet | undefined;
   return {
     async tool() {
-      declared = servers.toolset;
-      return { functionDeclarations: functionDeclarations(declared, options) };
+      const toolset = servers.toolset;
+      if (options.budget === false) {
+        declared = toolset;
+        return { functionDeclarations: functionDeclarations(toolset, options) };
+      }
+      const fitted = fitToolSet(toolset, options, { budget: resolveBudget(options.budget) });
+      for (const left of fitted.leftOut) options.onWarning?.(leftOutWarning(left));
+      declared = declaredToolSet(toolset, fitted);
+      return {
+        functionDeclarations: fitted.declarations.map(
+          (proven) => ({ ...proven }) as DeclaredFunction<M>,
+        ),
+      };
     },
     async callTool(calls) {
       if (calls.length === 0) return [];

@@ -7,10 +7,12 @@ import { apiDialect } from '../../adapter/dialect.js';
 import type {
   AnswerContent,
   ContentInput,
+  FunctionTool,
   ResponseInput,
   SchemaMode,
 } from '../../adapter/shapes.js';
-import { type FunctionDeclarationsOptions, geminiTools } from '../../adapter/tools/declarations.js';
+import type { FunctionDeclarationsOptions } from '../../adapter/tools/declarations.js';
+import { declaredToolSet } from '../../adapter/tools/fit.js';
 import type { ToolSet } from '../../adapter/tools/toolset-types.js';
 import type { CallFinish } from '../../adapter/turn/calls.js';
 import { functionCalls } from '../../adapter/turn/calls.js';
@@ -20,6 +22,12 @@ import { gatherTurn } from '../model/gather.js';
 import type { ContentOf, Generate, ReadOptions } from '../model/generate.js';
 import { checkTimeout } from '../options.js';
 import { type AnswerOptions, answerCalls } from './answer.js';
+import {
+  DeclarationPlan,
+  type PlannedRequest,
+  type RefusalOptions,
+  recoverRefusal,
+} from './declare.js';
 import type { ClientMap } from './execute.js';
 
 /**
@@ -35,7 +43,8 @@ export interface ConversationOptions<
   M extends SchemaMode = 'json',
   C extends ContentInput = ContentOf<R>,
 > extends AnswerOptions,
-    ReadOptions {
+    ReadOptions,
+    RefusalOptions {
   /**
    * Asks the model for one turn; see `genaiGenerate` and `genaiGenerateStream`. Its request
    * holds the given Contents, the model's and the answers.
@@ -62,7 +71,13 @@ export interface ConversationOptions<
   contents: readonly C[];
   /** Model turns at most (calls to `generate`). Default 10. */
   maxTurns?: number;
-  /** How the tool set is declared to the model. */
+  /**
+   * How the tool set is declared to the model, and the budget each request fits: the limits of
+   * `dialect` by default (see `FunctionDeclarationsOptions.budget`), its `select` hook choosing
+   * what to declare each turn. Tools left out (over the budget, over a limit, refused by the
+   * API) are reported to `onWarning`. Declarations keep a stable order: a tool declared once
+   * keeps its place in later requests, new ones come after it.
+   */
   declarations?: FunctionDeclarationsOptions<M>;
   /** Called after each model turn whose calls were answered. */
   onTurn?: (turn: AnsweredTurn<R, C>) => void;
@@ -148,7 +163,13 @@ function answerText(content: ContentInput): string {
  * together), answers its function calls with {@link answerCalls} and repeats. Stops, with a
  * typed {@link ConversationStop} rather than a throw, when the model answers without calls, at
  * `maxTurns`, when function calling fails or no content comes back, or when `signal` fires.
- * Errors of `generate` itself (network, HTTP 4xx/5xx) propagate. With `toolset: connections`
+ * Errors of `generate` itself (network, HTTP 4xx/5xx) propagate, but one: the API refusing a
+ * request for its declarations (HTTP 400). That refusal is traced to its tools (named by index
+ * or name in the API's message, or found by a bisection of at most `maxBisectRequests`
+ * requests), which are left out for the rest of the conversation with a `TOOL_REFUSED` warning
+ * quoting the API, and the request is asked once more (`retryRefused: false`: it propagates).
+ * Every request fits the budget of its dialect (`declarations.budget`): what does not fit is
+ * left out with a warning, never sent. With `toolset: connections`
  * each request waits (bounded) for the tool refreshes in flight, so tools a call unlocked
  * (`tools/list_changed`) are declared in the very next request; `onProgress` hears each call's
  * progress notifications.
@@ -191,30 +212,50 @@ export async function runConversation<
     ...(lastResponse === undefined ? {} : { lastResponse }),
   });
 
+  const plan = new DeclarationPlan(options.declarations, options.dialect);
   for (let turn = 1; turn <= maxTurns; turn++) {
     if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
     const toolset = await currentToolset(options.toolset, refreshTimeoutMs, signal);
     if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
-    const tools = geminiTools(toolset, options.declarations);
-    let response: R;
-    try {
-      response = await gatherTurn(
+    const ask = async (tools: FunctionTool<SchemaMode>[]): Promise<R> =>
+      gatherTurn(
         await generate({
           contents: [...contents],
-          tools,
+          tools: tools as FunctionTool<M>[],
           ...(signal ? { signal } : {}),
           ...(onNotice ? { onNotice } : {}),
         }),
       );
+    let planned: PlannedRequest<M> = plan.next(toolset, turn);
+    let response: R;
+    try {
+      try {
+        response = await ask(planned.tools);
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        ({ response, planned } = await recoverRefusal(error, {
+          plan,
+          toolset,
+          planned,
+          turn,
+          ask,
+          options,
+          signal,
+        }));
+      }
     } catch (error) {
       if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
       throw error;
+    } finally {
+      plan.report(planned);
     }
     lastResponse = response;
     const candidate = response.candidates?.[0];
+    // The model's calls resolve against what it was offered: a tool left out is never called.
+    const offered = declaredToolSet(toolset, planned.fitted);
     const read = functionCalls(
       response,
-      toolset,
+      offered,
       options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs },
     );
     const { items, finish } = read;
@@ -247,7 +288,7 @@ export async function runConversation<
         turn,
       );
     }
-    const answer = await answerCalls(read, toolset, clients, options);
+    const answer = await answerCalls(read, offered, clients, options);
     contents.push(answer);
     onTurn?.({ turn, response, model, answer, contents: [...contents] });
   }
