@@ -35,6 +35,8 @@ const INTEGRATION = [
   'test/hardening/bounded-runtime.test.ts',
   'test/hardening/bounded-validation.test.ts',
   'test/hardening/cli-fuzz.test.ts',
+  'test/hardening/linear-stdio.test.ts',
+  'test/hardening/special-files.test.ts',
   'test/runtime/capabilities.test.ts',
   'test/runtime/config-files.test.ts',
   'test/runtime/connect-cancel.test.ts',

@@ -25,6 +25,7 @@ import { p5 } from './figures/p5-execute.js';
 import { p6Generate } from './figures/p6-generate.js';
 import { p6Startup } from './figures/p6-startup.js';
 import { p7 } from './figures/p7-import.js';
+import { r1LargeMessages } from './figures/r1-large-messages.js';
 import { FINDINGS } from './findings.js';
 import { builtCli } from './lib/build-cli.js';
 import { loadBuilt } from './lib/built.js';
@@ -89,6 +90,7 @@ const FIGURES: ReadonlyArray<readonly [string, FigureRun]> = [
   ['M', memory],
   ['P7', p7],
   ['L1', l1Limits],
+  ['R1', r1LargeMessages],
 ];
 
 function commit(rev = 'HEAD'): string {

@@ -1,21 +1,28 @@
 /**
  * Issue 11 over stdio, at the line buffer: a response whose result is not an object becomes
  * the stand-in error however the lines arrive, and every other line reads as the SDK reads it.
+ * The buffer is the one our stdio transport reads with, in the SDK's `ReadBuffer` interface (as
+ * the SDK's own stdio transport gets it on Windows).
  */
-import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { guardLineBuffer, refusedResult, standIn } from '../../src/runtime/mcp/result-guard.js';
+import { refusedResult, standIn } from '../../src/runtime/mcp/result-guard.js';
+import { useLineBuffer } from '../../src/runtime/mcp/transports/line-buffer.js';
 
-function guarded(): ReadBuffer {
-  const buffer = new ReadBuffer();
-  guardLineBuffer(buffer as unknown as Parameters<typeof guardLineBuffer>[0]);
-  return buffer;
+interface ReadBufferLike {
+  append(chunk: Buffer): void;
+  readMessage(): unknown;
+}
+
+function guarded(): ReadBufferLike {
+  const transport: { _readBuffer?: ReadBufferLike | undefined } = { _readBuffer: undefined };
+  useLineBuffer(transport);
+  return transport._readBuffer!;
 }
 
 const line = (message: object): string => `${JSON.stringify(message)}\n`;
 
-describe('issue 11: guardLineBuffer', () => {
+describe('issue 11: the stdio line buffer', () => {
   it('issue 11: in one chunk, a good line, a non-object result and a good line read in order', () => {
     const buffer = guarded();
     const first = { jsonrpc: '2.0', id: 1, result: { content: [] } };

@@ -2,7 +2,7 @@
  * What `gemini-mcp-kit tools`, `answer` and `chat` do, loaded only when one of them runs (so
  * `validate` and `--help` never load the MCP SDK or the runtime).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { apiDialect, type Dialect } from '../../adapter/dialect.js';
 import { dialectShapes } from '../../adapter/dialect-shapes.js';
 import { type DeclarationWarning, geminiTools } from '../../adapter/tools/declarations.js';
@@ -11,6 +11,7 @@ import type { ToolSet, ToolSetWarning } from '../../adapter/tools/toolset-types.
 import { GeminiMcpError } from '../../errors.js';
 import type { ReadNotice } from '../../generated/guards-common.js';
 import type { Content, GenerateContentResponse } from '../../generated/types.js';
+import { FileRefusal, readRegularFile } from '../../json/regular-file.js';
 import type { SamplingOptions } from '../../runtime/mcp/features/sampling.js';
 import { type GenAiClient, genaiGenerate } from '../../runtime/model/generate.js';
 import { answerCalls } from '../../runtime/turn/answer.js';
@@ -191,14 +192,18 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
   }
 }
 
+/** A turn file larger than this is refused (read no further): 64 MiB. */
+const MAX_TURN_FILE_BYTES = 64 * 1024 * 1024;
+
 async function readJsonFile(path: string): Promise<unknown> {
   let text: string;
   try {
     if ((await stat(path)).isDirectory())
       throw new CliError(`${path}: is a directory, expected a JSON file`);
-    text = await readFile(path, 'utf8');
+    text = (await readRegularFile(path, MAX_TURN_FILE_BYTES)).toString('utf8');
   } catch (error) {
     if (error instanceof CliError) throw error;
+    if (error instanceof FileRefusal) throw new CliError(`${path}: ${error.message}`);
     throw new CliError(describeFileError(path, error));
   }
   try {

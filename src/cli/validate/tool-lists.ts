@@ -4,11 +4,11 @@
  * adapter's (`buildToolSet`), no server is started.
  */
 
-import { readFile } from 'node:fs/promises';
 import { buildToolSet } from '../../adapter/tools/toolset.js';
 import type { ServerTools, ToolSet } from '../../adapter/tools/toolset-types.js';
 import { GeminiMcpError } from '../../errors.js';
 import { isJsonObject } from '../../json/object.js';
+import { readRegularFile } from '../../json/regular-file.js';
 import { CliError } from '../cli-error.js';
 
 /** The largest tool-lists file read (a corpus of thousands of tools is a few megabytes). */
@@ -39,11 +39,7 @@ function serversOf(file: string, value: unknown): ServerTools[] {
 export async function loadToolLists(file: string): Promise<ToolSet> {
   let text: string;
   try {
-    const bytes = await readFile(file);
-    if (bytes.byteLength > MAX_BYTES) {
-      throw new Error(`larger than ${MAX_BYTES / 1024 / 1024} MiB`);
-    }
-    text = bytes.toString('utf8');
+    text = (await readRegularFile(file, MAX_BYTES)).toString('utf8');
   } catch (error) {
     throw new CliError(`${file}: cannot read the tool lists (${(error as Error).message})`);
   }

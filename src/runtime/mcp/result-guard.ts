@@ -7,7 +7,6 @@
  */
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '../../json/object.js';
@@ -108,55 +107,4 @@ export function refusedResult(error: unknown): ResultRefusal | undefined {
   if (!(error instanceof McpError) || !isJsonObject(error.data) || !standIns.has(error.data))
     return undefined;
   return error.data as unknown as ResultRefusal;
-}
-
-/** The SDK's `ReadBuffer` as the guard sees it (the pinned SDK, 1.32). */
-interface LineBuffer {
-  _buffer?: Buffer;
-  readMessage(): unknown;
-}
-
-function parsed(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Over stdio the SDK's line buffer refuses such a response before any handler sees it (its
- * parser throws, and the line is lost): this lets the stand-in error through instead. Applied
- * to the SDK's `ReadBuffer` (whose pending bytes are its `_buffer`), as our own stdio
- * transport and the SDK's both use it.
- *
- * @example
- * ```ts
- * const buffer = new ReadBuffer();
- * guardLineBuffer(buffer);
- * ```
- */
-export function guardLineBuffer(buffer: LineBuffer): void {
-  const read = buffer.readMessage.bind(buffer);
-  buffer.readMessage = () => {
-    // The bytes before the read: reading only moves `_buffer` past the line, so the refused
-    // line is still there to decode, and a line read without a throw is never decoded twice.
-    const pending = buffer._buffer;
-    try {
-      return read();
-    } catch (error) {
-      const end = pending === undefined ? -1 : pending.indexOf(10);
-      const line = end === -1 ? undefined : pending?.toString('utf8', 0, end);
-      const message = line === undefined ? undefined : parsed(line);
-      const replaced = message === undefined ? message : standIn(message);
-      if (replaced === message) throw error;
-      return replaced;
-    }
-  };
-}
-
-/** {@link guardLineBuffer} on the SDK's own stdio transport (where it holds it privately). */
-export function guardStdioResults(transport: StdioClientTransport): void {
-  const buffer = (transport as unknown as { _readBuffer?: LineBuffer })._readBuffer;
-  if (buffer !== undefined && typeof buffer.readMessage === 'function') guardLineBuffer(buffer);
 }

@@ -61,7 +61,19 @@ function fail(message: string, where: string, field?: string): never {
 export function isLoopbackRedirect(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
-  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+  return url.protocol === 'http:' && isLoopbackHost(url.hostname);
+}
+
+/**
+ * Whether a URL's `hostname` is this machine's loopback: `127.0.0.1`, `localhost` or `[::1]`.
+ *
+ * @example
+ * ```ts
+ * isLoopbackHost(new URL('http://localhost:3000/mcp').hostname); // true
+ * ```
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname);
 }
 
 /**

@@ -2,8 +2,8 @@
  * `envFile` (VS Code, Cursor): a dotenv file whose variables a stdio server gets, read when the
  * servers are connected. The entry's own `env` wins over the file.
  */
-import { readFile } from 'node:fs/promises';
 import { GeminiMcpError } from '../../../errors.js';
+import { readRegularFile } from '../../../json/regular-file.js';
 
 /** An env file larger than this is refused: 1 MiB. */
 const MAX_ENV_FILE_BYTES = 1024 * 1024;
@@ -50,7 +50,9 @@ export function parseEnvFile(text: string): Record<string, string> {
 
 /**
  * The variables of the env file at `path` (absolute), for the entry at `pointer`. A file that
- * cannot be read or is over 1 MiB is a `CONFIG_INVALID` error pointing at the `envFile` key.
+ * cannot be read, is not a regular file (a named pipe, a device: refused at once) or is over
+ * 1 MiB (read no further) is a `CONFIG_INVALID` error naming the file and pointing at the
+ * `envFile` key.
  *
  * @example
  * ```ts
@@ -60,11 +62,7 @@ export function parseEnvFile(text: string): Record<string, string> {
 export async function readEnvFile(path: string, pointer: string): Promise<Record<string, string>> {
   let text: string;
   try {
-    const bytes = await readFile(path);
-    if (bytes.byteLength > MAX_ENV_FILE_BYTES) {
-      throw new Error(`larger than ${MAX_ENV_FILE_BYTES} bytes`);
-    }
-    text = bytes.toString('utf8');
+    text = (await readRegularFile(path, MAX_ENV_FILE_BYTES)).toString('utf8');
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new GeminiMcpError('CONFIG_INVALID', `${pointer}: cannot read ${path} (${reason})`, {

@@ -10,7 +10,7 @@ import type { ToolFilter } from '../../../adapter/tools/toolset-types.js';
 import { GeminiMcpError } from '../../../errors.js';
 import { isJsonObject } from '../../../json/object.js';
 import { appendPointer } from '../../../json/pointer.js';
-import { checkOAuthSettings } from '../auth/settings.js';
+import { checkOAuthSettings, isLoopbackHost } from '../auth/settings.js';
 import { clip, quote } from './quote.js';
 import type { ConfigFormat, ConfigWarning, ServerEntry } from './types.js';
 import { expandVariables, type VariableContext } from './vars.js';
@@ -174,6 +174,60 @@ export class UnknownKeys {
 /** What reading entries needs: the variables, and where unknown keys go. */
 export interface EntryContext extends VariableContext {
   readonly unknownKeys: UnknownKeys;
+  /** Environment variables whose values may go to a remote server without a warning. */
+  readonly allowRemoteVariables: ReadonlySet<string>;
+}
+
+/**
+ * The names allowed to reach remote servers silently: the `allowRemoteVariables` option and the
+ * configuration's own top-level `allowRemoteVariables` key (an array of names).
+ *
+ * @example
+ * ```ts
+ * allowedRemoteVariables({ allowRemoteVariables: ['API_TOKEN'], mcpServers: {} }, ['ORG']); // Set {'ORG', 'API_TOKEN'}
+ * ```
+ */
+export function allowedRemoteVariables(
+  config: unknown,
+  option: readonly string[] = [],
+): ReadonlySet<string> {
+  const listed = isJsonObject(config) ? config.allowRemoteVariables : undefined;
+  if (listed === undefined) return new Set(option);
+  return new Set([...option, ...stringList(listed, '/allowRemoteVariables')]);
+}
+
+/** Where in a remote entry a string with environment values goes, and which variables they were. */
+interface SentValues {
+  readonly path: string;
+  /** `URL`, `header "Authorization"`. */
+  readonly where: string;
+  readonly names: readonly string[];
+}
+
+/**
+ * Warns once per variable (at its first place) when an entry sends environment values to a
+ * server that is not on this machine, unless the variable is allowed.
+ */
+function announceSent(
+  serverId: string,
+  url: string,
+  sent: readonly SentValues[],
+  ctx: EntryContext,
+): void {
+  const target = new URL(url);
+  if (isLoopbackHost(target.hostname)) return;
+  const announced = new Set<string>();
+  for (const { path, where, names } of sent) {
+    for (const name of names) {
+      if (announced.has(name) || ctx.allowRemoteVariables.has(name)) continue;
+      announced.add(name);
+      ctx.warn({
+        code: 'VARIABLE_SENT_REMOTE',
+        path,
+        message: `the value of environment variable ${clip(name)} goes to the remote server "${clip(serverId)}" (${clip(target.origin)}) in its ${where}; list the name in allowRemoteVariables (a top-level key of the configuration, or the option) if that is meant`,
+      });
+    }
+  }
 }
 
 /** Where the servers are in a configuration, and which client wrote it. */
@@ -276,13 +330,21 @@ function stringList(value: unknown, path: string): string[] {
   return value.map((item, i) => stringAt(item, appendPointer(path, i)));
 }
 
-function stringRecord(value: unknown, path: string, ctx: VariableContext): Record<string, string> {
+function stringRecord(
+  value: unknown,
+  path: string,
+  ctx: VariableContext,
+  sent?: SentValues[],
+): Record<string, string> {
   if (!isJsonObject(value)) fail(path, 'must be an object of strings');
   const record: Record<string, string> = {};
   for (const [key, item] of Object.entries(value)) {
     const at = appendPointer(path, key);
+    const names: string[] = [];
+    const expanded = expandVariables(stringAt(item, at), at, ctx, names);
+    if (names.length > 0) sent?.push({ path: at, where: `header ${quote(key)}`, names });
     Object.defineProperty(record, key, {
-      value: expandVariables(stringAt(item, at), at, ctx),
+      value: expanded,
       enumerable: true,
       writable: true,
       configurable: true,
@@ -340,8 +402,10 @@ function timeoutOf(value: unknown, path: string): number | undefined {
   return value;
 }
 
-function urlAt(value: unknown, path: string, ctx: VariableContext): string {
-  const url = expandVariables(stringAt(value, path), path, ctx);
+function urlAt(value: unknown, path: string, ctx: VariableContext, sent?: SentValues[]): string {
+  const names: string[] = [];
+  const url = expandVariables(stringAt(value, path), path, ctx, names);
+  if (names.length > 0) sent?.push({ path, where: 'URL', names });
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
     fail(path, `must be an http(s) URL, got ${quote(url)}`);
   }
@@ -428,9 +492,11 @@ export function readEntry(
   }
   if (type === 'stdio') fail(at('type'), 'type "stdio" needs "command"');
   const key = httpUrl === undefined ? 'url' : 'httpUrl';
-  const url = urlAt(value[key], at(key), ctx);
+  const sent: SentValues[] = [];
+  const url = urlAt(value[key], at(key), ctx, sent);
   const headers =
-    value.headers === undefined ? undefined : stringRecord(value.headers, at('headers'), ctx);
+    value.headers === undefined ? undefined : stringRecord(value.headers, at('headers'), ctx, sent);
+  announceSent(serverId, url, sent, ctx);
   const oauth = checkOAuthSettings(value.oauth, at('oauth'));
   const config = {
     url,

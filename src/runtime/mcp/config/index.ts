@@ -4,13 +4,17 @@
  * commas), told apart by shape, checked, and turned into typed entries.
  */
 
-import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { GeminiMcpError } from '../../../errors.js';
 import { appendPointer } from '../../../json/pointer.js';
+import { FileRefusal, readRegularFile } from '../../../json/regular-file.js';
 import { readEnvFile } from './env-file.js';
-import { locateServers, readEntry, UnknownKeys } from './formats.js';
+import { allowedRemoteVariables, locateServers, readEntry, UnknownKeys } from './formats.js';
 import type { ConfigReadOptions, ConfigWarning, ServerEntry } from './types.js';
+import { UnsetVariables } from './vars.js';
+
+/** A configuration file larger than this is refused (read no further): 16 MiB. */
+const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 /** The folder `${workspaceFolder}` means for a file: its folder, or the parent of `.vscode/` & co. */
 function workspaceOf(path: string): string {
@@ -25,8 +29,10 @@ function workspaceOf(path: string): string {
  * and returns its enabled entries, in the file's order, variables expanded. Throws a
  * `GeminiMcpError` with code `CONFIG_INVALID` and the JSON pointer of the first bad value as
  * `path` (the message quotes at most 200 characters of it); warnings (unknown keys, the first
- * five with a did-you-mean and the rest counted in one; ignored keys; unset variables) go to
- * `options.onWarning`. An `envFile` is read when the servers are connected.
+ * five with a did-you-mean and the rest counted in one; ignored keys; unset variables, the first
+ * five and the rest counted in one; environment values sent to a remote server, see
+ * `allowRemoteVariables`) go to `options.onWarning`. An `envFile` is read when the servers are
+ * connected.
  *
  * @example
  * ```ts
@@ -48,12 +54,15 @@ export function parseServersConfig(
     inputs: located.inputs,
     warn,
     unknownKeys,
+    unset: new UnsetVariables(warn),
+    allowRemoteVariables: allowedRemoteVariables(config, options.allowRemoteVariables),
   };
   const entries = Object.entries(located.servers).flatMap(([serverId, value]) => {
     const entry = readEntry(serverId, value, appendPointer(located.pointer, serverId), ctx);
     return entry === undefined ? [] : [entry];
   });
   unknownKeys.finish();
+  ctx.unset.finish();
   return entries;
 }
 
@@ -63,7 +72,8 @@ export function parseServersConfig(
  * format may be JSONC, as VS Code and gemini-cli read their files: `//` and `/* *\/` comments,
  * trailing commas. Errors name the file, and the line and column of the bad value or the syntax
  * error (`file:7:9: /servers/fs: comma expected`; also in `data`: `file`, `line`, `column`); a
- * file nested deeper than 512 levels is refused before it is parsed.
+ * file nested deeper than 512 levels is refused before it is parsed, and so is one that is not a
+ * regular file (a named pipe, a device: refused at once) or is over 16 MiB (read no further).
  *
  * @example
  * ```ts
@@ -78,9 +88,13 @@ export async function readServersConfig(
 ): Promise<ServerEntry[]> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readRegularFile(path, MAX_CONFIG_BYTES)).toString('utf8');
   } catch (cause) {
-    throw new GeminiMcpError('CONFIG_INVALID', `cannot read ${path}`, { cause, data: { path } });
+    const reason = cause instanceof FileRefusal ? ` (${cause.message})` : '';
+    throw new GeminiMcpError('CONFIG_INVALID', `cannot read ${path}${reason}`, {
+      cause,
+      data: { path },
+    });
   }
   // The JSONC reader (and its parser) loads with the first file read, not with the library.
   const { parseConfigText, placeOfPointer } = await import('./jsonc.js');

@@ -89,8 +89,17 @@ export type ConfigWarningCode =
   | 'UNKNOWN_KEY'
   /** A key other clients read that gemini-mcp-kit does not act on (`trust`, a non-array `inputs`, ...): ignored. */
   | 'KEY_IGNORED'
-  /** A variable (`${env:NAME}`, `${NAME}`, `$NAME`) that is not set, without a default: it expands to `""`. */
-  | 'VARIABLE_UNSET';
+  /**
+   * A variable (`${env:NAME}`, `${NAME}`, `$NAME`) that is not set, without a default: it expands
+   * to `""`. The first five are warned about one by one, the rest in one count.
+   */
+  | 'VARIABLE_UNSET'
+  /**
+   * An environment variable's value goes to a remote server (not `localhost`, `127.0.0.1` or
+   * `[::1]`) in its URL or a header: named with the server, once per variable and server,
+   * unless the name is in `allowRemoteVariables`.
+   */
+  | 'VARIABLE_SENT_REMOTE';
 
 /** Something in a configuration that was read but deserves the user's eye. */
 export interface ConfigWarning extends Warning<ConfigWarningCode> {
@@ -111,6 +120,12 @@ export interface ConfigReadOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Receives each warning (unknown keys with a did-you-mean, ignored keys, unset variables). */
   onWarning?: (warning: ConfigWarning) => void;
+  /**
+   * Environment variables whose values may go to remote servers (in a URL or a header) without
+   * a `VARIABLE_SENT_REMOTE` warning, e.g. `['GITHUB_TOKEN']`; added to the configuration's own
+   * top-level `allowRemoteVariables` list. Default: none.
+   */
+  allowRemoteVariables?: readonly string[];
 }
 
 interface EntryFields {

@@ -18,6 +18,56 @@ export interface VariableContext {
   /** VS Code's `inputs`, by id: their descriptions make the refusal of `${input:id}` clearer. */
   readonly inputs: ReadonlyMap<string, string>;
   readonly warn: (warning: ConfigWarning) => void;
+  /** Where warnings about unset variables go (the first few, then a count). */
+  readonly unset: UnsetVariables;
+}
+
+/** The unset variables warned about one by one; the rest are counted in one warning. */
+const MAX_LISTED_UNSET = 5;
+
+/**
+ * The warnings about unset variables of one configuration: the first five each on its own,
+ * the rest counted in one warning at the end ({@link UnsetVariables.finish}), so a string of a
+ * million `$A` gives six warnings, not a million.
+ *
+ * @example
+ * ```ts
+ * const unset = new UnsetVariables(warn);
+ * unset.add('TOKEN', '/mcpServers/api/headers/Authorization');
+ * unset.finish();
+ * ```
+ */
+export class UnsetVariables {
+  #listed = 0;
+  #more = 0;
+  #firstMore: string | undefined;
+
+  constructor(readonly warn: (warning: ConfigWarning) => void) {}
+
+  /** Variable `name`, read at `path`, is not set (and has no default). */
+  add(name: string, path: string): void {
+    if (this.#listed < MAX_LISTED_UNSET) {
+      this.#listed += 1;
+      this.warn({
+        code: 'VARIABLE_UNSET',
+        message: `environment variable ${clip(name)} is not set; it expands to ""`,
+        path,
+      });
+      return;
+    }
+    this.#firstMore ??= path;
+    this.#more += 1;
+  }
+
+  /** Warns about the unset variables not listed, at the first of them, if there are any. */
+  finish(): void {
+    if (this.#firstMore === undefined) return;
+    this.warn({
+      code: 'VARIABLE_UNSET',
+      path: this.#firstMore,
+      message: `${this.#more.toLocaleString('en-US')} more unset variable${this.#more === 1 ? '' : 's'} from here on, each expanded to "" (only the first ${MAX_LISTED_UNSET} are listed)`,
+    });
+  }
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -26,20 +76,33 @@ function refuse(path: string, message: string): never {
   throw new GeminiMcpError('CONFIG_INVALID', `${clip(path)}: ${message}`, { path });
 }
 
-function envValue(name: string, fallback: string | undefined, path: string, ctx: VariableContext) {
+/** The names of the environment variables whose values a string took, in order (repeats kept). */
+type ReadNames = string[] | undefined;
+
+function envValue(
+  name: string,
+  fallback: string | undefined,
+  path: string,
+  ctx: VariableContext,
+  read: ReadNames,
+) {
   const value = ctx.env[name];
-  if (value !== undefined) return value;
+  if (value !== undefined) {
+    read?.push(name);
+    return value;
+  }
   if (fallback !== undefined) return fallback;
-  ctx.warn({
-    code: 'VARIABLE_UNSET',
-    message: `environment variable ${clip(name)} is not set; it expands to ""`,
-    path,
-  });
+  ctx.unset.add(name, path);
   return '';
 }
 
 /** The value of `${name}` (the text between the braces). */
-function resolveVariable(name: string, path: string, ctx: VariableContext): string {
+function resolveVariable(
+  name: string,
+  path: string,
+  ctx: VariableContext,
+  read: ReadNames,
+): string {
   switch (name) {
     case 'workspaceFolder':
       return ctx.workspaceFolder;
@@ -51,7 +114,7 @@ function resolveVariable(name: string, path: string, ctx: VariableContext): stri
     case '/':
       return sep;
   }
-  if (name.startsWith('env:')) return envValue(name.slice(4), undefined, path, ctx);
+  if (name.startsWith('env:')) return envValue(name.slice(4), undefined, path, ctx, read);
   if (name.startsWith('input:')) {
     const id = name.slice(6);
     const described = ctx.inputs.get(id);
@@ -64,7 +127,7 @@ function resolveVariable(name: string, path: string, ctx: VariableContext): stri
     const dash = name.indexOf(':-');
     const variable = dash === -1 ? name : name.slice(0, dash);
     if (ENV_NAME.test(variable)) {
-      return envValue(variable, dash === -1 ? undefined : name.slice(dash + 2), path, ctx);
+      return envValue(variable, dash === -1 ? undefined : name.slice(dash + 2), path, ctx, read);
     }
   }
   const hint = ENV_NAME.test(name) ? ` (did you mean \${env:${clip(name)}}?)` : '';
@@ -83,14 +146,20 @@ function nameLength(text: string, from: number): number {
 
 /**
  * `text` with its variables expanded, in one left-to-right pass (linear time; what a variable
- * expands to is not expanded again). `path` is the string's JSON pointer, for messages.
+ * expands to is not expanded again). `path` is the string's JSON pointer, for messages; `read`,
+ * when given, receives the name of each environment variable whose value went into the result.
  *
  * @example
  * ```ts
  * expandVariables('${workspaceFolder}/data', '/servers/fs/args/0', ctx); // '/home/me/project/data'
  * ```
  */
-export function expandVariables(text: string, path: string, ctx: VariableContext): string {
+export function expandVariables(
+  text: string,
+  path: string,
+  ctx: VariableContext,
+  read?: string[],
+): string {
   let out = '';
   let at = 0;
   for (let dollar = text.indexOf('$'); dollar !== -1; dollar = text.indexOf('$', at)) {
@@ -101,7 +170,7 @@ export function expandVariables(text: string, path: string, ctx: VariableContext
         at = dollar;
         break;
       }
-      out += resolveVariable(text.slice(dollar + 2, close), path, ctx);
+      out += resolveVariable(text.slice(dollar + 2, close), path, ctx, read);
       at = close + 1;
       continue;
     }
@@ -111,7 +180,7 @@ export function expandVariables(text: string, path: string, ctx: VariableContext
       at = dollar + 1;
       continue;
     }
-    out += envValue(text.slice(dollar + 1, dollar + 1 + length), undefined, path, ctx);
+    out += envValue(text.slice(dollar + 1, dollar + 1 + length), undefined, path, ctx, read);
     at = dollar + 1 + length;
   }
   return out + text.slice(at);

@@ -12,11 +12,9 @@ import { isJsonObject } from '../../../json/object.js';
 import { authorizingFetch } from '../auth/authorize.js';
 import type { ServerAuthProvider } from '../auth/provider.js';
 import { standIn } from '../result-guard.js';
+import { EventBuffer, eventData } from './event-buffer.js';
 
 type RequestId = string | number;
-
-const CR = 0x0d;
-const LF = 0x0a;
 
 /** Statuses whose responses carry no body (and cannot be rebuilt with one). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -36,44 +34,8 @@ function messagesOf(body: unknown): Record<string, unknown>[] {
   return (Array.isArray(parsed) ? parsed : [parsed]).filter(isJsonObject);
 }
 
-/** The blank line that ends an SSE event (two line breaks in a row: CRLF, LF or CR). */
-const EVENT_END = /(?:\r\n|\r|\n)(?:\r\n|\r|\n)/g;
-
 const isRequestId = (id: unknown): id is RequestId =>
   typeof id === 'string' || typeof id === 'number';
-
-/**
- * Counts bytes since the last SSE event boundary (a blank line: two line breaks in a row, any
- * of CRLF, LF or CR), or since the start for any other body.
- */
-class ByteCounter {
-  #count = 0;
-  /** 0: inside a line; 1: just after a line break; 2: just after a CR that ended a line. */
-  #state: 0 | 1 | 2 = 1;
-
-  constructor(readonly perEvent: boolean) {}
-
-  /** The largest count reached while reading `chunk`. */
-  add(chunk: Uint8Array): number {
-    if (!this.perEvent) {
-      this.#count += chunk.byteLength;
-      return this.#count;
-    }
-    let peak = this.#count;
-    for (const byte of chunk) {
-      this.#count++;
-      if (this.#count > peak) peak = this.#count;
-      if (byte === LF) {
-        if (this.#state === 1) this.#count = 0;
-        this.#state = 1;
-      } else if (byte === CR) {
-        if (this.#state === 1) this.#count = 0;
-        this.#state = 2;
-      } else this.#state = 0;
-    }
-    return peak;
-  }
-}
 
 /** `text` parsed as JSON, or `undefined` when it is not JSON. */
 function parsedJson(text: string): unknown {
@@ -109,11 +71,7 @@ function withoutNonObjectResults(body: string, deliver: (message: JSONRPCMessage
  * response becomes a comment line, which SSE readers skip.
  */
 function eventWithoutNonObjectResult(event: string, deliver: (message: JSONRPCMessage) => void) {
-  const data = event
-    .split(/\r\n|\r|\n/)
-    .filter((line) => line.startsWith('data:'))
-    .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
-    .join('\n');
+  const data = eventData(event);
   if (data === '') return event;
   const message = parsedJson(data);
   const replaced = message === undefined ? message : standIn(message);
@@ -179,7 +137,6 @@ export class BoundedFetch {
       return response;
     }
     const sse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
-    const counter = new ByteCounter(sse);
     const max = this.maxMessageBytes;
     const tooLarge = (): Error => {
       const what = sse ? 'an event of the SSE response' : 'the response';
@@ -190,44 +147,49 @@ export class BoundedFetch {
       return error;
     };
     const deliver = (message: JSONRPCMessage): void => this.onStandIn(message);
-    // The text held back: a JSON body until it ends, an SSE event until its blank line (both
-    // within the cap), so a response of a non-object result can be taken out whole.
+    // What is held back: a JSON body until it ends, an SSE event until its blank line (both
+    // within the cap), so a response of a non-object result can be taken out whole. The pieces
+    // are joined once (linear time, however small the chunks).
     const decoder = new TextDecoder();
     const encoder = new TextEncoder();
-    let pending = '';
+    const events = new EventBuffer();
+    const body: Uint8Array[] = [];
+    let bodyBytes = 0;
     const bounded = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, stream) {
-          if (counter.add(chunk) > max) {
+          let over: boolean;
+          if (sse) {
+            const ended = events.push(chunk);
+            over = events.held > max || ended.some((event) => event.length > max);
+            if (!over) {
+              for (const event of ended) {
+                const text = eventWithoutNonObjectResult(decoder.decode(event), deliver);
+                stream.enqueue(encoder.encode(text));
+              }
+            }
+          } else {
+            body.push(chunk);
+            bodyBytes += chunk.byteLength;
+            over = bodyBytes > max;
+          }
+          if (over) {
             stream.error(tooLarge());
             forget();
             controller.abort();
-            return;
-          }
-          // Only the new text (and the 3 characters before it) is searched for a boundary, so a
-          // large event arriving in small chunks costs linear time.
-          const from = Math.max(0, pending.length - 3);
-          pending += decoder.decode(chunk, { stream: true });
-          if (!sse) return;
-          EVENT_END.lastIndex = from;
-          for (
-            let match = EVENT_END.exec(pending);
-            match !== null;
-            match = EVENT_END.exec(pending)
-          ) {
-            const event = pending.slice(0, match.index + match[0].length);
-            pending = pending.slice(event.length);
-            EVENT_END.lastIndex = 0;
-            stream.enqueue(encoder.encode(eventWithoutNonObjectResult(event, deliver)));
           }
         },
         flush(stream) {
-          pending += decoder.decode();
-          if (pending !== '') {
-            const text = sse
-              ? eventWithoutNonObjectResult(pending, deliver)
-              : withoutNonObjectResults(pending, deliver);
-            stream.enqueue(encoder.encode(text));
+          if (sse) {
+            const rest = events.rest();
+            if (rest !== undefined) {
+              stream.enqueue(
+                encoder.encode(eventWithoutNonObjectResult(decoder.decode(rest), deliver)),
+              );
+            }
+          } else if (bodyBytes > 0) {
+            const text = decoder.decode(Buffer.concat(body, bodyBytes));
+            stream.enqueue(encoder.encode(withoutNonObjectResults(text, deliver)));
           }
           forget();
         },

@@ -9,7 +9,6 @@ import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdi
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerAuth } from '../auth/resolve.js';
 import type { ServerEntry } from '../config/types.js';
-import { guardStdioResults } from '../result-guard.js';
 import type { ProcessGroupStdioTransport } from './stdio.js';
 
 /** The SDK's cap on one stdio message, used for Streamable HTTP too: 10 MiB. */
@@ -57,7 +56,8 @@ async function stdioTransport(
   if (process.platform === 'win32') {
     const sdk = await import('@modelcontextprotocol/sdk/client/stdio.js');
     transport = new sdk.StdioClientTransport(server);
-    guardStdioResults(transport);
+    // Our linear line buffer, with the result guard, in place of the SDK's.
+    (await import('./line-buffer.js')).useLineBuffer(transport, server.maxBufferSize);
   } else transport = new (await import('./stdio.js')).ProcessGroupStdioTransport(server);
   if (onStderr !== undefined) {
     const decoder = new TextDecoder();
@@ -71,7 +71,7 @@ async function stdioTransport(
 /**
  * The SDK transport for one checked entry (not yet started: `Client.connect` starts it). A
  * stdio server's response whose result is not an object reaches the client as an error at once
- * (see `guardStdioResults`), not as a lost line. An `'http'` entry with `sseFallback` tries
+ * (see `readMessageLine`), not as a lost line. An `'http'` entry with `sseFallback` tries
  * Streamable HTTP and falls back to SSE on a 4xx (but 401 and 403) to its first POST. An SSE
  * stream that sends no `endpoint` event within `startTimeoutMs` (default 30 000) fails to start.
  *

@@ -1,15 +1,16 @@
 /**
  * stdio to a server started in its own process group (POSIX), so that closing ends every
  * process the server started, not just the one spawned: a wrapper (`sh -c ...`, `npx`) and what
- * it runs go together. Messages are framed and read as the SDK's own stdio transport does.
+ * it runs go together. Messages are framed as the SDK's own stdio transport frames them, and read
+ * by our {@link LineBuffer} (linear in a line's size, where the SDK's is quadratic).
  */
 import { type ChildProcess, type IOType, spawn } from 'node:child_process';
 import { PassThrough, type Stream } from 'node:stream';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { guardLineBuffer } from '../result-guard.js';
+import { LineBuffer, readMessageLine } from './line-buffer.js';
 
 /** How long each step of closing waits for the server to go: stdin closed, SIGTERM, SIGKILL. */
 const CLOSE_STEP_MS = 2000;
@@ -22,7 +23,7 @@ export interface ProcessGroupServer {
   env?: Record<string, string>;
   cwd?: string;
   stderr?: IOType;
-  /** Largest message read; default the SDK's (10 MiB). */
+  /** Largest message (line) read; default 10 MiB, as the SDK's. */
   maxBufferSize?: number;
 }
 
@@ -63,7 +64,7 @@ export class ProcessGroupStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   readonly #server: ProcessGroupServer;
-  readonly #readBuffer: ReadBuffer;
+  readonly #lines: LineBuffer;
   #process: ChildProcess | undefined;
   /** With `stderr: 'pipe'`: the child's stderr, available before it starts (as the SDK's). */
   readonly #stderr: PassThrough | undefined;
@@ -71,11 +72,7 @@ export class ProcessGroupStdioTransport implements Transport {
   constructor(server: ProcessGroupServer) {
     this.#server = server;
     this.#stderr = server.stderr === 'pipe' ? new PassThrough() : undefined;
-    this.#readBuffer = new ReadBuffer(
-      server.maxBufferSize === undefined ? undefined : { maxBufferSize: server.maxBufferSize },
-    );
-    // A result that is not an object becomes an error answer instead of a lost line.
-    guardLineBuffer(this.#readBuffer as unknown as Parameters<typeof guardLineBuffer>[0]);
+    this.#lines = new LineBuffer(server.maxBufferSize);
   }
 
   /** The child's stderr when `stderr` is `'pipe'` (read it: an unread pipe stalls the child). */
@@ -115,30 +112,29 @@ export class ProcessGroupStdioTransport implements Transport {
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {
+        let lines: Buffer[];
         try {
-          this.#readBuffer.append(chunk);
+          lines = this.#lines.append(chunk);
         } catch (error) {
           this.onerror?.(error as Error);
           void this.close();
           return;
         }
-        this.#drain();
+        for (const line of lines) this.#deliver(line);
       });
     });
   }
 
-  #drain(): void {
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.#readBuffer.readMessage();
-      } catch (error) {
-        this.onerror?.(error as Error);
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
+  /** One line's message to `onmessage` (a result the SDK would drop as its stand-in error); a bad line to `onerror`. */
+  #deliver(line: Buffer): void {
+    let message: JSONRPCMessage;
+    try {
+      message = readMessageLine(line);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return;
     }
+    this.onmessage?.(message);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -153,7 +149,7 @@ export class ProcessGroupStdioTransport implements Transport {
   async close(): Promise<void> {
     const child = this.#process;
     this.#process = undefined;
-    this.#readBuffer.clear();
+    this.#lines.clear();
     if (child?.pid === undefined) return;
     const pgid = child.pid;
     const running = (): boolean => child.exitCode === null && child.signalCode === null;
