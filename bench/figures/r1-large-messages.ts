@@ -8,8 +8,8 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { compareCpu, cpuRatio, cpuTask, type CpuOptions } from '../lib/cpu.js';
 import type { BenchContext } from '../lib/context.js';
+import { type CpuOptions, compareCpu, cpuRatio, cpuTask } from '../lib/cpu.js';
 import { cpuRowOf, type Figure, ratioCheck } from '../lib/report.js';
 
 type StdioModule = typeof import('../../src/runtime/mcp/transports/stdio.js');
