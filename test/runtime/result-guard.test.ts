@@ -7,7 +7,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { refusedResult, standIn } from '../../src/runtime/mcp/result-guard.js';
-import { useLineBuffer } from '../../src/runtime/mcp/transports/line-buffer.js';
+import { LineBuffer, useLineBuffer } from '../../src/runtime/mcp/transports/line-buffer.js';
 
 interface ReadBufferLike {
   append(chunk: Buffer): void;
@@ -71,6 +71,19 @@ describe('issue 11: the stdio line buffer', () => {
     expect(refusedResult(new McpError(-32603, 'x', standIn.error.data))).toEqual(refusal);
     // A server's own error carrying the same data is not a stand-in.
     expect(refusedResult(new McpError(-32603, 'x', { ...refusal }))).toBeUndefined();
+  });
+});
+
+describe('issue 38: the stdio line buffer keeps the message-size cap', () => {
+  it('a line over maxLineBytes throws (whole or still arriving), what was held is dropped, and the next line reads', () => {
+    const lines = new LineBuffer(8);
+    expect(() => lines.append(Buffer.from('123456789\n'))).toThrow(
+      'exceeded maximum size of 8 bytes (maxMessageBytes)',
+    );
+    lines.append(Buffer.from('12345'));
+    expect(() => lines.append(Buffer.from('6789'))).toThrow('exceeded maximum size of 8 bytes');
+    expect(lines.append(Buffer.from('1234567\r\nab')).map(String)).toEqual(['1234567']);
+    expect(lines.append(Buffer.from('c\n')).map(String)).toEqual(['abc']);
   });
 });
 
