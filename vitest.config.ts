@@ -36,6 +36,7 @@ const INTEGRATION = [
   'test/hardening/bounded-validation.test.ts',
   'test/hardening/cli-fuzz.test.ts',
   'test/hardening/linear-stdio.test.ts',
+  'test/hardening/remote-variables-cli.test.ts',
   'test/hardening/special-files.test.ts',
   'test/runtime/capabilities.test.ts',
   'test/runtime/config-files.test.ts',

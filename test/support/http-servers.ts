@@ -12,7 +12,7 @@ import { createBitcoinServer } from '../../examples/bitcoin-server.js';
 
 /** A running HTTP server: its base URL, what it was asked, and how to stop it. */
 export interface RunningHttpServer {
-  /** `http://127.0.0.1:PORT` */
+  /** `http://127.0.0.1:PORT` (or the host it was started on) */
   readonly origin: string;
   /** `METHOD path authorization` of each request, in order. */
   readonly requests: string[];
@@ -22,15 +22,16 @@ export interface RunningHttpServer {
 async function listen(
   handle: (request: IncomingMessage, response: ServerResponse) => void,
   requests: string[],
+  host = '127.0.0.1',
 ): Promise<RunningHttpServer> {
   const http: Server = createServer((request, response) => {
     requests.push(`${request.method} ${request.url} ${request.headers.authorization ?? '-'}`);
     handle(request, response);
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => http.listen(0, host, resolve));
   const { port } = http.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://${host}:${port}`,
     requests,
     async close() {
       http.closeAllConnections();
@@ -39,21 +40,28 @@ async function listen(
   };
 }
 
-/** The bitcoin server on Streamable HTTP at `/mcp`. */
-export function startStreamableHttpServer(): Promise<RunningHttpServer> {
-  return listen((request, response) => {
-    if (!request.url?.startsWith('/mcp')) {
-      response.writeHead(404).end('not found');
-      return;
-    }
-    const server = createBitcoinServer();
-    const transport = new StreamableHTTPServerTransport({});
-    response.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    void server.connect(transport).then(() => transport.handleRequest(request, response));
-  }, []);
+/**
+ * The bitcoin server on Streamable HTTP at `/mcp`, on `host` (default 127.0.0.1; another
+ * loopback address such as 127.0.0.2 stands for a host that is not `localhost` by name).
+ */
+export function startStreamableHttpServer(host?: string): Promise<RunningHttpServer> {
+  return listen(
+    (request, response) => {
+      if (!request.url?.startsWith('/mcp')) {
+        response.writeHead(404).end('not found');
+        return;
+      }
+      const server = createBitcoinServer();
+      const transport = new StreamableHTTPServerTransport({});
+      response.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      void server.connect(transport).then(() => transport.handleRequest(request, response));
+    },
+    [],
+    host,
+  );
 }
 
 /** The bitcoin server on the legacy HTTP+SSE transport: GET `/sse`, POST `/messages`. */
