@@ -9,9 +9,10 @@
  * `gemini-mcp-kit/features` (sampling, elicitation, roots) and `gemini-mcp-kit/genai` (this
  * entry, typed with @google/genai's own types).
  *
- * Importing it loads what the loop needs and no more: a transport's module (with
- * `node:child_process` or the SDK's HTTP transports), the OAuth client, the client features,
- * ajv's builds, RE2JS and each family of generated validators load when first used.
+ * Importing it loads what the loop needs and no more: the MCP SDK's `Client` (with the first
+ * connection), a transport's module (with `node:child_process` or the SDK's HTTP transports),
+ * the OAuth client, the client features, ajv's builds, RE2JS and each family of generated
+ * validators load when first used.
  *
  * @packageDocumentation
  * @module gemini-mcp-kit

@@ -228,8 +228,10 @@ const HEAVY = [
   /^dist\/runtime\/mcp\/features\/(sampling|elicitation|roots)\.js$/,
   /^dist\/runtime\/mcp\/config\/jsonc\.js$/,
   /^node_modules\/jsonc-parser\//,
-  /^node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/client\/(auth|stdio|sse|streamableHttp)\.js$/,
-  /^node_modules\/ajv\/dist\/20(19|20)\.js$/,
+  /^node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/client\/(index|auth|stdio|sse|streamableHttp)\.js$/,
+  /^node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/shared\/protocol\.js$/,
+  /^node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/validation\//,
+  /^node_modules\/ajv\/dist\/(ajv|2019|2020)\.js$/,
   /^node_modules\/re2js\//,
 ];
 const heavy = (loaded: Loaded): string[] => [
@@ -240,13 +242,13 @@ const heavy = (loaded: Loaded): string[] => [
 describe('issue 34: a light root', () => {
   beforeAll(ensureBuilt, 300_000);
 
-  it('importing the built root loads no transport, node:child_process, node:http(s), node:crypto, schema compiler or validator', () => {
+  it("importing the built root loads no transport, the SDK's client (its protocol layer and ajv build load with the first connection), node:child_process, node:http(s), node:crypto, schema compiler or validator", () => {
     const loaded = loadedBy([join(DIST, 'index.js')]);
     expect(loaded.files).toContain('dist/generated/guards-gemini.js');
     expect(heavy(loaded)).toEqual([]);
   });
 
-  it('the probe sees what loads later: a tool declared loads its families, a stdio transport node:child_process', () => {
+  it("the probe sees what loads later: a tool declared loads its families, a stdio transport node:child_process, a connection the SDK's client", () => {
     const declared = loadedBy(
       [join(DIST, 'index.js')],
       `const { toolset } = m.buildToolSet([{ serverId: 's', tools: [{ name: 't', inputSchema: { type: 'object', properties: { id: { type: 'string', pattern: '^[a-z]+$' } } } }] }]);
@@ -262,6 +264,14 @@ describe('issue 34: a light root', () => {
     ]);
     const stdio = loadedBy([join(DIST, 'runtime', 'mcp', 'transports', 'stdio.js')]);
     expect(stdio.builtins).toContain('child_process');
+    // A server that exits at once: the connection fails, after the SDK's client has loaded.
+    const connecting = loadedBy(
+      [join(DIST, 'index.js')],
+      `await m.connectServers({ mcpServers: { s: { command: process.execPath, args: ['-e', ''] } } }).catch(() => undefined);`,
+    );
+    expect(connecting.files).toContain(
+      'node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js',
+    );
   });
 
   it('a Vertex AI family loads with its dialect, the other family not', () => {

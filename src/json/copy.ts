@@ -93,12 +93,64 @@ export function cloneJson<T>(value: T): T {
   return new JsonCopy(false).copy(value, 0) as T;
 }
 
+/** A JSON scalar whose JSON text is itself alone: no `-0`, `NaN`, `Infinity` or `undefined`. */
+function isExactScalar(value: unknown): boolean {
+  return (
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    value === null ||
+    (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0))
+  );
+}
+
+/** Longest text (keys and strings) of a leaf that is shared: longer ones are mostly unique. */
+const MAX_SHARED_TEXT = 64;
+
+/**
+ * Frozen leaves (objects and arrays holding scalars only: `{"type": "string"}`,
+ * `["string", "null"]`) that several {@link frozenSnapshot}s share, one object per JSON text:
+ * about two in five of the objects and arrays in real tool schemas are such repeats. Sharing is
+ * safe because a snapshot is frozen and JSON has no identity; a leaf holding a scalar whose
+ * JSON text is not itself (`-0`, `NaN`, `undefined`) is never shared.
+ */
+export class SharedLeaves {
+  readonly #byText = new Map<string, object>();
+
+  /** The leaf already kept with `leaf`'s JSON text, else `leaf` (kept); other values as they are. */
+  share<T extends object>(leaf: T): T {
+    let length = 0;
+    if (Array.isArray(leaf)) {
+      // By index: a hole (which JSON would write as null) is no scalar.
+      for (let i = 0; i < leaf.length; i++) {
+        const item: unknown = leaf[i];
+        if (!(i in leaf && isExactScalar(item))) return leaf;
+        if (typeof item === 'string') length += item.length;
+      }
+    } else {
+      for (const key in leaf) {
+        const item: unknown = (leaf as Record<string, unknown>)[key];
+        if (!isExactScalar(item)) return leaf;
+        length += key.length + (typeof item === 'string' ? item.length : 0);
+      }
+    }
+    if (length > MAX_SHARED_TEXT) return leaf;
+    const text = JSON.stringify(leaf);
+    const kept = this.#byText.get(text);
+    if (kept !== undefined) return kept as T;
+    this.#byText.set(text, leaf);
+    return leaf;
+  }
+}
+
 /** One deep copy: plain, or frozen and read for hidden text as it is made (a snapshot). */
 class JsonCopy {
   /** Whether a string or key copied since this was last reset holds an invisible character. */
   hidden = false;
 
-  constructor(private readonly snapshot: boolean) {}
+  constructor(
+    private readonly snapshot: boolean,
+    private readonly leaves?: SharedLeaves,
+  ) {}
 
   copy(value: unknown, depth: number): unknown {
     if (typeof value !== 'object' || value === null) {
@@ -114,7 +166,9 @@ class JsonCopy {
       );
     }
     const result = Array.isArray(value) ? this.array(value, depth) : this.object(value, depth);
-    return this.snapshot ? Object.freeze(result) : result;
+    if (!this.snapshot) return result;
+    Object.freeze(result);
+    return this.leaves === undefined ? result : this.leaves.share(result);
   }
 
   private array(value: readonly unknown[], depth: number): unknown[] {
@@ -181,8 +235,9 @@ const NO_FIELDS: readonly string[] = Object.freeze([]);
 /**
  * A deep copy of a JSON value that nobody can change, made, frozen and read for hidden text in
  * one walk: for data shared by every later reader, such as the tools a tool set owns, whose
- * readers need not look for hidden text again in a field found free of it. Throws as
- * {@link cloneJson} does.
+ * readers need not look for hidden text again in a field found free of it. With `leaves`, a
+ * leaf equal to one an earlier snapshot kept there is that one (see {@link SharedLeaves}); the
+ * value's own level is always its own. Throws as {@link cloneJson} does.
  *
  * @example
  * ```ts
@@ -191,8 +246,8 @@ const NO_FIELDS: readonly string[] = Object.freeze([]);
  * fieldsWithHiddenText.includes('inputSchema'); // whether any string or key in it is hiding text
  * ```
  */
-export function frozenSnapshot<T>(value: T): FrozenSnapshot<T> {
-  const walk = new JsonCopy(true);
+export function frozenSnapshot<T>(value: T, leaves?: SharedLeaves): FrozenSnapshot<T> {
+  const walk = new JsonCopy(true, leaves);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { value: walk.copy(value, 0) as T, fieldsWithHiddenText: NO_FIELDS };
   }

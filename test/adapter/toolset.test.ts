@@ -257,6 +257,26 @@ describe('tool set and naming (NM)', () => {
     expect(names).toContain('a_b');
   });
 
+  it('issue 34: the tools a set owns share their equal leaves across servers, each still a deep-equal frozen copy', () => {
+    const schema = () => ({
+      type: 'object',
+      properties: { id: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+    });
+    const listed = [
+      { serverId: 'a', tools: [{ name: 'one', inputSchema: schema() }] },
+      { serverId: 'b', tools: [{ name: 'two', inputSchema: schema() }] },
+    ];
+    const [one, two] = buildToolSet(listed).toolset.entries.map((entry) => entry.tool.inputSchema);
+    expect(one).toEqual(schema());
+    expect(two).toEqual(schema());
+    const props = (s: typeof one) => s?.properties as Record<string, { items?: unknown }>;
+    expect(props(two).id).toBe(props(one).id);
+    expect(props(two).tags?.items).toBe(props(one).id);
+    expect(props(two).tags).not.toBe(props(one).tags);
+    expect(props(one).id).not.toBe(listed[0]?.tools[0]?.inputSchema.properties.id);
+    expect(Object.isFrozen(props(one).id)).toBe(true);
+  });
+
   it('NM-7: input property names Gemini may refuse are reported with their path', () => {
     const inputSchema = {
       type: 'object' as const,

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
 import { checkPart } from '../../src/generated/guards.js';
 import { proveContract } from '../../src/json/contract.js';
-import { cloneJson, frozenSnapshot, MAX_JSON_DEPTH, toPlainJson } from '../../src/json/copy.js';
+import {
+  cloneJson,
+  frozenSnapshot,
+  MAX_JSON_DEPTH,
+  SharedLeaves,
+  toPlainJson,
+} from '../../src/json/copy.js';
 import { hasInvisible, stripInvisible } from '../../src/json/invisible.js';
 import { isJsonObject, isPlainObject, ownValue } from '../../src/json/object.js';
 import { appendPointer, decodePointer } from '../../src/json/pointer.js';
@@ -95,6 +101,50 @@ describe('json: one depth policy for copies', () => {
     expect(() => frozenSnapshot(nested(MAX_JSON_DEPTH))).not.toThrow();
     expect(() => frozenSnapshot(nested(MAX_JSON_DEPTH + 1))).toThrow(GeminiMcpError);
     expect(() => cloneJson(nested(MAX_JSON_DEPTH + 1))).toThrow(GeminiMcpError);
+  });
+
+  it('issue 34: snapshots made with one SharedLeaves share each leaf of equal JSON text (scalars only), never a node with children, their own level, an inexact scalar or a long text', () => {
+    const leaves = new SharedLeaves();
+    const long = 'x'.repeat(80);
+    const holey = (): number[] => {
+      const list = new Array<number>(3);
+      list[0] = 1;
+      list[2] = 2;
+      return list;
+    };
+    const tool = (name: string) => ({
+      name,
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'string' }, b: { type: ['string', 'null'] }, c: { text: long } },
+        required: ['a'],
+      },
+      inexact: [{ n: -0 }, holey(), { u: undefined }, { n: Number.NaN }],
+    });
+    const first = frozenSnapshot(tool('one'), leaves).value;
+    const second = frozenSnapshot(tool('two'), leaves).value;
+    for (const value of [first, second]) expect(value).toEqual(cloneJson(tool(value.name)));
+    const [one, two] = [first.inputSchema, second.inputSchema];
+    // Equal leaves are one frozen object across snapshots, and inside one (required, b.type).
+    expect(two.properties.a).toBe(one.properties.a);
+    expect(two.properties.b.type).toBe(one.properties.b.type);
+    expect(two.required).toBe(one.required);
+    expect(Object.isFrozen(one.properties.a)).toBe(true);
+    // Nodes with children and the snapshot's own level stay its own; so does what JSON text
+    // would change (-0, a hole, undefined, NaN) and a leaf whose text passes 64 characters.
+    expect(two).not.toBe(one);
+    expect(two.properties).not.toBe(one.properties);
+    expect(second).not.toBe(first);
+    expect(second.inexact.map((leaf, i) => leaf === first.inexact[i])).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(1 in (second.inexact[1] as unknown[])).toBe(false);
+    expect(two.properties.c).not.toBe(one.properties.c);
+    // Without a SharedLeaves, nothing is shared.
+    expect(frozenSnapshot(tool('three')).value.inputSchema.properties.a).not.toBe(one.properties.a);
   });
 
   it('toPlainJson: non-finite numbers named, lone surrogates replaced, undefined left out', () => {

@@ -3,7 +3,7 @@
 import { GeminiMcpError } from '../../errors.js';
 import { readMcpTool } from '../../generated/guards-mcp.js';
 import type { McpTool } from '../../generated/types.js';
-import { frozenSnapshot } from '../../json/copy.js';
+import { frozenSnapshot, SharedLeaves } from '../../json/copy.js';
 import { isJsonObject } from '../../json/object.js';
 import { nameSkeleton } from './name-skeleton.js';
 import {
@@ -113,11 +113,15 @@ export function freeOfHiddenText(
 
 /**
  * The server's tools that pass the MCP Tool schema's read contract, each as a frozen deep copy
- * the tool set owns (so declarations can share it and nobody can change it under them), with the
- * fields its walk found hiding text; the others become warnings, and so does each
+ * the tool set owns (so declarations can share it and nobody can change it under them; equal
+ * leaves shared through `leaves`), with the fields its walk found hiding text; the others become warnings, and so does each
  * novelty the read contract tolerated.
  */
-function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] {
+function validTools(
+  server: ServerTools,
+  leaves: SharedLeaves,
+  warnings: ToolSetWarning[],
+): McpTool[] {
   const valid: McpTool[] = [];
   server.tools.forEach((tool, index) => {
     const name = isJsonObject(tool) && typeof tool.name === 'string' ? tool.name : undefined;
@@ -133,7 +137,7 @@ function validTools(server: ServerTools, warnings: ToolSetWarning[]): McpTool[] 
     let snapshot: unknown;
     let fieldsWithHiddenText: readonly string[];
     try {
-      ({ value: snapshot, fieldsWithHiddenText } = frozenSnapshot(tool));
+      ({ value: snapshot, fieldsWithHiddenText } = frozenSnapshot(tool, leaves));
     } catch (error) {
       if (!(error instanceof GeminiMcpError)) throw error;
       leftOut(`cannot be read (${error.message})`, {});
@@ -324,8 +328,10 @@ export function buildToolSet(
 ): BuildToolSetResult {
   checkServers(servers);
   const warnings: ToolSetWarning[] = unmatchedFilterServers(options, servers);
+  // The tools' snapshots share their equal leaves (one `{"type": "string"}` for the whole set).
+  const leaves = new SharedLeaves();
   const all: Candidate[] = servers.flatMap((server) => {
-    const valid = validTools(server, warnings);
+    const valid = validTools(server, leaves, warnings);
     const chosen = filtered(server.serverId, valid, filterFor(options, server.serverId), warnings);
     return uniqueTools(server.serverId, chosen, warnings).map((tool) => ({
       serverId: server.serverId,

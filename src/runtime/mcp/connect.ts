@@ -3,7 +3,7 @@
  * set over all of them, rebuilt whenever a server says its tools changed.
  */
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ResponseInput, SchemaMode } from '../../adapter/shapes.js';
 import type {
@@ -172,6 +172,8 @@ async function openOnce(entry: ServerEntry, options: OpenOptions): Promise<OpenS
   const timeout = entry.timeoutMs ?? options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   // Made before anything starts (Client.connect starts it): its module may load first.
   const transport = await createTransport(entry, options, timeout);
+  // The SDK's client (with its protocol layer and ajv build) loads with the first connection.
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   signal?.throwIfAborted();
   const client = new Client(options.clientInfo ?? defaultClientInfo());
   watchClient(client);
