@@ -36,6 +36,7 @@ const INTEGRATION = [
   'test/hardening/bounded-validation.test.ts',
   'test/hardening/cli-fuzz.test.ts',
   'test/hardening/server-request-queue.test.ts',
+  'test/hardening/terminal-output.test.ts',
   'test/runtime/capabilities.test.ts',
   'test/runtime/config-files.test.ts',
   'test/runtime/connect-cancel.test.ts',
