@@ -130,13 +130,14 @@ function generateFamilyGuards(
     {
       moduleSpecifier: './guards-common.js',
       namedImports: [
-        'fail',
+        'assertWith',
+        'checkWith',
+        'isValid',
         'lazyValidators',
         { name: 'ReadCheck', isTypeOnly: true },
         'readWith',
         { name: 'SchemaGuards', isTypeOnly: true },
         { name: 'SchemaName', isTypeOnly: true },
-        'violations',
       ],
     },
     {
@@ -160,9 +161,6 @@ function generateFamilyGuards(
       },
     ],
   });
-  /** The statements of a guard: `name` bound to the schema's validator, then `body`. */
-  const using = (name: string, body: string): string =>
-    `const ${name} = validators().${name};\n${body}`;
   for (const { typeName, file: source } of schemas) {
     const validate = validatorName(typeName);
     file.addFunctions([
@@ -172,7 +170,7 @@ function generateFamilyGuards(
         docs: [`True when \`value\` is a valid ${typeName} (schemas/${source}).`],
         parameters: [{ name: 'value', type: 'unknown' }],
         returnType: `value is ${typeName}`,
-        statements: `return validators().${validate}(value);`,
+        statements: `return isValid(validators().${validate}, value);`,
       },
       {
         isExported: true,
@@ -180,7 +178,7 @@ function generateFamilyGuards(
         docs: [`Throws GeminiMcpError INVALID_PAYLOAD unless \`value\` is a valid ${typeName}.`],
         parameters: [{ name: 'value', type: 'unknown' }],
         returnType: `asserts value is ${typeName}`,
-        statements: using(validate, `if (!${validate}(value)) fail('${typeName}', ${validate});`),
+        statements: `assertWith('${typeName}', validators().${validate}, value);`,
       },
       {
         isExported: true,
@@ -188,7 +186,7 @@ function generateFamilyGuards(
         docs: [`Every violation of ${typeName} in \`value\` (empty when valid).`],
         parameters: [{ name: 'value', type: 'unknown' }],
         returnType: 'ViolationDetail[]',
-        statements: using(validate, `return ${validate}(value) ? [] : violations(${validate});`),
+        statements: `return checkWith(validators().${validate}, value);`,
       },
     ]);
     if (!hasTwin(g, typeName)) continue;

@@ -221,9 +221,13 @@ function notices(errors: readonly AjvError[], schema: string, knownTo: string): 
 
 /** Strict first (the common case costs one pass); on failure, the read twin decides. */
 export function readWith(value: unknown, strict: Validate, twin: Validate, schema: string, knownTo: string): ReadCheck {
-  if (strict(value)) return { violations: [], notices: [] };
+  const found = verdict(strict, value);
+  if (typeof found === 'object') return { violations: [found], notices: [] };
+  if (found) return { violations: [], notices: [] };
   const errors = strict.errors ?? [];
-  if (!twin(value)) return { violations: violations(twin), notices: [] };
+  const read = verdict(twin, value);
+  if (typeof read === 'object') return { violations: [read], notices: [] };
+  if (!read) return { violations: violations(twin), notices: [] };
   return { violations: [], notices: notices(errors, schema, knownTo) };
 }
 
@@ -247,9 +251,78 @@ export function lazyValidators<T>(specifier: string, from: string): () => T {
   };
 }
 
-export function fail(schema: string, validate: Validate): never {
-  const details = violations(validate);
-  const first = details[0] ?? { path: '', message: 'is invalid' };
+/** The level (the root is level 0) a violation of nesting too deep names: as deep as the toolkit copies a value. */
+const MAX_DEPTH = 512;
+
+/**
+ * The violation of a value nesting an array or object deeper than MAX_DEPTH levels, at the
+ * pointer of the first one in document order, or undefined when none does. Iterative (a stack of
+ * the open containers), so any depth is safe.
+ */
+function tooDeep(value: unknown): ViolationDetail | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const nodes: Record<string, unknown>[] = [value as Record<string, unknown>];
+  const names: (string[] | undefined)[] = [Array.isArray(value) ? undefined : Object.keys(value)];
+  const next: number[] = [0];
+  while (nodes.length > 0) {
+    const top = nodes.length - 1;
+    const node = nodes[top] as Record<string, unknown>;
+    const keys = names[top];
+    const at = next[top] as number;
+    if (at >= (keys === undefined ? (node as unknown as unknown[]).length : keys.length)) {
+      nodes.pop();
+      names.pop();
+      next.pop();
+      continue;
+    }
+    next[top] = at + 1;
+    const child = keys === undefined ? node[at] : node[keys[at] as string];
+    if (typeof child !== 'object' || child === null) continue;
+    if (nodes.length > MAX_DEPTH) {
+      const path = names
+        .map((k, i) => `/${k === undefined ? (next[i] as number) - 1 : escapePointer(k[(next[i] as number) - 1] as string)}`)
+        .join('');
+      return { path, message: `nests deeper than ${MAX_DEPTH} levels`, keyword: 'maxDepth' };
+    }
+    nodes.push(child as Record<string, unknown>);
+    names.push(Array.isArray(child) ? undefined : Object.keys(child));
+    next.push(0);
+  }
+  return undefined;
+}
+
+/**
+ * The validator's verdict on `value`, or, when its recursion (once per level of a recursive
+ * schema such as Schema) runs out of stack, the violation naming where `value` nests too deep:
+ * a declaration nested 1,500 levels deep is one violation, never a RangeError. Costs nothing
+ * until the stack runs out (no walk of every value checked).
+ */
+function verdict(validate: Validate, value: unknown): boolean | ViolationDetail {
+  try {
+    return validate(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return tooDeep(value) ?? { path: '', message: 'nests too deep to check', keyword: 'maxDepth' };
+  }
+}
+
+/** Whether `value` is valid (false for one too deep to check). */
+export function isValid(validate: Validate, value: unknown): boolean {
+  return verdict(validate, value) === true;
+}
+
+/** Every violation of `value`: the validator's, or the one of nesting too deep. */
+export function checkWith(validate: Validate, value: unknown): ViolationDetail[] {
+  const found = verdict(validate, value);
+  if (typeof found === 'object') return [found];
+  return found ? [] : violations(validate);
+}
+
+/** Throws GeminiMcpError INVALID_PAYLOAD naming the first violation unless `value` is valid. */
+export function assertWith(schema: string, validate: Validate, value: unknown): void {
+  const details = checkWith(validate, value);
+  const first = details[0];
+  if (first === undefined) return;
   throw new GeminiMcpError('INVALID_PAYLOAD', `${schema} at "${first.path}": ${first.message}`, {
     path: first.path,
     details,

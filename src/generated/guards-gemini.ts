@@ -6,7 +6,7 @@
  */
 
 import type { ViolationDetail } from "../errors.js";
-import { fail, lazyValidators, type ReadCheck, readWith, type SchemaGuards, type SchemaName, violations } from "./guards-common.js";
+import { assertWith, checkWith, isValid, lazyValidators, type ReadCheck, readWith, type SchemaGuards, type SchemaName } from "./guards-common.js";
 import type { AttributionSourceId, Blob, Candidate, CitationMetadata, CitationSource, CodeExecution, CodeExecutionResult, ComputerUse, Content, DynamicRetrievalConfig, ExecutableCode, FileData, FileSearch, FunctionCall, FunctionCallingConfig, FunctionDeclaration, FunctionResponse, FunctionResponseBlob, FunctionResponsePart, GenerateContentRequest, GenerateContentResponse, GenerationConfig, GoogleAiGenerativelanguageV1AlphaGroundingSupport, GoogleAiGenerativelanguageV1AlphaSegment, GoogleMaps, GoogleSearch, GoogleSearchRetrieval, GroundingAttribution, GroundingChunk, GroundingChunkCustomMetadata, GroundingChunkStringList, GroundingMetadata, GroundingPassageId, Image, ImageConfig, ImageSearch, Interval, LatLng, LogprobsResult, LogprobsResultCandidate, Maps, McpServer, MediaResolution, ModalityTokenCount, ModelStatus, MultiSpeakerVoiceConfig, Part, PlaceAnswerSources, PrebuiltVoiceConfig, PromptFeedback, RetrievalConfig, RetrievalMetadata, RetrievedContext, ReviewSnippet, SafetyRating, SafetySetting, Schema, SearchEntryPoint, SearchTypes, SemanticRetrieverChunk, SpeakerVoiceConfig, SpeechConfig, StreamableHttpTransport, ThinkingConfig, Tool, ToolCall, ToolConfig, ToolResponse, TopCandidates, UrlContext, UrlContextMetadata, UrlMetadata, UsageMetadata, VideoMetadata, VoiceConfig, Web, WebSearch } from "./types.js";
 import type * as Validators from "./validators-gemini.js";
 
@@ -16,19 +16,17 @@ const validators = lazyValidators<typeof Validators>('./validators-gemini.js', i
 
 /** True when `value` is a valid AttributionSourceId (schemas/gemini/AttributionSourceId.schema.json). */
 export function isAttributionSourceId(value: unknown): value is AttributionSourceId {
-  return validators().validateAttributionSourceId(value);
+  return isValid(validators().validateAttributionSourceId, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid AttributionSourceId. */
 export function assertAttributionSourceId(value: unknown): asserts value is AttributionSourceId {
-  const validateAttributionSourceId = validators().validateAttributionSourceId;
-  if (!validateAttributionSourceId(value)) fail('AttributionSourceId', validateAttributionSourceId);
+  assertWith('AttributionSourceId', validators().validateAttributionSourceId, value);
 }
 
 /** Every violation of AttributionSourceId in `value` (empty when valid). */
 export function checkAttributionSourceId(value: unknown): ViolationDetail[] {
-  const validateAttributionSourceId = validators().validateAttributionSourceId;
-  return validateAttributionSourceId(value) ? [] : violations(validateAttributionSourceId);
+  return checkWith(validators().validateAttributionSourceId, value);
 }
 
 /** Reads a received AttributionSourceId with its read contract (ReadAttributionSourceId): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -39,19 +37,17 @@ export function readAttributionSourceId(value: unknown): ReadCheck {
 
 /** True when `value` is a valid Blob (schemas/gemini/Blob.schema.json). */
 export function isBlob(value: unknown): value is Blob {
-  return validators().validateBlob(value);
+  return isValid(validators().validateBlob, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Blob. */
 export function assertBlob(value: unknown): asserts value is Blob {
-  const validateBlob = validators().validateBlob;
-  if (!validateBlob(value)) fail('Blob', validateBlob);
+  assertWith('Blob', validators().validateBlob, value);
 }
 
 /** Every violation of Blob in `value` (empty when valid). */
 export function checkBlob(value: unknown): ViolationDetail[] {
-  const validateBlob = validators().validateBlob;
-  return validateBlob(value) ? [] : violations(validateBlob);
+  return checkWith(validators().validateBlob, value);
 }
 
 /** Reads a received Blob with its read contract (ReadBlob): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -62,19 +58,17 @@ export function readBlob(value: unknown): ReadCheck {
 
 /** True when `value` is a valid Candidate (schemas/gemini/Candidate.schema.json). */
 export function isCandidate(value: unknown): value is Candidate {
-  return validators().validateCandidate(value);
+  return isValid(validators().validateCandidate, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Candidate. */
 export function assertCandidate(value: unknown): asserts value is Candidate {
-  const validateCandidate = validators().validateCandidate;
-  if (!validateCandidate(value)) fail('Candidate', validateCandidate);
+  assertWith('Candidate', validators().validateCandidate, value);
 }
 
 /** Every violation of Candidate in `value` (empty when valid). */
 export function checkCandidate(value: unknown): ViolationDetail[] {
-  const validateCandidate = validators().validateCandidate;
-  return validateCandidate(value) ? [] : violations(validateCandidate);
+  return checkWith(validators().validateCandidate, value);
 }
 
 /** Reads a received Candidate with its read contract (ReadCandidate): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -85,19 +79,17 @@ export function readCandidate(value: unknown): ReadCheck {
 
 /** True when `value` is a valid CitationMetadata (schemas/gemini/CitationMetadata.schema.json). */
 export function isCitationMetadata(value: unknown): value is CitationMetadata {
-  return validators().validateCitationMetadata(value);
+  return isValid(validators().validateCitationMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid CitationMetadata. */
 export function assertCitationMetadata(value: unknown): asserts value is CitationMetadata {
-  const validateCitationMetadata = validators().validateCitationMetadata;
-  if (!validateCitationMetadata(value)) fail('CitationMetadata', validateCitationMetadata);
+  assertWith('CitationMetadata', validators().validateCitationMetadata, value);
 }
 
 /** Every violation of CitationMetadata in `value` (empty when valid). */
 export function checkCitationMetadata(value: unknown): ViolationDetail[] {
-  const validateCitationMetadata = validators().validateCitationMetadata;
-  return validateCitationMetadata(value) ? [] : violations(validateCitationMetadata);
+  return checkWith(validators().validateCitationMetadata, value);
 }
 
 /** Reads a received CitationMetadata with its read contract (ReadCitationMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -108,19 +100,17 @@ export function readCitationMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid CitationSource (schemas/gemini/CitationSource.schema.json). */
 export function isCitationSource(value: unknown): value is CitationSource {
-  return validators().validateCitationSource(value);
+  return isValid(validators().validateCitationSource, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid CitationSource. */
 export function assertCitationSource(value: unknown): asserts value is CitationSource {
-  const validateCitationSource = validators().validateCitationSource;
-  if (!validateCitationSource(value)) fail('CitationSource', validateCitationSource);
+  assertWith('CitationSource', validators().validateCitationSource, value);
 }
 
 /** Every violation of CitationSource in `value` (empty when valid). */
 export function checkCitationSource(value: unknown): ViolationDetail[] {
-  const validateCitationSource = validators().validateCitationSource;
-  return validateCitationSource(value) ? [] : violations(validateCitationSource);
+  return checkWith(validators().validateCitationSource, value);
 }
 
 /** Reads a received CitationSource with its read contract (ReadCitationSource): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -131,36 +121,32 @@ export function readCitationSource(value: unknown): ReadCheck {
 
 /** True when `value` is a valid CodeExecution (schemas/gemini/CodeExecution.schema.json). */
 export function isCodeExecution(value: unknown): value is CodeExecution {
-  return validators().validateCodeExecution(value);
+  return isValid(validators().validateCodeExecution, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid CodeExecution. */
 export function assertCodeExecution(value: unknown): asserts value is CodeExecution {
-  const validateCodeExecution = validators().validateCodeExecution;
-  if (!validateCodeExecution(value)) fail('CodeExecution', validateCodeExecution);
+  assertWith('CodeExecution', validators().validateCodeExecution, value);
 }
 
 /** Every violation of CodeExecution in `value` (empty when valid). */
 export function checkCodeExecution(value: unknown): ViolationDetail[] {
-  const validateCodeExecution = validators().validateCodeExecution;
-  return validateCodeExecution(value) ? [] : violations(validateCodeExecution);
+  return checkWith(validators().validateCodeExecution, value);
 }
 
 /** True when `value` is a valid CodeExecutionResult (schemas/gemini/CodeExecutionResult.schema.json). */
 export function isCodeExecutionResult(value: unknown): value is CodeExecutionResult {
-  return validators().validateCodeExecutionResult(value);
+  return isValid(validators().validateCodeExecutionResult, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid CodeExecutionResult. */
 export function assertCodeExecutionResult(value: unknown): asserts value is CodeExecutionResult {
-  const validateCodeExecutionResult = validators().validateCodeExecutionResult;
-  if (!validateCodeExecutionResult(value)) fail('CodeExecutionResult', validateCodeExecutionResult);
+  assertWith('CodeExecutionResult', validators().validateCodeExecutionResult, value);
 }
 
 /** Every violation of CodeExecutionResult in `value` (empty when valid). */
 export function checkCodeExecutionResult(value: unknown): ViolationDetail[] {
-  const validateCodeExecutionResult = validators().validateCodeExecutionResult;
-  return validateCodeExecutionResult(value) ? [] : violations(validateCodeExecutionResult);
+  return checkWith(validators().validateCodeExecutionResult, value);
 }
 
 /** Reads a received CodeExecutionResult with its read contract (ReadCodeExecutionResult): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -171,36 +157,32 @@ export function readCodeExecutionResult(value: unknown): ReadCheck {
 
 /** True when `value` is a valid ComputerUse (schemas/gemini/ComputerUse.schema.json). */
 export function isComputerUse(value: unknown): value is ComputerUse {
-  return validators().validateComputerUse(value);
+  return isValid(validators().validateComputerUse, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ComputerUse. */
 export function assertComputerUse(value: unknown): asserts value is ComputerUse {
-  const validateComputerUse = validators().validateComputerUse;
-  if (!validateComputerUse(value)) fail('ComputerUse', validateComputerUse);
+  assertWith('ComputerUse', validators().validateComputerUse, value);
 }
 
 /** Every violation of ComputerUse in `value` (empty when valid). */
 export function checkComputerUse(value: unknown): ViolationDetail[] {
-  const validateComputerUse = validators().validateComputerUse;
-  return validateComputerUse(value) ? [] : violations(validateComputerUse);
+  return checkWith(validators().validateComputerUse, value);
 }
 
 /** True when `value` is a valid Content (schemas/gemini/Content.schema.json). */
 export function isContent(value: unknown): value is Content {
-  return validators().validateContent(value);
+  return isValid(validators().validateContent, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Content. */
 export function assertContent(value: unknown): asserts value is Content {
-  const validateContent = validators().validateContent;
-  if (!validateContent(value)) fail('Content', validateContent);
+  assertWith('Content', validators().validateContent, value);
 }
 
 /** Every violation of Content in `value` (empty when valid). */
 export function checkContent(value: unknown): ViolationDetail[] {
-  const validateContent = validators().validateContent;
-  return validateContent(value) ? [] : violations(validateContent);
+  return checkWith(validators().validateContent, value);
 }
 
 /** Reads a received Content with its read contract (ReadContent): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -211,36 +193,32 @@ export function readContent(value: unknown): ReadCheck {
 
 /** True when `value` is a valid DynamicRetrievalConfig (schemas/gemini/DynamicRetrievalConfig.schema.json). */
 export function isDynamicRetrievalConfig(value: unknown): value is DynamicRetrievalConfig {
-  return validators().validateDynamicRetrievalConfig(value);
+  return isValid(validators().validateDynamicRetrievalConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid DynamicRetrievalConfig. */
 export function assertDynamicRetrievalConfig(value: unknown): asserts value is DynamicRetrievalConfig {
-  const validateDynamicRetrievalConfig = validators().validateDynamicRetrievalConfig;
-  if (!validateDynamicRetrievalConfig(value)) fail('DynamicRetrievalConfig', validateDynamicRetrievalConfig);
+  assertWith('DynamicRetrievalConfig', validators().validateDynamicRetrievalConfig, value);
 }
 
 /** Every violation of DynamicRetrievalConfig in `value` (empty when valid). */
 export function checkDynamicRetrievalConfig(value: unknown): ViolationDetail[] {
-  const validateDynamicRetrievalConfig = validators().validateDynamicRetrievalConfig;
-  return validateDynamicRetrievalConfig(value) ? [] : violations(validateDynamicRetrievalConfig);
+  return checkWith(validators().validateDynamicRetrievalConfig, value);
 }
 
 /** True when `value` is a valid ExecutableCode (schemas/gemini/ExecutableCode.schema.json). */
 export function isExecutableCode(value: unknown): value is ExecutableCode {
-  return validators().validateExecutableCode(value);
+  return isValid(validators().validateExecutableCode, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ExecutableCode. */
 export function assertExecutableCode(value: unknown): asserts value is ExecutableCode {
-  const validateExecutableCode = validators().validateExecutableCode;
-  if (!validateExecutableCode(value)) fail('ExecutableCode', validateExecutableCode);
+  assertWith('ExecutableCode', validators().validateExecutableCode, value);
 }
 
 /** Every violation of ExecutableCode in `value` (empty when valid). */
 export function checkExecutableCode(value: unknown): ViolationDetail[] {
-  const validateExecutableCode = validators().validateExecutableCode;
-  return validateExecutableCode(value) ? [] : violations(validateExecutableCode);
+  return checkWith(validators().validateExecutableCode, value);
 }
 
 /** Reads a received ExecutableCode with its read contract (ReadExecutableCode): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -251,19 +229,17 @@ export function readExecutableCode(value: unknown): ReadCheck {
 
 /** True when `value` is a valid FileData (schemas/gemini/FileData.schema.json). */
 export function isFileData(value: unknown): value is FileData {
-  return validators().validateFileData(value);
+  return isValid(validators().validateFileData, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FileData. */
 export function assertFileData(value: unknown): asserts value is FileData {
-  const validateFileData = validators().validateFileData;
-  if (!validateFileData(value)) fail('FileData', validateFileData);
+  assertWith('FileData', validators().validateFileData, value);
 }
 
 /** Every violation of FileData in `value` (empty when valid). */
 export function checkFileData(value: unknown): ViolationDetail[] {
-  const validateFileData = validators().validateFileData;
-  return validateFileData(value) ? [] : violations(validateFileData);
+  return checkWith(validators().validateFileData, value);
 }
 
 /** Reads a received FileData with its read contract (ReadFileData): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -274,36 +250,32 @@ export function readFileData(value: unknown): ReadCheck {
 
 /** True when `value` is a valid FileSearch (schemas/gemini/FileSearch.schema.json). */
 export function isFileSearch(value: unknown): value is FileSearch {
-  return validators().validateFileSearch(value);
+  return isValid(validators().validateFileSearch, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FileSearch. */
 export function assertFileSearch(value: unknown): asserts value is FileSearch {
-  const validateFileSearch = validators().validateFileSearch;
-  if (!validateFileSearch(value)) fail('FileSearch', validateFileSearch);
+  assertWith('FileSearch', validators().validateFileSearch, value);
 }
 
 /** Every violation of FileSearch in `value` (empty when valid). */
 export function checkFileSearch(value: unknown): ViolationDetail[] {
-  const validateFileSearch = validators().validateFileSearch;
-  return validateFileSearch(value) ? [] : violations(validateFileSearch);
+  return checkWith(validators().validateFileSearch, value);
 }
 
 /** True when `value` is a valid FunctionCall (schemas/gemini/FunctionCall.schema.json). */
 export function isFunctionCall(value: unknown): value is FunctionCall {
-  return validators().validateFunctionCall(value);
+  return isValid(validators().validateFunctionCall, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FunctionCall. */
 export function assertFunctionCall(value: unknown): asserts value is FunctionCall {
-  const validateFunctionCall = validators().validateFunctionCall;
-  if (!validateFunctionCall(value)) fail('FunctionCall', validateFunctionCall);
+  assertWith('FunctionCall', validators().validateFunctionCall, value);
 }
 
 /** Every violation of FunctionCall in `value` (empty when valid). */
 export function checkFunctionCall(value: unknown): ViolationDetail[] {
-  const validateFunctionCall = validators().validateFunctionCall;
-  return validateFunctionCall(value) ? [] : violations(validateFunctionCall);
+  return checkWith(validators().validateFunctionCall, value);
 }
 
 /** Reads a received FunctionCall with its read contract (ReadFunctionCall): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -314,53 +286,47 @@ export function readFunctionCall(value: unknown): ReadCheck {
 
 /** True when `value` is a valid FunctionCallingConfig (schemas/gemini/FunctionCallingConfig.schema.json). */
 export function isFunctionCallingConfig(value: unknown): value is FunctionCallingConfig {
-  return validators().validateFunctionCallingConfig(value);
+  return isValid(validators().validateFunctionCallingConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FunctionCallingConfig. */
 export function assertFunctionCallingConfig(value: unknown): asserts value is FunctionCallingConfig {
-  const validateFunctionCallingConfig = validators().validateFunctionCallingConfig;
-  if (!validateFunctionCallingConfig(value)) fail('FunctionCallingConfig', validateFunctionCallingConfig);
+  assertWith('FunctionCallingConfig', validators().validateFunctionCallingConfig, value);
 }
 
 /** Every violation of FunctionCallingConfig in `value` (empty when valid). */
 export function checkFunctionCallingConfig(value: unknown): ViolationDetail[] {
-  const validateFunctionCallingConfig = validators().validateFunctionCallingConfig;
-  return validateFunctionCallingConfig(value) ? [] : violations(validateFunctionCallingConfig);
+  return checkWith(validators().validateFunctionCallingConfig, value);
 }
 
 /** True when `value` is a valid FunctionDeclaration (schemas/gemini/FunctionDeclaration.schema.json). */
 export function isFunctionDeclaration(value: unknown): value is FunctionDeclaration {
-  return validators().validateFunctionDeclaration(value);
+  return isValid(validators().validateFunctionDeclaration, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FunctionDeclaration. */
 export function assertFunctionDeclaration(value: unknown): asserts value is FunctionDeclaration {
-  const validateFunctionDeclaration = validators().validateFunctionDeclaration;
-  if (!validateFunctionDeclaration(value)) fail('FunctionDeclaration', validateFunctionDeclaration);
+  assertWith('FunctionDeclaration', validators().validateFunctionDeclaration, value);
 }
 
 /** Every violation of FunctionDeclaration in `value` (empty when valid). */
 export function checkFunctionDeclaration(value: unknown): ViolationDetail[] {
-  const validateFunctionDeclaration = validators().validateFunctionDeclaration;
-  return validateFunctionDeclaration(value) ? [] : violations(validateFunctionDeclaration);
+  return checkWith(validators().validateFunctionDeclaration, value);
 }
 
 /** True when `value` is a valid FunctionResponse (schemas/gemini/FunctionResponse.schema.json). */
 export function isFunctionResponse(value: unknown): value is FunctionResponse {
-  return validators().validateFunctionResponse(value);
+  return isValid(validators().validateFunctionResponse, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FunctionResponse. */
 export function assertFunctionResponse(value: unknown): asserts value is FunctionResponse {
-  const validateFunctionResponse = validators().validateFunctionResponse;
-  if (!validateFunctionResponse(value)) fail('FunctionResponse', validateFunctionResponse);
+  assertWith('FunctionResponse', validators().validateFunctionResponse, value);
 }
 
 /** Every violation of FunctionResponse in `value` (empty when valid). */
 export function checkFunctionResponse(value: unknown): ViolationDetail[] {
-  const validateFunctionResponse = validators().validateFunctionResponse;
-  return validateFunctionResponse(value) ? [] : violations(validateFunctionResponse);
+  return checkWith(validators().validateFunctionResponse, value);
 }
 
 /** Reads a received FunctionResponse with its read contract (ReadFunctionResponse): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -371,19 +337,17 @@ export function readFunctionResponse(value: unknown): ReadCheck {
 
 /** True when `value` is a valid FunctionResponseBlob (schemas/gemini/FunctionResponseBlob.schema.json). */
 export function isFunctionResponseBlob(value: unknown): value is FunctionResponseBlob {
-  return validators().validateFunctionResponseBlob(value);
+  return isValid(validators().validateFunctionResponseBlob, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FunctionResponseBlob. */
 export function assertFunctionResponseBlob(value: unknown): asserts value is FunctionResponseBlob {
-  const validateFunctionResponseBlob = validators().validateFunctionResponseBlob;
-  if (!validateFunctionResponseBlob(value)) fail('FunctionResponseBlob', validateFunctionResponseBlob);
+  assertWith('FunctionResponseBlob', validators().validateFunctionResponseBlob, value);
 }
 
 /** Every violation of FunctionResponseBlob in `value` (empty when valid). */
 export function checkFunctionResponseBlob(value: unknown): ViolationDetail[] {
-  const validateFunctionResponseBlob = validators().validateFunctionResponseBlob;
-  return validateFunctionResponseBlob(value) ? [] : violations(validateFunctionResponseBlob);
+  return checkWith(validators().validateFunctionResponseBlob, value);
 }
 
 /** Reads a received FunctionResponseBlob with its read contract (ReadFunctionResponseBlob): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -394,19 +358,17 @@ export function readFunctionResponseBlob(value: unknown): ReadCheck {
 
 /** True when `value` is a valid FunctionResponsePart (schemas/gemini/FunctionResponsePart.schema.json). */
 export function isFunctionResponsePart(value: unknown): value is FunctionResponsePart {
-  return validators().validateFunctionResponsePart(value);
+  return isValid(validators().validateFunctionResponsePart, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid FunctionResponsePart. */
 export function assertFunctionResponsePart(value: unknown): asserts value is FunctionResponsePart {
-  const validateFunctionResponsePart = validators().validateFunctionResponsePart;
-  if (!validateFunctionResponsePart(value)) fail('FunctionResponsePart', validateFunctionResponsePart);
+  assertWith('FunctionResponsePart', validators().validateFunctionResponsePart, value);
 }
 
 /** Every violation of FunctionResponsePart in `value` (empty when valid). */
 export function checkFunctionResponsePart(value: unknown): ViolationDetail[] {
-  const validateFunctionResponsePart = validators().validateFunctionResponsePart;
-  return validateFunctionResponsePart(value) ? [] : violations(validateFunctionResponsePart);
+  return checkWith(validators().validateFunctionResponsePart, value);
 }
 
 /** Reads a received FunctionResponsePart with its read contract (ReadFunctionResponsePart): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -417,36 +379,32 @@ export function readFunctionResponsePart(value: unknown): ReadCheck {
 
 /** True when `value` is a valid GenerateContentRequest (schemas/gemini/GenerateContentRequest.schema.json). */
 export function isGenerateContentRequest(value: unknown): value is GenerateContentRequest {
-  return validators().validateGenerateContentRequest(value);
+  return isValid(validators().validateGenerateContentRequest, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GenerateContentRequest. */
 export function assertGenerateContentRequest(value: unknown): asserts value is GenerateContentRequest {
-  const validateGenerateContentRequest = validators().validateGenerateContentRequest;
-  if (!validateGenerateContentRequest(value)) fail('GenerateContentRequest', validateGenerateContentRequest);
+  assertWith('GenerateContentRequest', validators().validateGenerateContentRequest, value);
 }
 
 /** Every violation of GenerateContentRequest in `value` (empty when valid). */
 export function checkGenerateContentRequest(value: unknown): ViolationDetail[] {
-  const validateGenerateContentRequest = validators().validateGenerateContentRequest;
-  return validateGenerateContentRequest(value) ? [] : violations(validateGenerateContentRequest);
+  return checkWith(validators().validateGenerateContentRequest, value);
 }
 
 /** True when `value` is a valid GenerateContentResponse (schemas/gemini/GenerateContentResponse.schema.json). */
 export function isGenerateContentResponse(value: unknown): value is GenerateContentResponse {
-  return validators().validateGenerateContentResponse(value);
+  return isValid(validators().validateGenerateContentResponse, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GenerateContentResponse. */
 export function assertGenerateContentResponse(value: unknown): asserts value is GenerateContentResponse {
-  const validateGenerateContentResponse = validators().validateGenerateContentResponse;
-  if (!validateGenerateContentResponse(value)) fail('GenerateContentResponse', validateGenerateContentResponse);
+  assertWith('GenerateContentResponse', validators().validateGenerateContentResponse, value);
 }
 
 /** Every violation of GenerateContentResponse in `value` (empty when valid). */
 export function checkGenerateContentResponse(value: unknown): ViolationDetail[] {
-  const validateGenerateContentResponse = validators().validateGenerateContentResponse;
-  return validateGenerateContentResponse(value) ? [] : violations(validateGenerateContentResponse);
+  return checkWith(validators().validateGenerateContentResponse, value);
 }
 
 /** Reads a received GenerateContentResponse with its read contract (ReadGenerateContentResponse): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -457,36 +415,32 @@ export function readGenerateContentResponse(value: unknown): ReadCheck {
 
 /** True when `value` is a valid GenerationConfig (schemas/gemini/GenerationConfig.schema.json). */
 export function isGenerationConfig(value: unknown): value is GenerationConfig {
-  return validators().validateGenerationConfig(value);
+  return isValid(validators().validateGenerationConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GenerationConfig. */
 export function assertGenerationConfig(value: unknown): asserts value is GenerationConfig {
-  const validateGenerationConfig = validators().validateGenerationConfig;
-  if (!validateGenerationConfig(value)) fail('GenerationConfig', validateGenerationConfig);
+  assertWith('GenerationConfig', validators().validateGenerationConfig, value);
 }
 
 /** Every violation of GenerationConfig in `value` (empty when valid). */
 export function checkGenerationConfig(value: unknown): ViolationDetail[] {
-  const validateGenerationConfig = validators().validateGenerationConfig;
-  return validateGenerationConfig(value) ? [] : violations(validateGenerationConfig);
+  return checkWith(validators().validateGenerationConfig, value);
 }
 
 /** True when `value` is a valid GoogleAiGenerativelanguageV1AlphaGroundingSupport (schemas/gemini/GoogleAiGenerativelanguageV1alphaGroundingSupport.schema.json). */
 export function isGoogleAiGenerativelanguageV1AlphaGroundingSupport(value: unknown): value is GoogleAiGenerativelanguageV1AlphaGroundingSupport {
-  return validators().validateGoogleAiGenerativelanguageV1AlphaGroundingSupport(value);
+  return isValid(validators().validateGoogleAiGenerativelanguageV1AlphaGroundingSupport, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GoogleAiGenerativelanguageV1AlphaGroundingSupport. */
 export function assertGoogleAiGenerativelanguageV1AlphaGroundingSupport(value: unknown): asserts value is GoogleAiGenerativelanguageV1AlphaGroundingSupport {
-  const validateGoogleAiGenerativelanguageV1AlphaGroundingSupport = validators().validateGoogleAiGenerativelanguageV1AlphaGroundingSupport;
-  if (!validateGoogleAiGenerativelanguageV1AlphaGroundingSupport(value)) fail('GoogleAiGenerativelanguageV1AlphaGroundingSupport', validateGoogleAiGenerativelanguageV1AlphaGroundingSupport);
+  assertWith('GoogleAiGenerativelanguageV1AlphaGroundingSupport', validators().validateGoogleAiGenerativelanguageV1AlphaGroundingSupport, value);
 }
 
 /** Every violation of GoogleAiGenerativelanguageV1AlphaGroundingSupport in `value` (empty when valid). */
 export function checkGoogleAiGenerativelanguageV1AlphaGroundingSupport(value: unknown): ViolationDetail[] {
-  const validateGoogleAiGenerativelanguageV1AlphaGroundingSupport = validators().validateGoogleAiGenerativelanguageV1AlphaGroundingSupport;
-  return validateGoogleAiGenerativelanguageV1AlphaGroundingSupport(value) ? [] : violations(validateGoogleAiGenerativelanguageV1AlphaGroundingSupport);
+  return checkWith(validators().validateGoogleAiGenerativelanguageV1AlphaGroundingSupport, value);
 }
 
 /** Reads a received GoogleAiGenerativelanguageV1AlphaGroundingSupport with its read contract (ReadGoogleAiGenerativelanguageV1AlphaGroundingSupport): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -497,19 +451,17 @@ export function readGoogleAiGenerativelanguageV1AlphaGroundingSupport(value: unk
 
 /** True when `value` is a valid GoogleAiGenerativelanguageV1AlphaSegment (schemas/gemini/GoogleAiGenerativelanguageV1alphaSegment.schema.json). */
 export function isGoogleAiGenerativelanguageV1AlphaSegment(value: unknown): value is GoogleAiGenerativelanguageV1AlphaSegment {
-  return validators().validateGoogleAiGenerativelanguageV1AlphaSegment(value);
+  return isValid(validators().validateGoogleAiGenerativelanguageV1AlphaSegment, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GoogleAiGenerativelanguageV1AlphaSegment. */
 export function assertGoogleAiGenerativelanguageV1AlphaSegment(value: unknown): asserts value is GoogleAiGenerativelanguageV1AlphaSegment {
-  const validateGoogleAiGenerativelanguageV1AlphaSegment = validators().validateGoogleAiGenerativelanguageV1AlphaSegment;
-  if (!validateGoogleAiGenerativelanguageV1AlphaSegment(value)) fail('GoogleAiGenerativelanguageV1AlphaSegment', validateGoogleAiGenerativelanguageV1AlphaSegment);
+  assertWith('GoogleAiGenerativelanguageV1AlphaSegment', validators().validateGoogleAiGenerativelanguageV1AlphaSegment, value);
 }
 
 /** Every violation of GoogleAiGenerativelanguageV1AlphaSegment in `value` (empty when valid). */
 export function checkGoogleAiGenerativelanguageV1AlphaSegment(value: unknown): ViolationDetail[] {
-  const validateGoogleAiGenerativelanguageV1AlphaSegment = validators().validateGoogleAiGenerativelanguageV1AlphaSegment;
-  return validateGoogleAiGenerativelanguageV1AlphaSegment(value) ? [] : violations(validateGoogleAiGenerativelanguageV1AlphaSegment);
+  return checkWith(validators().validateGoogleAiGenerativelanguageV1AlphaSegment, value);
 }
 
 /** Reads a received GoogleAiGenerativelanguageV1AlphaSegment with its read contract (ReadGoogleAiGenerativelanguageV1AlphaSegment): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -520,70 +472,62 @@ export function readGoogleAiGenerativelanguageV1AlphaSegment(value: unknown): Re
 
 /** True when `value` is a valid GoogleMaps (schemas/gemini/GoogleMaps.schema.json). */
 export function isGoogleMaps(value: unknown): value is GoogleMaps {
-  return validators().validateGoogleMaps(value);
+  return isValid(validators().validateGoogleMaps, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GoogleMaps. */
 export function assertGoogleMaps(value: unknown): asserts value is GoogleMaps {
-  const validateGoogleMaps = validators().validateGoogleMaps;
-  if (!validateGoogleMaps(value)) fail('GoogleMaps', validateGoogleMaps);
+  assertWith('GoogleMaps', validators().validateGoogleMaps, value);
 }
 
 /** Every violation of GoogleMaps in `value` (empty when valid). */
 export function checkGoogleMaps(value: unknown): ViolationDetail[] {
-  const validateGoogleMaps = validators().validateGoogleMaps;
-  return validateGoogleMaps(value) ? [] : violations(validateGoogleMaps);
+  return checkWith(validators().validateGoogleMaps, value);
 }
 
 /** True when `value` is a valid GoogleSearch (schemas/gemini/GoogleSearch.schema.json). */
 export function isGoogleSearch(value: unknown): value is GoogleSearch {
-  return validators().validateGoogleSearch(value);
+  return isValid(validators().validateGoogleSearch, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GoogleSearch. */
 export function assertGoogleSearch(value: unknown): asserts value is GoogleSearch {
-  const validateGoogleSearch = validators().validateGoogleSearch;
-  if (!validateGoogleSearch(value)) fail('GoogleSearch', validateGoogleSearch);
+  assertWith('GoogleSearch', validators().validateGoogleSearch, value);
 }
 
 /** Every violation of GoogleSearch in `value` (empty when valid). */
 export function checkGoogleSearch(value: unknown): ViolationDetail[] {
-  const validateGoogleSearch = validators().validateGoogleSearch;
-  return validateGoogleSearch(value) ? [] : violations(validateGoogleSearch);
+  return checkWith(validators().validateGoogleSearch, value);
 }
 
 /** True when `value` is a valid GoogleSearchRetrieval (schemas/gemini/GoogleSearchRetrieval.schema.json). */
 export function isGoogleSearchRetrieval(value: unknown): value is GoogleSearchRetrieval {
-  return validators().validateGoogleSearchRetrieval(value);
+  return isValid(validators().validateGoogleSearchRetrieval, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GoogleSearchRetrieval. */
 export function assertGoogleSearchRetrieval(value: unknown): asserts value is GoogleSearchRetrieval {
-  const validateGoogleSearchRetrieval = validators().validateGoogleSearchRetrieval;
-  if (!validateGoogleSearchRetrieval(value)) fail('GoogleSearchRetrieval', validateGoogleSearchRetrieval);
+  assertWith('GoogleSearchRetrieval', validators().validateGoogleSearchRetrieval, value);
 }
 
 /** Every violation of GoogleSearchRetrieval in `value` (empty when valid). */
 export function checkGoogleSearchRetrieval(value: unknown): ViolationDetail[] {
-  const validateGoogleSearchRetrieval = validators().validateGoogleSearchRetrieval;
-  return validateGoogleSearchRetrieval(value) ? [] : violations(validateGoogleSearchRetrieval);
+  return checkWith(validators().validateGoogleSearchRetrieval, value);
 }
 
 /** True when `value` is a valid GroundingAttribution (schemas/gemini/GroundingAttribution.schema.json). */
 export function isGroundingAttribution(value: unknown): value is GroundingAttribution {
-  return validators().validateGroundingAttribution(value);
+  return isValid(validators().validateGroundingAttribution, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GroundingAttribution. */
 export function assertGroundingAttribution(value: unknown): asserts value is GroundingAttribution {
-  const validateGroundingAttribution = validators().validateGroundingAttribution;
-  if (!validateGroundingAttribution(value)) fail('GroundingAttribution', validateGroundingAttribution);
+  assertWith('GroundingAttribution', validators().validateGroundingAttribution, value);
 }
 
 /** Every violation of GroundingAttribution in `value` (empty when valid). */
 export function checkGroundingAttribution(value: unknown): ViolationDetail[] {
-  const validateGroundingAttribution = validators().validateGroundingAttribution;
-  return validateGroundingAttribution(value) ? [] : violations(validateGroundingAttribution);
+  return checkWith(validators().validateGroundingAttribution, value);
 }
 
 /** Reads a received GroundingAttribution with its read contract (ReadGroundingAttribution): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -594,19 +538,17 @@ export function readGroundingAttribution(value: unknown): ReadCheck {
 
 /** True when `value` is a valid GroundingChunk (schemas/gemini/GroundingChunk.schema.json). */
 export function isGroundingChunk(value: unknown): value is GroundingChunk {
-  return validators().validateGroundingChunk(value);
+  return isValid(validators().validateGroundingChunk, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GroundingChunk. */
 export function assertGroundingChunk(value: unknown): asserts value is GroundingChunk {
-  const validateGroundingChunk = validators().validateGroundingChunk;
-  if (!validateGroundingChunk(value)) fail('GroundingChunk', validateGroundingChunk);
+  assertWith('GroundingChunk', validators().validateGroundingChunk, value);
 }
 
 /** Every violation of GroundingChunk in `value` (empty when valid). */
 export function checkGroundingChunk(value: unknown): ViolationDetail[] {
-  const validateGroundingChunk = validators().validateGroundingChunk;
-  return validateGroundingChunk(value) ? [] : violations(validateGroundingChunk);
+  return checkWith(validators().validateGroundingChunk, value);
 }
 
 /** Reads a received GroundingChunk with its read contract (ReadGroundingChunk): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -617,19 +559,17 @@ export function readGroundingChunk(value: unknown): ReadCheck {
 
 /** True when `value` is a valid GroundingChunkCustomMetadata (schemas/gemini/GroundingChunkCustomMetadata.schema.json). */
 export function isGroundingChunkCustomMetadata(value: unknown): value is GroundingChunkCustomMetadata {
-  return validators().validateGroundingChunkCustomMetadata(value);
+  return isValid(validators().validateGroundingChunkCustomMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GroundingChunkCustomMetadata. */
 export function assertGroundingChunkCustomMetadata(value: unknown): asserts value is GroundingChunkCustomMetadata {
-  const validateGroundingChunkCustomMetadata = validators().validateGroundingChunkCustomMetadata;
-  if (!validateGroundingChunkCustomMetadata(value)) fail('GroundingChunkCustomMetadata', validateGroundingChunkCustomMetadata);
+  assertWith('GroundingChunkCustomMetadata', validators().validateGroundingChunkCustomMetadata, value);
 }
 
 /** Every violation of GroundingChunkCustomMetadata in `value` (empty when valid). */
 export function checkGroundingChunkCustomMetadata(value: unknown): ViolationDetail[] {
-  const validateGroundingChunkCustomMetadata = validators().validateGroundingChunkCustomMetadata;
-  return validateGroundingChunkCustomMetadata(value) ? [] : violations(validateGroundingChunkCustomMetadata);
+  return checkWith(validators().validateGroundingChunkCustomMetadata, value);
 }
 
 /** Reads a received GroundingChunkCustomMetadata with its read contract (ReadGroundingChunkCustomMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -640,19 +580,17 @@ export function readGroundingChunkCustomMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid GroundingChunkStringList (schemas/gemini/GroundingChunkStringList.schema.json). */
 export function isGroundingChunkStringList(value: unknown): value is GroundingChunkStringList {
-  return validators().validateGroundingChunkStringList(value);
+  return isValid(validators().validateGroundingChunkStringList, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GroundingChunkStringList. */
 export function assertGroundingChunkStringList(value: unknown): asserts value is GroundingChunkStringList {
-  const validateGroundingChunkStringList = validators().validateGroundingChunkStringList;
-  if (!validateGroundingChunkStringList(value)) fail('GroundingChunkStringList', validateGroundingChunkStringList);
+  assertWith('GroundingChunkStringList', validators().validateGroundingChunkStringList, value);
 }
 
 /** Every violation of GroundingChunkStringList in `value` (empty when valid). */
 export function checkGroundingChunkStringList(value: unknown): ViolationDetail[] {
-  const validateGroundingChunkStringList = validators().validateGroundingChunkStringList;
-  return validateGroundingChunkStringList(value) ? [] : violations(validateGroundingChunkStringList);
+  return checkWith(validators().validateGroundingChunkStringList, value);
 }
 
 /** Reads a received GroundingChunkStringList with its read contract (ReadGroundingChunkStringList): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -663,19 +601,17 @@ export function readGroundingChunkStringList(value: unknown): ReadCheck {
 
 /** True when `value` is a valid GroundingMetadata (schemas/gemini/GroundingMetadata.schema.json). */
 export function isGroundingMetadata(value: unknown): value is GroundingMetadata {
-  return validators().validateGroundingMetadata(value);
+  return isValid(validators().validateGroundingMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GroundingMetadata. */
 export function assertGroundingMetadata(value: unknown): asserts value is GroundingMetadata {
-  const validateGroundingMetadata = validators().validateGroundingMetadata;
-  if (!validateGroundingMetadata(value)) fail('GroundingMetadata', validateGroundingMetadata);
+  assertWith('GroundingMetadata', validators().validateGroundingMetadata, value);
 }
 
 /** Every violation of GroundingMetadata in `value` (empty when valid). */
 export function checkGroundingMetadata(value: unknown): ViolationDetail[] {
-  const validateGroundingMetadata = validators().validateGroundingMetadata;
-  return validateGroundingMetadata(value) ? [] : violations(validateGroundingMetadata);
+  return checkWith(validators().validateGroundingMetadata, value);
 }
 
 /** Reads a received GroundingMetadata with its read contract (ReadGroundingMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -686,19 +622,17 @@ export function readGroundingMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid GroundingPassageId (schemas/gemini/GroundingPassageId.schema.json). */
 export function isGroundingPassageId(value: unknown): value is GroundingPassageId {
-  return validators().validateGroundingPassageId(value);
+  return isValid(validators().validateGroundingPassageId, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid GroundingPassageId. */
 export function assertGroundingPassageId(value: unknown): asserts value is GroundingPassageId {
-  const validateGroundingPassageId = validators().validateGroundingPassageId;
-  if (!validateGroundingPassageId(value)) fail('GroundingPassageId', validateGroundingPassageId);
+  assertWith('GroundingPassageId', validators().validateGroundingPassageId, value);
 }
 
 /** Every violation of GroundingPassageId in `value` (empty when valid). */
 export function checkGroundingPassageId(value: unknown): ViolationDetail[] {
-  const validateGroundingPassageId = validators().validateGroundingPassageId;
-  return validateGroundingPassageId(value) ? [] : violations(validateGroundingPassageId);
+  return checkWith(validators().validateGroundingPassageId, value);
 }
 
 /** Reads a received GroundingPassageId with its read contract (ReadGroundingPassageId): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -709,19 +643,17 @@ export function readGroundingPassageId(value: unknown): ReadCheck {
 
 /** True when `value` is a valid Image (schemas/gemini/Image.schema.json). */
 export function isImage(value: unknown): value is Image {
-  return validators().validateImage(value);
+  return isValid(validators().validateImage, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Image. */
 export function assertImage(value: unknown): asserts value is Image {
-  const validateImage = validators().validateImage;
-  if (!validateImage(value)) fail('Image', validateImage);
+  assertWith('Image', validators().validateImage, value);
 }
 
 /** Every violation of Image in `value` (empty when valid). */
 export function checkImage(value: unknown): ViolationDetail[] {
-  const validateImage = validators().validateImage;
-  return validateImage(value) ? [] : violations(validateImage);
+  return checkWith(validators().validateImage, value);
 }
 
 /** Reads a received Image with its read contract (ReadImage): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -732,87 +664,77 @@ export function readImage(value: unknown): ReadCheck {
 
 /** True when `value` is a valid ImageConfig (schemas/gemini/ImageConfig.schema.json). */
 export function isImageConfig(value: unknown): value is ImageConfig {
-  return validators().validateImageConfig(value);
+  return isValid(validators().validateImageConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ImageConfig. */
 export function assertImageConfig(value: unknown): asserts value is ImageConfig {
-  const validateImageConfig = validators().validateImageConfig;
-  if (!validateImageConfig(value)) fail('ImageConfig', validateImageConfig);
+  assertWith('ImageConfig', validators().validateImageConfig, value);
 }
 
 /** Every violation of ImageConfig in `value` (empty when valid). */
 export function checkImageConfig(value: unknown): ViolationDetail[] {
-  const validateImageConfig = validators().validateImageConfig;
-  return validateImageConfig(value) ? [] : violations(validateImageConfig);
+  return checkWith(validators().validateImageConfig, value);
 }
 
 /** True when `value` is a valid ImageSearch (schemas/gemini/ImageSearch.schema.json). */
 export function isImageSearch(value: unknown): value is ImageSearch {
-  return validators().validateImageSearch(value);
+  return isValid(validators().validateImageSearch, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ImageSearch. */
 export function assertImageSearch(value: unknown): asserts value is ImageSearch {
-  const validateImageSearch = validators().validateImageSearch;
-  if (!validateImageSearch(value)) fail('ImageSearch', validateImageSearch);
+  assertWith('ImageSearch', validators().validateImageSearch, value);
 }
 
 /** Every violation of ImageSearch in `value` (empty when valid). */
 export function checkImageSearch(value: unknown): ViolationDetail[] {
-  const validateImageSearch = validators().validateImageSearch;
-  return validateImageSearch(value) ? [] : violations(validateImageSearch);
+  return checkWith(validators().validateImageSearch, value);
 }
 
 /** True when `value` is a valid Interval (schemas/gemini/Interval.schema.json). */
 export function isInterval(value: unknown): value is Interval {
-  return validators().validateInterval(value);
+  return isValid(validators().validateInterval, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Interval. */
 export function assertInterval(value: unknown): asserts value is Interval {
-  const validateInterval = validators().validateInterval;
-  if (!validateInterval(value)) fail('Interval', validateInterval);
+  assertWith('Interval', validators().validateInterval, value);
 }
 
 /** Every violation of Interval in `value` (empty when valid). */
 export function checkInterval(value: unknown): ViolationDetail[] {
-  const validateInterval = validators().validateInterval;
-  return validateInterval(value) ? [] : violations(validateInterval);
+  return checkWith(validators().validateInterval, value);
 }
 
 /** True when `value` is a valid LatLng (schemas/gemini/LatLng.schema.json). */
 export function isLatLng(value: unknown): value is LatLng {
-  return validators().validateLatLng(value);
+  return isValid(validators().validateLatLng, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid LatLng. */
 export function assertLatLng(value: unknown): asserts value is LatLng {
-  const validateLatLng = validators().validateLatLng;
-  if (!validateLatLng(value)) fail('LatLng', validateLatLng);
+  assertWith('LatLng', validators().validateLatLng, value);
 }
 
 /** Every violation of LatLng in `value` (empty when valid). */
 export function checkLatLng(value: unknown): ViolationDetail[] {
-  const validateLatLng = validators().validateLatLng;
-  return validateLatLng(value) ? [] : violations(validateLatLng);
+  return checkWith(validators().validateLatLng, value);
 }
 
 /** True when `value` is a valid LogprobsResult (schemas/gemini/LogprobsResult.schema.json). */
 export function isLogprobsResult(value: unknown): value is LogprobsResult {
-  return validators().validateLogprobsResult(value);
+  return isValid(validators().validateLogprobsResult, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid LogprobsResult. */
 export function assertLogprobsResult(value: unknown): asserts value is LogprobsResult {
-  const validateLogprobsResult = validators().validateLogprobsResult;
-  if (!validateLogprobsResult(value)) fail('LogprobsResult', validateLogprobsResult);
+  assertWith('LogprobsResult', validators().validateLogprobsResult, value);
 }
 
 /** Every violation of LogprobsResult in `value` (empty when valid). */
 export function checkLogprobsResult(value: unknown): ViolationDetail[] {
-  const validateLogprobsResult = validators().validateLogprobsResult;
-  return validateLogprobsResult(value) ? [] : violations(validateLogprobsResult);
+  return checkWith(validators().validateLogprobsResult, value);
 }
 
 /** Reads a received LogprobsResult with its read contract (ReadLogprobsResult): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -823,19 +745,17 @@ export function readLogprobsResult(value: unknown): ReadCheck {
 
 /** True when `value` is a valid LogprobsResultCandidate (schemas/gemini/LogprobsResultCandidate.schema.json). */
 export function isLogprobsResultCandidate(value: unknown): value is LogprobsResultCandidate {
-  return validators().validateLogprobsResultCandidate(value);
+  return isValid(validators().validateLogprobsResultCandidate, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid LogprobsResultCandidate. */
 export function assertLogprobsResultCandidate(value: unknown): asserts value is LogprobsResultCandidate {
-  const validateLogprobsResultCandidate = validators().validateLogprobsResultCandidate;
-  if (!validateLogprobsResultCandidate(value)) fail('LogprobsResultCandidate', validateLogprobsResultCandidate);
+  assertWith('LogprobsResultCandidate', validators().validateLogprobsResultCandidate, value);
 }
 
 /** Every violation of LogprobsResultCandidate in `value` (empty when valid). */
 export function checkLogprobsResultCandidate(value: unknown): ViolationDetail[] {
-  const validateLogprobsResultCandidate = validators().validateLogprobsResultCandidate;
-  return validateLogprobsResultCandidate(value) ? [] : violations(validateLogprobsResultCandidate);
+  return checkWith(validators().validateLogprobsResultCandidate, value);
 }
 
 /** Reads a received LogprobsResultCandidate with its read contract (ReadLogprobsResultCandidate): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -846,19 +766,17 @@ export function readLogprobsResultCandidate(value: unknown): ReadCheck {
 
 /** True when `value` is a valid Maps (schemas/gemini/Maps.schema.json). */
 export function isMaps(value: unknown): value is Maps {
-  return validators().validateMaps(value);
+  return isValid(validators().validateMaps, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Maps. */
 export function assertMaps(value: unknown): asserts value is Maps {
-  const validateMaps = validators().validateMaps;
-  if (!validateMaps(value)) fail('Maps', validateMaps);
+  assertWith('Maps', validators().validateMaps, value);
 }
 
 /** Every violation of Maps in `value` (empty when valid). */
 export function checkMaps(value: unknown): ViolationDetail[] {
-  const validateMaps = validators().validateMaps;
-  return validateMaps(value) ? [] : violations(validateMaps);
+  return checkWith(validators().validateMaps, value);
 }
 
 /** Reads a received Maps with its read contract (ReadMaps): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -869,36 +787,32 @@ export function readMaps(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpServer (schemas/gemini/McpServer.schema.json). */
 export function isMcpServer(value: unknown): value is McpServer {
-  return validators().validateMcpServer(value);
+  return isValid(validators().validateMcpServer, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpServer. */
 export function assertMcpServer(value: unknown): asserts value is McpServer {
-  const validateMcpServer = validators().validateMcpServer;
-  if (!validateMcpServer(value)) fail('McpServer', validateMcpServer);
+  assertWith('McpServer', validators().validateMcpServer, value);
 }
 
 /** Every violation of McpServer in `value` (empty when valid). */
 export function checkMcpServer(value: unknown): ViolationDetail[] {
-  const validateMcpServer = validators().validateMcpServer;
-  return validateMcpServer(value) ? [] : violations(validateMcpServer);
+  return checkWith(validators().validateMcpServer, value);
 }
 
 /** True when `value` is a valid MediaResolution (schemas/gemini/MediaResolution.schema.json). */
 export function isMediaResolution(value: unknown): value is MediaResolution {
-  return validators().validateMediaResolution(value);
+  return isValid(validators().validateMediaResolution, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid MediaResolution. */
 export function assertMediaResolution(value: unknown): asserts value is MediaResolution {
-  const validateMediaResolution = validators().validateMediaResolution;
-  if (!validateMediaResolution(value)) fail('MediaResolution', validateMediaResolution);
+  assertWith('MediaResolution', validators().validateMediaResolution, value);
 }
 
 /** Every violation of MediaResolution in `value` (empty when valid). */
 export function checkMediaResolution(value: unknown): ViolationDetail[] {
-  const validateMediaResolution = validators().validateMediaResolution;
-  return validateMediaResolution(value) ? [] : violations(validateMediaResolution);
+  return checkWith(validators().validateMediaResolution, value);
 }
 
 /** Reads a received MediaResolution with its read contract (ReadMediaResolution): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -909,19 +823,17 @@ export function readMediaResolution(value: unknown): ReadCheck {
 
 /** True when `value` is a valid ModalityTokenCount (schemas/gemini/ModalityTokenCount.schema.json). */
 export function isModalityTokenCount(value: unknown): value is ModalityTokenCount {
-  return validators().validateModalityTokenCount(value);
+  return isValid(validators().validateModalityTokenCount, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ModalityTokenCount. */
 export function assertModalityTokenCount(value: unknown): asserts value is ModalityTokenCount {
-  const validateModalityTokenCount = validators().validateModalityTokenCount;
-  if (!validateModalityTokenCount(value)) fail('ModalityTokenCount', validateModalityTokenCount);
+  assertWith('ModalityTokenCount', validators().validateModalityTokenCount, value);
 }
 
 /** Every violation of ModalityTokenCount in `value` (empty when valid). */
 export function checkModalityTokenCount(value: unknown): ViolationDetail[] {
-  const validateModalityTokenCount = validators().validateModalityTokenCount;
-  return validateModalityTokenCount(value) ? [] : violations(validateModalityTokenCount);
+  return checkWith(validators().validateModalityTokenCount, value);
 }
 
 /** Reads a received ModalityTokenCount with its read contract (ReadModalityTokenCount): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -932,19 +844,17 @@ export function readModalityTokenCount(value: unknown): ReadCheck {
 
 /** True when `value` is a valid ModelStatus (schemas/gemini/ModelStatus.schema.json). */
 export function isModelStatus(value: unknown): value is ModelStatus {
-  return validators().validateModelStatus(value);
+  return isValid(validators().validateModelStatus, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ModelStatus. */
 export function assertModelStatus(value: unknown): asserts value is ModelStatus {
-  const validateModelStatus = validators().validateModelStatus;
-  if (!validateModelStatus(value)) fail('ModelStatus', validateModelStatus);
+  assertWith('ModelStatus', validators().validateModelStatus, value);
 }
 
 /** Every violation of ModelStatus in `value` (empty when valid). */
 export function checkModelStatus(value: unknown): ViolationDetail[] {
-  const validateModelStatus = validators().validateModelStatus;
-  return validateModelStatus(value) ? [] : violations(validateModelStatus);
+  return checkWith(validators().validateModelStatus, value);
 }
 
 /** Reads a received ModelStatus with its read contract (ReadModelStatus): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -955,36 +865,32 @@ export function readModelStatus(value: unknown): ReadCheck {
 
 /** True when `value` is a valid MultiSpeakerVoiceConfig (schemas/gemini/MultiSpeakerVoiceConfig.schema.json). */
 export function isMultiSpeakerVoiceConfig(value: unknown): value is MultiSpeakerVoiceConfig {
-  return validators().validateMultiSpeakerVoiceConfig(value);
+  return isValid(validators().validateMultiSpeakerVoiceConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid MultiSpeakerVoiceConfig. */
 export function assertMultiSpeakerVoiceConfig(value: unknown): asserts value is MultiSpeakerVoiceConfig {
-  const validateMultiSpeakerVoiceConfig = validators().validateMultiSpeakerVoiceConfig;
-  if (!validateMultiSpeakerVoiceConfig(value)) fail('MultiSpeakerVoiceConfig', validateMultiSpeakerVoiceConfig);
+  assertWith('MultiSpeakerVoiceConfig', validators().validateMultiSpeakerVoiceConfig, value);
 }
 
 /** Every violation of MultiSpeakerVoiceConfig in `value` (empty when valid). */
 export function checkMultiSpeakerVoiceConfig(value: unknown): ViolationDetail[] {
-  const validateMultiSpeakerVoiceConfig = validators().validateMultiSpeakerVoiceConfig;
-  return validateMultiSpeakerVoiceConfig(value) ? [] : violations(validateMultiSpeakerVoiceConfig);
+  return checkWith(validators().validateMultiSpeakerVoiceConfig, value);
 }
 
 /** True when `value` is a valid Part (schemas/gemini/Part.schema.json). */
 export function isPart(value: unknown): value is Part {
-  return validators().validatePart(value);
+  return isValid(validators().validatePart, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Part. */
 export function assertPart(value: unknown): asserts value is Part {
-  const validatePart = validators().validatePart;
-  if (!validatePart(value)) fail('Part', validatePart);
+  assertWith('Part', validators().validatePart, value);
 }
 
 /** Every violation of Part in `value` (empty when valid). */
 export function checkPart(value: unknown): ViolationDetail[] {
-  const validatePart = validators().validatePart;
-  return validatePart(value) ? [] : violations(validatePart);
+  return checkWith(validators().validatePart, value);
 }
 
 /** Reads a received Part with its read contract (ReadPart): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -995,19 +901,17 @@ export function readPart(value: unknown): ReadCheck {
 
 /** True when `value` is a valid PlaceAnswerSources (schemas/gemini/PlaceAnswerSources.schema.json). */
 export function isPlaceAnswerSources(value: unknown): value is PlaceAnswerSources {
-  return validators().validatePlaceAnswerSources(value);
+  return isValid(validators().validatePlaceAnswerSources, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid PlaceAnswerSources. */
 export function assertPlaceAnswerSources(value: unknown): asserts value is PlaceAnswerSources {
-  const validatePlaceAnswerSources = validators().validatePlaceAnswerSources;
-  if (!validatePlaceAnswerSources(value)) fail('PlaceAnswerSources', validatePlaceAnswerSources);
+  assertWith('PlaceAnswerSources', validators().validatePlaceAnswerSources, value);
 }
 
 /** Every violation of PlaceAnswerSources in `value` (empty when valid). */
 export function checkPlaceAnswerSources(value: unknown): ViolationDetail[] {
-  const validatePlaceAnswerSources = validators().validatePlaceAnswerSources;
-  return validatePlaceAnswerSources(value) ? [] : violations(validatePlaceAnswerSources);
+  return checkWith(validators().validatePlaceAnswerSources, value);
 }
 
 /** Reads a received PlaceAnswerSources with its read contract (ReadPlaceAnswerSources): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1018,36 +922,32 @@ export function readPlaceAnswerSources(value: unknown): ReadCheck {
 
 /** True when `value` is a valid PrebuiltVoiceConfig (schemas/gemini/PrebuiltVoiceConfig.schema.json). */
 export function isPrebuiltVoiceConfig(value: unknown): value is PrebuiltVoiceConfig {
-  return validators().validatePrebuiltVoiceConfig(value);
+  return isValid(validators().validatePrebuiltVoiceConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid PrebuiltVoiceConfig. */
 export function assertPrebuiltVoiceConfig(value: unknown): asserts value is PrebuiltVoiceConfig {
-  const validatePrebuiltVoiceConfig = validators().validatePrebuiltVoiceConfig;
-  if (!validatePrebuiltVoiceConfig(value)) fail('PrebuiltVoiceConfig', validatePrebuiltVoiceConfig);
+  assertWith('PrebuiltVoiceConfig', validators().validatePrebuiltVoiceConfig, value);
 }
 
 /** Every violation of PrebuiltVoiceConfig in `value` (empty when valid). */
 export function checkPrebuiltVoiceConfig(value: unknown): ViolationDetail[] {
-  const validatePrebuiltVoiceConfig = validators().validatePrebuiltVoiceConfig;
-  return validatePrebuiltVoiceConfig(value) ? [] : violations(validatePrebuiltVoiceConfig);
+  return checkWith(validators().validatePrebuiltVoiceConfig, value);
 }
 
 /** True when `value` is a valid PromptFeedback (schemas/gemini/PromptFeedback.schema.json). */
 export function isPromptFeedback(value: unknown): value is PromptFeedback {
-  return validators().validatePromptFeedback(value);
+  return isValid(validators().validatePromptFeedback, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid PromptFeedback. */
 export function assertPromptFeedback(value: unknown): asserts value is PromptFeedback {
-  const validatePromptFeedback = validators().validatePromptFeedback;
-  if (!validatePromptFeedback(value)) fail('PromptFeedback', validatePromptFeedback);
+  assertWith('PromptFeedback', validators().validatePromptFeedback, value);
 }
 
 /** Every violation of PromptFeedback in `value` (empty when valid). */
 export function checkPromptFeedback(value: unknown): ViolationDetail[] {
-  const validatePromptFeedback = validators().validatePromptFeedback;
-  return validatePromptFeedback(value) ? [] : violations(validatePromptFeedback);
+  return checkWith(validators().validatePromptFeedback, value);
 }
 
 /** Reads a received PromptFeedback with its read contract (ReadPromptFeedback): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1058,36 +958,32 @@ export function readPromptFeedback(value: unknown): ReadCheck {
 
 /** True when `value` is a valid RetrievalConfig (schemas/gemini/RetrievalConfig.schema.json). */
 export function isRetrievalConfig(value: unknown): value is RetrievalConfig {
-  return validators().validateRetrievalConfig(value);
+  return isValid(validators().validateRetrievalConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid RetrievalConfig. */
 export function assertRetrievalConfig(value: unknown): asserts value is RetrievalConfig {
-  const validateRetrievalConfig = validators().validateRetrievalConfig;
-  if (!validateRetrievalConfig(value)) fail('RetrievalConfig', validateRetrievalConfig);
+  assertWith('RetrievalConfig', validators().validateRetrievalConfig, value);
 }
 
 /** Every violation of RetrievalConfig in `value` (empty when valid). */
 export function checkRetrievalConfig(value: unknown): ViolationDetail[] {
-  const validateRetrievalConfig = validators().validateRetrievalConfig;
-  return validateRetrievalConfig(value) ? [] : violations(validateRetrievalConfig);
+  return checkWith(validators().validateRetrievalConfig, value);
 }
 
 /** True when `value` is a valid RetrievalMetadata (schemas/gemini/RetrievalMetadata.schema.json). */
 export function isRetrievalMetadata(value: unknown): value is RetrievalMetadata {
-  return validators().validateRetrievalMetadata(value);
+  return isValid(validators().validateRetrievalMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid RetrievalMetadata. */
 export function assertRetrievalMetadata(value: unknown): asserts value is RetrievalMetadata {
-  const validateRetrievalMetadata = validators().validateRetrievalMetadata;
-  if (!validateRetrievalMetadata(value)) fail('RetrievalMetadata', validateRetrievalMetadata);
+  assertWith('RetrievalMetadata', validators().validateRetrievalMetadata, value);
 }
 
 /** Every violation of RetrievalMetadata in `value` (empty when valid). */
 export function checkRetrievalMetadata(value: unknown): ViolationDetail[] {
-  const validateRetrievalMetadata = validators().validateRetrievalMetadata;
-  return validateRetrievalMetadata(value) ? [] : violations(validateRetrievalMetadata);
+  return checkWith(validators().validateRetrievalMetadata, value);
 }
 
 /** Reads a received RetrievalMetadata with its read contract (ReadRetrievalMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1098,19 +994,17 @@ export function readRetrievalMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid RetrievedContext (schemas/gemini/RetrievedContext.schema.json). */
 export function isRetrievedContext(value: unknown): value is RetrievedContext {
-  return validators().validateRetrievedContext(value);
+  return isValid(validators().validateRetrievedContext, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid RetrievedContext. */
 export function assertRetrievedContext(value: unknown): asserts value is RetrievedContext {
-  const validateRetrievedContext = validators().validateRetrievedContext;
-  if (!validateRetrievedContext(value)) fail('RetrievedContext', validateRetrievedContext);
+  assertWith('RetrievedContext', validators().validateRetrievedContext, value);
 }
 
 /** Every violation of RetrievedContext in `value` (empty when valid). */
 export function checkRetrievedContext(value: unknown): ViolationDetail[] {
-  const validateRetrievedContext = validators().validateRetrievedContext;
-  return validateRetrievedContext(value) ? [] : violations(validateRetrievedContext);
+  return checkWith(validators().validateRetrievedContext, value);
 }
 
 /** Reads a received RetrievedContext with its read contract (ReadRetrievedContext): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1121,19 +1015,17 @@ export function readRetrievedContext(value: unknown): ReadCheck {
 
 /** True when `value` is a valid ReviewSnippet (schemas/gemini/ReviewSnippet.schema.json). */
 export function isReviewSnippet(value: unknown): value is ReviewSnippet {
-  return validators().validateReviewSnippet(value);
+  return isValid(validators().validateReviewSnippet, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ReviewSnippet. */
 export function assertReviewSnippet(value: unknown): asserts value is ReviewSnippet {
-  const validateReviewSnippet = validators().validateReviewSnippet;
-  if (!validateReviewSnippet(value)) fail('ReviewSnippet', validateReviewSnippet);
+  assertWith('ReviewSnippet', validators().validateReviewSnippet, value);
 }
 
 /** Every violation of ReviewSnippet in `value` (empty when valid). */
 export function checkReviewSnippet(value: unknown): ViolationDetail[] {
-  const validateReviewSnippet = validators().validateReviewSnippet;
-  return validateReviewSnippet(value) ? [] : violations(validateReviewSnippet);
+  return checkWith(validators().validateReviewSnippet, value);
 }
 
 /** Reads a received ReviewSnippet with its read contract (ReadReviewSnippet): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1144,19 +1036,17 @@ export function readReviewSnippet(value: unknown): ReadCheck {
 
 /** True when `value` is a valid SafetyRating (schemas/gemini/SafetyRating.schema.json). */
 export function isSafetyRating(value: unknown): value is SafetyRating {
-  return validators().validateSafetyRating(value);
+  return isValid(validators().validateSafetyRating, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid SafetyRating. */
 export function assertSafetyRating(value: unknown): asserts value is SafetyRating {
-  const validateSafetyRating = validators().validateSafetyRating;
-  if (!validateSafetyRating(value)) fail('SafetyRating', validateSafetyRating);
+  assertWith('SafetyRating', validators().validateSafetyRating, value);
 }
 
 /** Every violation of SafetyRating in `value` (empty when valid). */
 export function checkSafetyRating(value: unknown): ViolationDetail[] {
-  const validateSafetyRating = validators().validateSafetyRating;
-  return validateSafetyRating(value) ? [] : violations(validateSafetyRating);
+  return checkWith(validators().validateSafetyRating, value);
 }
 
 /** Reads a received SafetyRating with its read contract (ReadSafetyRating): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1167,53 +1057,47 @@ export function readSafetyRating(value: unknown): ReadCheck {
 
 /** True when `value` is a valid SafetySetting (schemas/gemini/SafetySetting.schema.json). */
 export function isSafetySetting(value: unknown): value is SafetySetting {
-  return validators().validateSafetySetting(value);
+  return isValid(validators().validateSafetySetting, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid SafetySetting. */
 export function assertSafetySetting(value: unknown): asserts value is SafetySetting {
-  const validateSafetySetting = validators().validateSafetySetting;
-  if (!validateSafetySetting(value)) fail('SafetySetting', validateSafetySetting);
+  assertWith('SafetySetting', validators().validateSafetySetting, value);
 }
 
 /** Every violation of SafetySetting in `value` (empty when valid). */
 export function checkSafetySetting(value: unknown): ViolationDetail[] {
-  const validateSafetySetting = validators().validateSafetySetting;
-  return validateSafetySetting(value) ? [] : violations(validateSafetySetting);
+  return checkWith(validators().validateSafetySetting, value);
 }
 
 /** True when `value` is a valid Schema (schemas/gemini/Schema.schema.json). */
 export function isSchema(value: unknown): value is Schema {
-  return validators().validateSchema(value);
+  return isValid(validators().validateSchema, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Schema. */
 export function assertSchema(value: unknown): asserts value is Schema {
-  const validateSchema = validators().validateSchema;
-  if (!validateSchema(value)) fail('Schema', validateSchema);
+  assertWith('Schema', validators().validateSchema, value);
 }
 
 /** Every violation of Schema in `value` (empty when valid). */
 export function checkSchema(value: unknown): ViolationDetail[] {
-  const validateSchema = validators().validateSchema;
-  return validateSchema(value) ? [] : violations(validateSchema);
+  return checkWith(validators().validateSchema, value);
 }
 
 /** True when `value` is a valid SearchEntryPoint (schemas/gemini/SearchEntryPoint.schema.json). */
 export function isSearchEntryPoint(value: unknown): value is SearchEntryPoint {
-  return validators().validateSearchEntryPoint(value);
+  return isValid(validators().validateSearchEntryPoint, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid SearchEntryPoint. */
 export function assertSearchEntryPoint(value: unknown): asserts value is SearchEntryPoint {
-  const validateSearchEntryPoint = validators().validateSearchEntryPoint;
-  if (!validateSearchEntryPoint(value)) fail('SearchEntryPoint', validateSearchEntryPoint);
+  assertWith('SearchEntryPoint', validators().validateSearchEntryPoint, value);
 }
 
 /** Every violation of SearchEntryPoint in `value` (empty when valid). */
 export function checkSearchEntryPoint(value: unknown): ViolationDetail[] {
-  const validateSearchEntryPoint = validators().validateSearchEntryPoint;
-  return validateSearchEntryPoint(value) ? [] : violations(validateSearchEntryPoint);
+  return checkWith(validators().validateSearchEntryPoint, value);
 }
 
 /** Reads a received SearchEntryPoint with its read contract (ReadSearchEntryPoint): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1224,36 +1108,32 @@ export function readSearchEntryPoint(value: unknown): ReadCheck {
 
 /** True when `value` is a valid SearchTypes (schemas/gemini/SearchTypes.schema.json). */
 export function isSearchTypes(value: unknown): value is SearchTypes {
-  return validators().validateSearchTypes(value);
+  return isValid(validators().validateSearchTypes, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid SearchTypes. */
 export function assertSearchTypes(value: unknown): asserts value is SearchTypes {
-  const validateSearchTypes = validators().validateSearchTypes;
-  if (!validateSearchTypes(value)) fail('SearchTypes', validateSearchTypes);
+  assertWith('SearchTypes', validators().validateSearchTypes, value);
 }
 
 /** Every violation of SearchTypes in `value` (empty when valid). */
 export function checkSearchTypes(value: unknown): ViolationDetail[] {
-  const validateSearchTypes = validators().validateSearchTypes;
-  return validateSearchTypes(value) ? [] : violations(validateSearchTypes);
+  return checkWith(validators().validateSearchTypes, value);
 }
 
 /** True when `value` is a valid SemanticRetrieverChunk (schemas/gemini/SemanticRetrieverChunk.schema.json). */
 export function isSemanticRetrieverChunk(value: unknown): value is SemanticRetrieverChunk {
-  return validators().validateSemanticRetrieverChunk(value);
+  return isValid(validators().validateSemanticRetrieverChunk, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid SemanticRetrieverChunk. */
 export function assertSemanticRetrieverChunk(value: unknown): asserts value is SemanticRetrieverChunk {
-  const validateSemanticRetrieverChunk = validators().validateSemanticRetrieverChunk;
-  if (!validateSemanticRetrieverChunk(value)) fail('SemanticRetrieverChunk', validateSemanticRetrieverChunk);
+  assertWith('SemanticRetrieverChunk', validators().validateSemanticRetrieverChunk, value);
 }
 
 /** Every violation of SemanticRetrieverChunk in `value` (empty when valid). */
 export function checkSemanticRetrieverChunk(value: unknown): ViolationDetail[] {
-  const validateSemanticRetrieverChunk = validators().validateSemanticRetrieverChunk;
-  return validateSemanticRetrieverChunk(value) ? [] : violations(validateSemanticRetrieverChunk);
+  return checkWith(validators().validateSemanticRetrieverChunk, value);
 }
 
 /** Reads a received SemanticRetrieverChunk with its read contract (ReadSemanticRetrieverChunk): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1264,104 +1144,92 @@ export function readSemanticRetrieverChunk(value: unknown): ReadCheck {
 
 /** True when `value` is a valid SpeakerVoiceConfig (schemas/gemini/SpeakerVoiceConfig.schema.json). */
 export function isSpeakerVoiceConfig(value: unknown): value is SpeakerVoiceConfig {
-  return validators().validateSpeakerVoiceConfig(value);
+  return isValid(validators().validateSpeakerVoiceConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid SpeakerVoiceConfig. */
 export function assertSpeakerVoiceConfig(value: unknown): asserts value is SpeakerVoiceConfig {
-  const validateSpeakerVoiceConfig = validators().validateSpeakerVoiceConfig;
-  if (!validateSpeakerVoiceConfig(value)) fail('SpeakerVoiceConfig', validateSpeakerVoiceConfig);
+  assertWith('SpeakerVoiceConfig', validators().validateSpeakerVoiceConfig, value);
 }
 
 /** Every violation of SpeakerVoiceConfig in `value` (empty when valid). */
 export function checkSpeakerVoiceConfig(value: unknown): ViolationDetail[] {
-  const validateSpeakerVoiceConfig = validators().validateSpeakerVoiceConfig;
-  return validateSpeakerVoiceConfig(value) ? [] : violations(validateSpeakerVoiceConfig);
+  return checkWith(validators().validateSpeakerVoiceConfig, value);
 }
 
 /** True when `value` is a valid SpeechConfig (schemas/gemini/SpeechConfig.schema.json). */
 export function isSpeechConfig(value: unknown): value is SpeechConfig {
-  return validators().validateSpeechConfig(value);
+  return isValid(validators().validateSpeechConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid SpeechConfig. */
 export function assertSpeechConfig(value: unknown): asserts value is SpeechConfig {
-  const validateSpeechConfig = validators().validateSpeechConfig;
-  if (!validateSpeechConfig(value)) fail('SpeechConfig', validateSpeechConfig);
+  assertWith('SpeechConfig', validators().validateSpeechConfig, value);
 }
 
 /** Every violation of SpeechConfig in `value` (empty when valid). */
 export function checkSpeechConfig(value: unknown): ViolationDetail[] {
-  const validateSpeechConfig = validators().validateSpeechConfig;
-  return validateSpeechConfig(value) ? [] : violations(validateSpeechConfig);
+  return checkWith(validators().validateSpeechConfig, value);
 }
 
 /** True when `value` is a valid StreamableHttpTransport (schemas/gemini/StreamableHttpTransport.schema.json). */
 export function isStreamableHttpTransport(value: unknown): value is StreamableHttpTransport {
-  return validators().validateStreamableHttpTransport(value);
+  return isValid(validators().validateStreamableHttpTransport, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid StreamableHttpTransport. */
 export function assertStreamableHttpTransport(value: unknown): asserts value is StreamableHttpTransport {
-  const validateStreamableHttpTransport = validators().validateStreamableHttpTransport;
-  if (!validateStreamableHttpTransport(value)) fail('StreamableHttpTransport', validateStreamableHttpTransport);
+  assertWith('StreamableHttpTransport', validators().validateStreamableHttpTransport, value);
 }
 
 /** Every violation of StreamableHttpTransport in `value` (empty when valid). */
 export function checkStreamableHttpTransport(value: unknown): ViolationDetail[] {
-  const validateStreamableHttpTransport = validators().validateStreamableHttpTransport;
-  return validateStreamableHttpTransport(value) ? [] : violations(validateStreamableHttpTransport);
+  return checkWith(validators().validateStreamableHttpTransport, value);
 }
 
 /** True when `value` is a valid ThinkingConfig (schemas/gemini/ThinkingConfig.schema.json). */
 export function isThinkingConfig(value: unknown): value is ThinkingConfig {
-  return validators().validateThinkingConfig(value);
+  return isValid(validators().validateThinkingConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ThinkingConfig. */
 export function assertThinkingConfig(value: unknown): asserts value is ThinkingConfig {
-  const validateThinkingConfig = validators().validateThinkingConfig;
-  if (!validateThinkingConfig(value)) fail('ThinkingConfig', validateThinkingConfig);
+  assertWith('ThinkingConfig', validators().validateThinkingConfig, value);
 }
 
 /** Every violation of ThinkingConfig in `value` (empty when valid). */
 export function checkThinkingConfig(value: unknown): ViolationDetail[] {
-  const validateThinkingConfig = validators().validateThinkingConfig;
-  return validateThinkingConfig(value) ? [] : violations(validateThinkingConfig);
+  return checkWith(validators().validateThinkingConfig, value);
 }
 
 /** True when `value` is a valid Tool (schemas/gemini/Tool.schema.json). */
 export function isTool(value: unknown): value is Tool {
-  return validators().validateTool(value);
+  return isValid(validators().validateTool, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Tool. */
 export function assertTool(value: unknown): asserts value is Tool {
-  const validateTool = validators().validateTool;
-  if (!validateTool(value)) fail('Tool', validateTool);
+  assertWith('Tool', validators().validateTool, value);
 }
 
 /** Every violation of Tool in `value` (empty when valid). */
 export function checkTool(value: unknown): ViolationDetail[] {
-  const validateTool = validators().validateTool;
-  return validateTool(value) ? [] : violations(validateTool);
+  return checkWith(validators().validateTool, value);
 }
 
 /** True when `value` is a valid ToolCall (schemas/gemini/ToolCall.schema.json). */
 export function isToolCall(value: unknown): value is ToolCall {
-  return validators().validateToolCall(value);
+  return isValid(validators().validateToolCall, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ToolCall. */
 export function assertToolCall(value: unknown): asserts value is ToolCall {
-  const validateToolCall = validators().validateToolCall;
-  if (!validateToolCall(value)) fail('ToolCall', validateToolCall);
+  assertWith('ToolCall', validators().validateToolCall, value);
 }
 
 /** Every violation of ToolCall in `value` (empty when valid). */
 export function checkToolCall(value: unknown): ViolationDetail[] {
-  const validateToolCall = validators().validateToolCall;
-  return validateToolCall(value) ? [] : violations(validateToolCall);
+  return checkWith(validators().validateToolCall, value);
 }
 
 /** Reads a received ToolCall with its read contract (ReadToolCall): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1372,36 +1240,32 @@ export function readToolCall(value: unknown): ReadCheck {
 
 /** True when `value` is a valid ToolConfig (schemas/gemini/ToolConfig.schema.json). */
 export function isToolConfig(value: unknown): value is ToolConfig {
-  return validators().validateToolConfig(value);
+  return isValid(validators().validateToolConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ToolConfig. */
 export function assertToolConfig(value: unknown): asserts value is ToolConfig {
-  const validateToolConfig = validators().validateToolConfig;
-  if (!validateToolConfig(value)) fail('ToolConfig', validateToolConfig);
+  assertWith('ToolConfig', validators().validateToolConfig, value);
 }
 
 /** Every violation of ToolConfig in `value` (empty when valid). */
 export function checkToolConfig(value: unknown): ViolationDetail[] {
-  const validateToolConfig = validators().validateToolConfig;
-  return validateToolConfig(value) ? [] : violations(validateToolConfig);
+  return checkWith(validators().validateToolConfig, value);
 }
 
 /** True when `value` is a valid ToolResponse (schemas/gemini/ToolResponse.schema.json). */
 export function isToolResponse(value: unknown): value is ToolResponse {
-  return validators().validateToolResponse(value);
+  return isValid(validators().validateToolResponse, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid ToolResponse. */
 export function assertToolResponse(value: unknown): asserts value is ToolResponse {
-  const validateToolResponse = validators().validateToolResponse;
-  if (!validateToolResponse(value)) fail('ToolResponse', validateToolResponse);
+  assertWith('ToolResponse', validators().validateToolResponse, value);
 }
 
 /** Every violation of ToolResponse in `value` (empty when valid). */
 export function checkToolResponse(value: unknown): ViolationDetail[] {
-  const validateToolResponse = validators().validateToolResponse;
-  return validateToolResponse(value) ? [] : violations(validateToolResponse);
+  return checkWith(validators().validateToolResponse, value);
 }
 
 /** Reads a received ToolResponse with its read contract (ReadToolResponse): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1412,19 +1276,17 @@ export function readToolResponse(value: unknown): ReadCheck {
 
 /** True when `value` is a valid TopCandidates (schemas/gemini/TopCandidates.schema.json). */
 export function isTopCandidates(value: unknown): value is TopCandidates {
-  return validators().validateTopCandidates(value);
+  return isValid(validators().validateTopCandidates, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid TopCandidates. */
 export function assertTopCandidates(value: unknown): asserts value is TopCandidates {
-  const validateTopCandidates = validators().validateTopCandidates;
-  if (!validateTopCandidates(value)) fail('TopCandidates', validateTopCandidates);
+  assertWith('TopCandidates', validators().validateTopCandidates, value);
 }
 
 /** Every violation of TopCandidates in `value` (empty when valid). */
 export function checkTopCandidates(value: unknown): ViolationDetail[] {
-  const validateTopCandidates = validators().validateTopCandidates;
-  return validateTopCandidates(value) ? [] : violations(validateTopCandidates);
+  return checkWith(validators().validateTopCandidates, value);
 }
 
 /** Reads a received TopCandidates with its read contract (ReadTopCandidates): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1435,36 +1297,32 @@ export function readTopCandidates(value: unknown): ReadCheck {
 
 /** True when `value` is a valid UrlContext (schemas/gemini/UrlContext.schema.json). */
 export function isUrlContext(value: unknown): value is UrlContext {
-  return validators().validateUrlContext(value);
+  return isValid(validators().validateUrlContext, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid UrlContext. */
 export function assertUrlContext(value: unknown): asserts value is UrlContext {
-  const validateUrlContext = validators().validateUrlContext;
-  if (!validateUrlContext(value)) fail('UrlContext', validateUrlContext);
+  assertWith('UrlContext', validators().validateUrlContext, value);
 }
 
 /** Every violation of UrlContext in `value` (empty when valid). */
 export function checkUrlContext(value: unknown): ViolationDetail[] {
-  const validateUrlContext = validators().validateUrlContext;
-  return validateUrlContext(value) ? [] : violations(validateUrlContext);
+  return checkWith(validators().validateUrlContext, value);
 }
 
 /** True when `value` is a valid UrlContextMetadata (schemas/gemini/UrlContextMetadata.schema.json). */
 export function isUrlContextMetadata(value: unknown): value is UrlContextMetadata {
-  return validators().validateUrlContextMetadata(value);
+  return isValid(validators().validateUrlContextMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid UrlContextMetadata. */
 export function assertUrlContextMetadata(value: unknown): asserts value is UrlContextMetadata {
-  const validateUrlContextMetadata = validators().validateUrlContextMetadata;
-  if (!validateUrlContextMetadata(value)) fail('UrlContextMetadata', validateUrlContextMetadata);
+  assertWith('UrlContextMetadata', validators().validateUrlContextMetadata, value);
 }
 
 /** Every violation of UrlContextMetadata in `value` (empty when valid). */
 export function checkUrlContextMetadata(value: unknown): ViolationDetail[] {
-  const validateUrlContextMetadata = validators().validateUrlContextMetadata;
-  return validateUrlContextMetadata(value) ? [] : violations(validateUrlContextMetadata);
+  return checkWith(validators().validateUrlContextMetadata, value);
 }
 
 /** Reads a received UrlContextMetadata with its read contract (ReadUrlContextMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1475,19 +1333,17 @@ export function readUrlContextMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid UrlMetadata (schemas/gemini/UrlMetadata.schema.json). */
 export function isUrlMetadata(value: unknown): value is UrlMetadata {
-  return validators().validateUrlMetadata(value);
+  return isValid(validators().validateUrlMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid UrlMetadata. */
 export function assertUrlMetadata(value: unknown): asserts value is UrlMetadata {
-  const validateUrlMetadata = validators().validateUrlMetadata;
-  if (!validateUrlMetadata(value)) fail('UrlMetadata', validateUrlMetadata);
+  assertWith('UrlMetadata', validators().validateUrlMetadata, value);
 }
 
 /** Every violation of UrlMetadata in `value` (empty when valid). */
 export function checkUrlMetadata(value: unknown): ViolationDetail[] {
-  const validateUrlMetadata = validators().validateUrlMetadata;
-  return validateUrlMetadata(value) ? [] : violations(validateUrlMetadata);
+  return checkWith(validators().validateUrlMetadata, value);
 }
 
 /** Reads a received UrlMetadata with its read contract (ReadUrlMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1498,19 +1354,17 @@ export function readUrlMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid UsageMetadata (schemas/gemini/UsageMetadata.schema.json). */
 export function isUsageMetadata(value: unknown): value is UsageMetadata {
-  return validators().validateUsageMetadata(value);
+  return isValid(validators().validateUsageMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid UsageMetadata. */
 export function assertUsageMetadata(value: unknown): asserts value is UsageMetadata {
-  const validateUsageMetadata = validators().validateUsageMetadata;
-  if (!validateUsageMetadata(value)) fail('UsageMetadata', validateUsageMetadata);
+  assertWith('UsageMetadata', validators().validateUsageMetadata, value);
 }
 
 /** Every violation of UsageMetadata in `value` (empty when valid). */
 export function checkUsageMetadata(value: unknown): ViolationDetail[] {
-  const validateUsageMetadata = validators().validateUsageMetadata;
-  return validateUsageMetadata(value) ? [] : violations(validateUsageMetadata);
+  return checkWith(validators().validateUsageMetadata, value);
 }
 
 /** Reads a received UsageMetadata with its read contract (ReadUsageMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1521,19 +1375,17 @@ export function readUsageMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VideoMetadata (schemas/gemini/VideoMetadata.schema.json). */
 export function isVideoMetadata(value: unknown): value is VideoMetadata {
-  return validators().validateVideoMetadata(value);
+  return isValid(validators().validateVideoMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VideoMetadata. */
 export function assertVideoMetadata(value: unknown): asserts value is VideoMetadata {
-  const validateVideoMetadata = validators().validateVideoMetadata;
-  if (!validateVideoMetadata(value)) fail('VideoMetadata', validateVideoMetadata);
+  assertWith('VideoMetadata', validators().validateVideoMetadata, value);
 }
 
 /** Every violation of VideoMetadata in `value` (empty when valid). */
 export function checkVideoMetadata(value: unknown): ViolationDetail[] {
-  const validateVideoMetadata = validators().validateVideoMetadata;
-  return validateVideoMetadata(value) ? [] : violations(validateVideoMetadata);
+  return checkWith(validators().validateVideoMetadata, value);
 }
 
 /** Reads a received VideoMetadata with its read contract (ReadVideoMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1544,36 +1396,32 @@ export function readVideoMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VoiceConfig (schemas/gemini/VoiceConfig.schema.json). */
 export function isVoiceConfig(value: unknown): value is VoiceConfig {
-  return validators().validateVoiceConfig(value);
+  return isValid(validators().validateVoiceConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VoiceConfig. */
 export function assertVoiceConfig(value: unknown): asserts value is VoiceConfig {
-  const validateVoiceConfig = validators().validateVoiceConfig;
-  if (!validateVoiceConfig(value)) fail('VoiceConfig', validateVoiceConfig);
+  assertWith('VoiceConfig', validators().validateVoiceConfig, value);
 }
 
 /** Every violation of VoiceConfig in `value` (empty when valid). */
 export function checkVoiceConfig(value: unknown): ViolationDetail[] {
-  const validateVoiceConfig = validators().validateVoiceConfig;
-  return validateVoiceConfig(value) ? [] : violations(validateVoiceConfig);
+  return checkWith(validators().validateVoiceConfig, value);
 }
 
 /** True when `value` is a valid Web (schemas/gemini/Web.schema.json). */
 export function isWeb(value: unknown): value is Web {
-  return validators().validateWeb(value);
+  return isValid(validators().validateWeb, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid Web. */
 export function assertWeb(value: unknown): asserts value is Web {
-  const validateWeb = validators().validateWeb;
-  if (!validateWeb(value)) fail('Web', validateWeb);
+  assertWith('Web', validators().validateWeb, value);
 }
 
 /** Every violation of Web in `value` (empty when valid). */
 export function checkWeb(value: unknown): ViolationDetail[] {
-  const validateWeb = validators().validateWeb;
-  return validateWeb(value) ? [] : violations(validateWeb);
+  return checkWith(validators().validateWeb, value);
 }
 
 /** Reads a received Web with its read contract (ReadWeb): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1584,19 +1432,17 @@ export function readWeb(value: unknown): ReadCheck {
 
 /** True when `value` is a valid WebSearch (schemas/gemini/WebSearch.schema.json). */
 export function isWebSearch(value: unknown): value is WebSearch {
-  return validators().validateWebSearch(value);
+  return isValid(validators().validateWebSearch, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid WebSearch. */
 export function assertWebSearch(value: unknown): asserts value is WebSearch {
-  const validateWebSearch = validators().validateWebSearch;
-  if (!validateWebSearch(value)) fail('WebSearch', validateWebSearch);
+  assertWith('WebSearch', validators().validateWebSearch, value);
 }
 
 /** Every violation of WebSearch in `value` (empty when valid). */
 export function checkWebSearch(value: unknown): ViolationDetail[] {
-  const validateWebSearch = validators().validateWebSearch;
-  return validateWebSearch(value) ? [] : violations(validateWebSearch);
+  return checkWith(validators().validateWebSearch, value);
 }
 
 /** The guards of every gemini schema, by name (the `SCHEMAS` table's part). */

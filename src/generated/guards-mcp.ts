@@ -6,7 +6,7 @@
  */
 
 import type { ViolationDetail } from "../errors.js";
-import { fail, lazyValidators, type ReadCheck, readWith, type SchemaGuards, type SchemaName, violations } from "./guards-common.js";
+import { assertWith, checkWith, isValid, lazyValidators, type ReadCheck, readWith, type SchemaGuards, type SchemaName } from "./guards-common.js";
 import type { McpAnnotations, McpAudioContent, McpBlobResourceContents, McpCallToolRequestParams, McpCallToolResult, McpClientCapabilities, McpContentBlock, McpCreateMessageRequest, McpCreateMessageRequestParams, McpCreateMessageResult, McpElicitResult, McpEmbeddedResource, McpIcon, McpImageContent, McpImplementation, McpInputResponse, McpInputResponses, McpJSONObject, McpJSONValue, McpListRootsResult, McpListToolsResult, McpLoggingLevel, McpMetaObject, McpModelHint, McpModelPreferences, McpProgressToken, McpRequestId, McpRequestMetaObject, McpResourceLink, McpResultMetaObject, McpRole, McpRoot, McpSamplingMessage, McpSamplingMessageContentBlock, McpTaskMetadata, McpTextContent, McpTextResourceContents, McpTool, McpToolAnnotations, McpToolChoice, McpToolExecution, McpToolResultContent, McpToolUseContent } from "./types.js";
 import type * as Validators from "./validators-mcp.js";
 
@@ -16,19 +16,17 @@ const validators = lazyValidators<typeof Validators>('./validators-mcp.js', impo
 
 /** True when `value` is a valid McpAnnotations (schemas/mcp/Annotations.schema.json). */
 export function isMcpAnnotations(value: unknown): value is McpAnnotations {
-  return validators().validateMcpAnnotations(value);
+  return isValid(validators().validateMcpAnnotations, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpAnnotations. */
 export function assertMcpAnnotations(value: unknown): asserts value is McpAnnotations {
-  const validateMcpAnnotations = validators().validateMcpAnnotations;
-  if (!validateMcpAnnotations(value)) fail('McpAnnotations', validateMcpAnnotations);
+  assertWith('McpAnnotations', validators().validateMcpAnnotations, value);
 }
 
 /** Every violation of McpAnnotations in `value` (empty when valid). */
 export function checkMcpAnnotations(value: unknown): ViolationDetail[] {
-  const validateMcpAnnotations = validators().validateMcpAnnotations;
-  return validateMcpAnnotations(value) ? [] : violations(validateMcpAnnotations);
+  return checkWith(validators().validateMcpAnnotations, value);
 }
 
 /** Reads a received McpAnnotations with its read contract (ReadMcpAnnotations): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -39,19 +37,17 @@ export function readMcpAnnotations(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpAudioContent (schemas/mcp/AudioContent.schema.json). */
 export function isMcpAudioContent(value: unknown): value is McpAudioContent {
-  return validators().validateMcpAudioContent(value);
+  return isValid(validators().validateMcpAudioContent, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpAudioContent. */
 export function assertMcpAudioContent(value: unknown): asserts value is McpAudioContent {
-  const validateMcpAudioContent = validators().validateMcpAudioContent;
-  if (!validateMcpAudioContent(value)) fail('McpAudioContent', validateMcpAudioContent);
+  assertWith('McpAudioContent', validators().validateMcpAudioContent, value);
 }
 
 /** Every violation of McpAudioContent in `value` (empty when valid). */
 export function checkMcpAudioContent(value: unknown): ViolationDetail[] {
-  const validateMcpAudioContent = validators().validateMcpAudioContent;
-  return validateMcpAudioContent(value) ? [] : violations(validateMcpAudioContent);
+  return checkWith(validators().validateMcpAudioContent, value);
 }
 
 /** Reads a received McpAudioContent with its read contract (ReadMcpAudioContent): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -62,19 +58,17 @@ export function readMcpAudioContent(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpBlobResourceContents (schemas/mcp/BlobResourceContents.schema.json). */
 export function isMcpBlobResourceContents(value: unknown): value is McpBlobResourceContents {
-  return validators().validateMcpBlobResourceContents(value);
+  return isValid(validators().validateMcpBlobResourceContents, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpBlobResourceContents. */
 export function assertMcpBlobResourceContents(value: unknown): asserts value is McpBlobResourceContents {
-  const validateMcpBlobResourceContents = validators().validateMcpBlobResourceContents;
-  if (!validateMcpBlobResourceContents(value)) fail('McpBlobResourceContents', validateMcpBlobResourceContents);
+  assertWith('McpBlobResourceContents', validators().validateMcpBlobResourceContents, value);
 }
 
 /** Every violation of McpBlobResourceContents in `value` (empty when valid). */
 export function checkMcpBlobResourceContents(value: unknown): ViolationDetail[] {
-  const validateMcpBlobResourceContents = validators().validateMcpBlobResourceContents;
-  return validateMcpBlobResourceContents(value) ? [] : violations(validateMcpBlobResourceContents);
+  return checkWith(validators().validateMcpBlobResourceContents, value);
 }
 
 /** Reads a received McpBlobResourceContents with its read contract (ReadMcpBlobResourceContents): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -85,36 +79,32 @@ export function readMcpBlobResourceContents(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpCallToolRequestParams (schemas/mcp/CallToolRequestParams.schema.json). */
 export function isMcpCallToolRequestParams(value: unknown): value is McpCallToolRequestParams {
-  return validators().validateMcpCallToolRequestParams(value);
+  return isValid(validators().validateMcpCallToolRequestParams, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpCallToolRequestParams. */
 export function assertMcpCallToolRequestParams(value: unknown): asserts value is McpCallToolRequestParams {
-  const validateMcpCallToolRequestParams = validators().validateMcpCallToolRequestParams;
-  if (!validateMcpCallToolRequestParams(value)) fail('McpCallToolRequestParams', validateMcpCallToolRequestParams);
+  assertWith('McpCallToolRequestParams', validators().validateMcpCallToolRequestParams, value);
 }
 
 /** Every violation of McpCallToolRequestParams in `value` (empty when valid). */
 export function checkMcpCallToolRequestParams(value: unknown): ViolationDetail[] {
-  const validateMcpCallToolRequestParams = validators().validateMcpCallToolRequestParams;
-  return validateMcpCallToolRequestParams(value) ? [] : violations(validateMcpCallToolRequestParams);
+  return checkWith(validators().validateMcpCallToolRequestParams, value);
 }
 
 /** True when `value` is a valid McpCallToolResult (schemas/mcp/CallToolResult.schema.json). */
 export function isMcpCallToolResult(value: unknown): value is McpCallToolResult {
-  return validators().validateMcpCallToolResult(value);
+  return isValid(validators().validateMcpCallToolResult, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpCallToolResult. */
 export function assertMcpCallToolResult(value: unknown): asserts value is McpCallToolResult {
-  const validateMcpCallToolResult = validators().validateMcpCallToolResult;
-  if (!validateMcpCallToolResult(value)) fail('McpCallToolResult', validateMcpCallToolResult);
+  assertWith('McpCallToolResult', validators().validateMcpCallToolResult, value);
 }
 
 /** Every violation of McpCallToolResult in `value` (empty when valid). */
 export function checkMcpCallToolResult(value: unknown): ViolationDetail[] {
-  const validateMcpCallToolResult = validators().validateMcpCallToolResult;
-  return validateMcpCallToolResult(value) ? [] : violations(validateMcpCallToolResult);
+  return checkWith(validators().validateMcpCallToolResult, value);
 }
 
 /** Reads a received McpCallToolResult with its read contract (ReadMcpCallToolResult): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -125,36 +115,32 @@ export function readMcpCallToolResult(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpClientCapabilities (schemas/mcp/ClientCapabilities.schema.json). */
 export function isMcpClientCapabilities(value: unknown): value is McpClientCapabilities {
-  return validators().validateMcpClientCapabilities(value);
+  return isValid(validators().validateMcpClientCapabilities, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpClientCapabilities. */
 export function assertMcpClientCapabilities(value: unknown): asserts value is McpClientCapabilities {
-  const validateMcpClientCapabilities = validators().validateMcpClientCapabilities;
-  if (!validateMcpClientCapabilities(value)) fail('McpClientCapabilities', validateMcpClientCapabilities);
+  assertWith('McpClientCapabilities', validators().validateMcpClientCapabilities, value);
 }
 
 /** Every violation of McpClientCapabilities in `value` (empty when valid). */
 export function checkMcpClientCapabilities(value: unknown): ViolationDetail[] {
-  const validateMcpClientCapabilities = validators().validateMcpClientCapabilities;
-  return validateMcpClientCapabilities(value) ? [] : violations(validateMcpClientCapabilities);
+  return checkWith(validators().validateMcpClientCapabilities, value);
 }
 
 /** True when `value` is a valid McpContentBlock (schemas/mcp/ContentBlock.schema.json). */
 export function isMcpContentBlock(value: unknown): value is McpContentBlock {
-  return validators().validateMcpContentBlock(value);
+  return isValid(validators().validateMcpContentBlock, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpContentBlock. */
 export function assertMcpContentBlock(value: unknown): asserts value is McpContentBlock {
-  const validateMcpContentBlock = validators().validateMcpContentBlock;
-  if (!validateMcpContentBlock(value)) fail('McpContentBlock', validateMcpContentBlock);
+  assertWith('McpContentBlock', validators().validateMcpContentBlock, value);
 }
 
 /** Every violation of McpContentBlock in `value` (empty when valid). */
 export function checkMcpContentBlock(value: unknown): ViolationDetail[] {
-  const validateMcpContentBlock = validators().validateMcpContentBlock;
-  return validateMcpContentBlock(value) ? [] : violations(validateMcpContentBlock);
+  return checkWith(validators().validateMcpContentBlock, value);
 }
 
 /** Reads a received McpContentBlock with its read contract (ReadMcpContentBlock): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -165,19 +151,17 @@ export function readMcpContentBlock(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpCreateMessageRequest (schemas/mcp/CreateMessageRequest.schema.json). */
 export function isMcpCreateMessageRequest(value: unknown): value is McpCreateMessageRequest {
-  return validators().validateMcpCreateMessageRequest(value);
+  return isValid(validators().validateMcpCreateMessageRequest, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpCreateMessageRequest. */
 export function assertMcpCreateMessageRequest(value: unknown): asserts value is McpCreateMessageRequest {
-  const validateMcpCreateMessageRequest = validators().validateMcpCreateMessageRequest;
-  if (!validateMcpCreateMessageRequest(value)) fail('McpCreateMessageRequest', validateMcpCreateMessageRequest);
+  assertWith('McpCreateMessageRequest', validators().validateMcpCreateMessageRequest, value);
 }
 
 /** Every violation of McpCreateMessageRequest in `value` (empty when valid). */
 export function checkMcpCreateMessageRequest(value: unknown): ViolationDetail[] {
-  const validateMcpCreateMessageRequest = validators().validateMcpCreateMessageRequest;
-  return validateMcpCreateMessageRequest(value) ? [] : violations(validateMcpCreateMessageRequest);
+  return checkWith(validators().validateMcpCreateMessageRequest, value);
 }
 
 /** Reads a received McpCreateMessageRequest with its read contract (ReadMcpCreateMessageRequest): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -188,19 +172,17 @@ export function readMcpCreateMessageRequest(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpCreateMessageRequestParams (schemas/mcp/CreateMessageRequestParams.schema.json). */
 export function isMcpCreateMessageRequestParams(value: unknown): value is McpCreateMessageRequestParams {
-  return validators().validateMcpCreateMessageRequestParams(value);
+  return isValid(validators().validateMcpCreateMessageRequestParams, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpCreateMessageRequestParams. */
 export function assertMcpCreateMessageRequestParams(value: unknown): asserts value is McpCreateMessageRequestParams {
-  const validateMcpCreateMessageRequestParams = validators().validateMcpCreateMessageRequestParams;
-  if (!validateMcpCreateMessageRequestParams(value)) fail('McpCreateMessageRequestParams', validateMcpCreateMessageRequestParams);
+  assertWith('McpCreateMessageRequestParams', validators().validateMcpCreateMessageRequestParams, value);
 }
 
 /** Every violation of McpCreateMessageRequestParams in `value` (empty when valid). */
 export function checkMcpCreateMessageRequestParams(value: unknown): ViolationDetail[] {
-  const validateMcpCreateMessageRequestParams = validators().validateMcpCreateMessageRequestParams;
-  return validateMcpCreateMessageRequestParams(value) ? [] : violations(validateMcpCreateMessageRequestParams);
+  return checkWith(validators().validateMcpCreateMessageRequestParams, value);
 }
 
 /** Reads a received McpCreateMessageRequestParams with its read contract (ReadMcpCreateMessageRequestParams): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -211,53 +193,47 @@ export function readMcpCreateMessageRequestParams(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpCreateMessageResult (schemas/mcp/CreateMessageResult.schema.json). */
 export function isMcpCreateMessageResult(value: unknown): value is McpCreateMessageResult {
-  return validators().validateMcpCreateMessageResult(value);
+  return isValid(validators().validateMcpCreateMessageResult, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpCreateMessageResult. */
 export function assertMcpCreateMessageResult(value: unknown): asserts value is McpCreateMessageResult {
-  const validateMcpCreateMessageResult = validators().validateMcpCreateMessageResult;
-  if (!validateMcpCreateMessageResult(value)) fail('McpCreateMessageResult', validateMcpCreateMessageResult);
+  assertWith('McpCreateMessageResult', validators().validateMcpCreateMessageResult, value);
 }
 
 /** Every violation of McpCreateMessageResult in `value` (empty when valid). */
 export function checkMcpCreateMessageResult(value: unknown): ViolationDetail[] {
-  const validateMcpCreateMessageResult = validators().validateMcpCreateMessageResult;
-  return validateMcpCreateMessageResult(value) ? [] : violations(validateMcpCreateMessageResult);
+  return checkWith(validators().validateMcpCreateMessageResult, value);
 }
 
 /** True when `value` is a valid McpElicitResult (schemas/mcp/ElicitResult.schema.json). */
 export function isMcpElicitResult(value: unknown): value is McpElicitResult {
-  return validators().validateMcpElicitResult(value);
+  return isValid(validators().validateMcpElicitResult, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpElicitResult. */
 export function assertMcpElicitResult(value: unknown): asserts value is McpElicitResult {
-  const validateMcpElicitResult = validators().validateMcpElicitResult;
-  if (!validateMcpElicitResult(value)) fail('McpElicitResult', validateMcpElicitResult);
+  assertWith('McpElicitResult', validators().validateMcpElicitResult, value);
 }
 
 /** Every violation of McpElicitResult in `value` (empty when valid). */
 export function checkMcpElicitResult(value: unknown): ViolationDetail[] {
-  const validateMcpElicitResult = validators().validateMcpElicitResult;
-  return validateMcpElicitResult(value) ? [] : violations(validateMcpElicitResult);
+  return checkWith(validators().validateMcpElicitResult, value);
 }
 
 /** True when `value` is a valid McpEmbeddedResource (schemas/mcp/EmbeddedResource.schema.json). */
 export function isMcpEmbeddedResource(value: unknown): value is McpEmbeddedResource {
-  return validators().validateMcpEmbeddedResource(value);
+  return isValid(validators().validateMcpEmbeddedResource, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpEmbeddedResource. */
 export function assertMcpEmbeddedResource(value: unknown): asserts value is McpEmbeddedResource {
-  const validateMcpEmbeddedResource = validators().validateMcpEmbeddedResource;
-  if (!validateMcpEmbeddedResource(value)) fail('McpEmbeddedResource', validateMcpEmbeddedResource);
+  assertWith('McpEmbeddedResource', validators().validateMcpEmbeddedResource, value);
 }
 
 /** Every violation of McpEmbeddedResource in `value` (empty when valid). */
 export function checkMcpEmbeddedResource(value: unknown): ViolationDetail[] {
-  const validateMcpEmbeddedResource = validators().validateMcpEmbeddedResource;
-  return validateMcpEmbeddedResource(value) ? [] : violations(validateMcpEmbeddedResource);
+  return checkWith(validators().validateMcpEmbeddedResource, value);
 }
 
 /** Reads a received McpEmbeddedResource with its read contract (ReadMcpEmbeddedResource): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -268,19 +244,17 @@ export function readMcpEmbeddedResource(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpIcon (schemas/mcp/Icon.schema.json). */
 export function isMcpIcon(value: unknown): value is McpIcon {
-  return validators().validateMcpIcon(value);
+  return isValid(validators().validateMcpIcon, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpIcon. */
 export function assertMcpIcon(value: unknown): asserts value is McpIcon {
-  const validateMcpIcon = validators().validateMcpIcon;
-  if (!validateMcpIcon(value)) fail('McpIcon', validateMcpIcon);
+  assertWith('McpIcon', validators().validateMcpIcon, value);
 }
 
 /** Every violation of McpIcon in `value` (empty when valid). */
 export function checkMcpIcon(value: unknown): ViolationDetail[] {
-  const validateMcpIcon = validators().validateMcpIcon;
-  return validateMcpIcon(value) ? [] : violations(validateMcpIcon);
+  return checkWith(validators().validateMcpIcon, value);
 }
 
 /** Reads a received McpIcon with its read contract (ReadMcpIcon): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -291,19 +265,17 @@ export function readMcpIcon(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpImageContent (schemas/mcp/ImageContent.schema.json). */
 export function isMcpImageContent(value: unknown): value is McpImageContent {
-  return validators().validateMcpImageContent(value);
+  return isValid(validators().validateMcpImageContent, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpImageContent. */
 export function assertMcpImageContent(value: unknown): asserts value is McpImageContent {
-  const validateMcpImageContent = validators().validateMcpImageContent;
-  if (!validateMcpImageContent(value)) fail('McpImageContent', validateMcpImageContent);
+  assertWith('McpImageContent', validators().validateMcpImageContent, value);
 }
 
 /** Every violation of McpImageContent in `value` (empty when valid). */
 export function checkMcpImageContent(value: unknown): ViolationDetail[] {
-  const validateMcpImageContent = validators().validateMcpImageContent;
-  return validateMcpImageContent(value) ? [] : violations(validateMcpImageContent);
+  return checkWith(validators().validateMcpImageContent, value);
 }
 
 /** Reads a received McpImageContent with its read contract (ReadMcpImageContent): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -314,19 +286,17 @@ export function readMcpImageContent(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpImplementation (schemas/mcp/Implementation.schema.json). */
 export function isMcpImplementation(value: unknown): value is McpImplementation {
-  return validators().validateMcpImplementation(value);
+  return isValid(validators().validateMcpImplementation, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpImplementation. */
 export function assertMcpImplementation(value: unknown): asserts value is McpImplementation {
-  const validateMcpImplementation = validators().validateMcpImplementation;
-  if (!validateMcpImplementation(value)) fail('McpImplementation', validateMcpImplementation);
+  assertWith('McpImplementation', validators().validateMcpImplementation, value);
 }
 
 /** Every violation of McpImplementation in `value` (empty when valid). */
 export function checkMcpImplementation(value: unknown): ViolationDetail[] {
-  const validateMcpImplementation = validators().validateMcpImplementation;
-  return validateMcpImplementation(value) ? [] : violations(validateMcpImplementation);
+  return checkWith(validators().validateMcpImplementation, value);
 }
 
 /** Reads a received McpImplementation with its read contract (ReadMcpImplementation): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -337,53 +307,47 @@ export function readMcpImplementation(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpInputResponse (schemas/mcp/InputResponse.schema.json). */
 export function isMcpInputResponse(value: unknown): value is McpInputResponse {
-  return validators().validateMcpInputResponse(value);
+  return isValid(validators().validateMcpInputResponse, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpInputResponse. */
 export function assertMcpInputResponse(value: unknown): asserts value is McpInputResponse {
-  const validateMcpInputResponse = validators().validateMcpInputResponse;
-  if (!validateMcpInputResponse(value)) fail('McpInputResponse', validateMcpInputResponse);
+  assertWith('McpInputResponse', validators().validateMcpInputResponse, value);
 }
 
 /** Every violation of McpInputResponse in `value` (empty when valid). */
 export function checkMcpInputResponse(value: unknown): ViolationDetail[] {
-  const validateMcpInputResponse = validators().validateMcpInputResponse;
-  return validateMcpInputResponse(value) ? [] : violations(validateMcpInputResponse);
+  return checkWith(validators().validateMcpInputResponse, value);
 }
 
 /** True when `value` is a valid McpInputResponses (schemas/mcp/InputResponses.schema.json). */
 export function isMcpInputResponses(value: unknown): value is McpInputResponses {
-  return validators().validateMcpInputResponses(value);
+  return isValid(validators().validateMcpInputResponses, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpInputResponses. */
 export function assertMcpInputResponses(value: unknown): asserts value is McpInputResponses {
-  const validateMcpInputResponses = validators().validateMcpInputResponses;
-  if (!validateMcpInputResponses(value)) fail('McpInputResponses', validateMcpInputResponses);
+  assertWith('McpInputResponses', validators().validateMcpInputResponses, value);
 }
 
 /** Every violation of McpInputResponses in `value` (empty when valid). */
 export function checkMcpInputResponses(value: unknown): ViolationDetail[] {
-  const validateMcpInputResponses = validators().validateMcpInputResponses;
-  return validateMcpInputResponses(value) ? [] : violations(validateMcpInputResponses);
+  return checkWith(validators().validateMcpInputResponses, value);
 }
 
 /** True when `value` is a valid McpJSONObject (schemas/mcp/JSONObject.schema.json). */
 export function isMcpJSONObject(value: unknown): value is McpJSONObject {
-  return validators().validateMcpJSONObject(value);
+  return isValid(validators().validateMcpJSONObject, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpJSONObject. */
 export function assertMcpJSONObject(value: unknown): asserts value is McpJSONObject {
-  const validateMcpJSONObject = validators().validateMcpJSONObject;
-  if (!validateMcpJSONObject(value)) fail('McpJSONObject', validateMcpJSONObject);
+  assertWith('McpJSONObject', validators().validateMcpJSONObject, value);
 }
 
 /** Every violation of McpJSONObject in `value` (empty when valid). */
 export function checkMcpJSONObject(value: unknown): ViolationDetail[] {
-  const validateMcpJSONObject = validators().validateMcpJSONObject;
-  return validateMcpJSONObject(value) ? [] : violations(validateMcpJSONObject);
+  return checkWith(validators().validateMcpJSONObject, value);
 }
 
 /** Reads a received McpJSONObject with its read contract (ReadMcpJSONObject): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -394,19 +358,17 @@ export function readMcpJSONObject(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpJSONValue (schemas/mcp/JSONValue.schema.json). */
 export function isMcpJSONValue(value: unknown): value is McpJSONValue {
-  return validators().validateMcpJSONValue(value);
+  return isValid(validators().validateMcpJSONValue, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpJSONValue. */
 export function assertMcpJSONValue(value: unknown): asserts value is McpJSONValue {
-  const validateMcpJSONValue = validators().validateMcpJSONValue;
-  if (!validateMcpJSONValue(value)) fail('McpJSONValue', validateMcpJSONValue);
+  assertWith('McpJSONValue', validators().validateMcpJSONValue, value);
 }
 
 /** Every violation of McpJSONValue in `value` (empty when valid). */
 export function checkMcpJSONValue(value: unknown): ViolationDetail[] {
-  const validateMcpJSONValue = validators().validateMcpJSONValue;
-  return validateMcpJSONValue(value) ? [] : violations(validateMcpJSONValue);
+  return checkWith(validators().validateMcpJSONValue, value);
 }
 
 /** Reads a received McpJSONValue with its read contract (ReadMcpJSONValue): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -417,36 +379,32 @@ export function readMcpJSONValue(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpListRootsResult (schemas/mcp/ListRootsResult.schema.json). */
 export function isMcpListRootsResult(value: unknown): value is McpListRootsResult {
-  return validators().validateMcpListRootsResult(value);
+  return isValid(validators().validateMcpListRootsResult, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpListRootsResult. */
 export function assertMcpListRootsResult(value: unknown): asserts value is McpListRootsResult {
-  const validateMcpListRootsResult = validators().validateMcpListRootsResult;
-  if (!validateMcpListRootsResult(value)) fail('McpListRootsResult', validateMcpListRootsResult);
+  assertWith('McpListRootsResult', validators().validateMcpListRootsResult, value);
 }
 
 /** Every violation of McpListRootsResult in `value` (empty when valid). */
 export function checkMcpListRootsResult(value: unknown): ViolationDetail[] {
-  const validateMcpListRootsResult = validators().validateMcpListRootsResult;
-  return validateMcpListRootsResult(value) ? [] : violations(validateMcpListRootsResult);
+  return checkWith(validators().validateMcpListRootsResult, value);
 }
 
 /** True when `value` is a valid McpListToolsResult (schemas/mcp/ListToolsResult.schema.json). */
 export function isMcpListToolsResult(value: unknown): value is McpListToolsResult {
-  return validators().validateMcpListToolsResult(value);
+  return isValid(validators().validateMcpListToolsResult, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpListToolsResult. */
 export function assertMcpListToolsResult(value: unknown): asserts value is McpListToolsResult {
-  const validateMcpListToolsResult = validators().validateMcpListToolsResult;
-  if (!validateMcpListToolsResult(value)) fail('McpListToolsResult', validateMcpListToolsResult);
+  assertWith('McpListToolsResult', validators().validateMcpListToolsResult, value);
 }
 
 /** Every violation of McpListToolsResult in `value` (empty when valid). */
 export function checkMcpListToolsResult(value: unknown): ViolationDetail[] {
-  const validateMcpListToolsResult = validators().validateMcpListToolsResult;
-  return validateMcpListToolsResult(value) ? [] : violations(validateMcpListToolsResult);
+  return checkWith(validators().validateMcpListToolsResult, value);
 }
 
 /** Reads a received McpListToolsResult with its read contract (ReadMcpListToolsResult): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -457,36 +415,32 @@ export function readMcpListToolsResult(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpLoggingLevel (schemas/mcp/LoggingLevel.schema.json). */
 export function isMcpLoggingLevel(value: unknown): value is McpLoggingLevel {
-  return validators().validateMcpLoggingLevel(value);
+  return isValid(validators().validateMcpLoggingLevel, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpLoggingLevel. */
 export function assertMcpLoggingLevel(value: unknown): asserts value is McpLoggingLevel {
-  const validateMcpLoggingLevel = validators().validateMcpLoggingLevel;
-  if (!validateMcpLoggingLevel(value)) fail('McpLoggingLevel', validateMcpLoggingLevel);
+  assertWith('McpLoggingLevel', validators().validateMcpLoggingLevel, value);
 }
 
 /** Every violation of McpLoggingLevel in `value` (empty when valid). */
 export function checkMcpLoggingLevel(value: unknown): ViolationDetail[] {
-  const validateMcpLoggingLevel = validators().validateMcpLoggingLevel;
-  return validateMcpLoggingLevel(value) ? [] : violations(validateMcpLoggingLevel);
+  return checkWith(validators().validateMcpLoggingLevel, value);
 }
 
 /** True when `value` is a valid McpMetaObject (schemas/mcp/MetaObject.schema.json). */
 export function isMcpMetaObject(value: unknown): value is McpMetaObject {
-  return validators().validateMcpMetaObject(value);
+  return isValid(validators().validateMcpMetaObject, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpMetaObject. */
 export function assertMcpMetaObject(value: unknown): asserts value is McpMetaObject {
-  const validateMcpMetaObject = validators().validateMcpMetaObject;
-  if (!validateMcpMetaObject(value)) fail('McpMetaObject', validateMcpMetaObject);
+  assertWith('McpMetaObject', validators().validateMcpMetaObject, value);
 }
 
 /** Every violation of McpMetaObject in `value` (empty when valid). */
 export function checkMcpMetaObject(value: unknown): ViolationDetail[] {
-  const validateMcpMetaObject = validators().validateMcpMetaObject;
-  return validateMcpMetaObject(value) ? [] : violations(validateMcpMetaObject);
+  return checkWith(validators().validateMcpMetaObject, value);
 }
 
 /** Reads a received McpMetaObject with its read contract (ReadMcpMetaObject): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -497,19 +451,17 @@ export function readMcpMetaObject(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpModelHint (schemas/mcp/ModelHint.schema.json). */
 export function isMcpModelHint(value: unknown): value is McpModelHint {
-  return validators().validateMcpModelHint(value);
+  return isValid(validators().validateMcpModelHint, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpModelHint. */
 export function assertMcpModelHint(value: unknown): asserts value is McpModelHint {
-  const validateMcpModelHint = validators().validateMcpModelHint;
-  if (!validateMcpModelHint(value)) fail('McpModelHint', validateMcpModelHint);
+  assertWith('McpModelHint', validators().validateMcpModelHint, value);
 }
 
 /** Every violation of McpModelHint in `value` (empty when valid). */
 export function checkMcpModelHint(value: unknown): ViolationDetail[] {
-  const validateMcpModelHint = validators().validateMcpModelHint;
-  return validateMcpModelHint(value) ? [] : violations(validateMcpModelHint);
+  return checkWith(validators().validateMcpModelHint, value);
 }
 
 /** Reads a received McpModelHint with its read contract (ReadMcpModelHint): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -520,19 +472,17 @@ export function readMcpModelHint(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpModelPreferences (schemas/mcp/ModelPreferences.schema.json). */
 export function isMcpModelPreferences(value: unknown): value is McpModelPreferences {
-  return validators().validateMcpModelPreferences(value);
+  return isValid(validators().validateMcpModelPreferences, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpModelPreferences. */
 export function assertMcpModelPreferences(value: unknown): asserts value is McpModelPreferences {
-  const validateMcpModelPreferences = validators().validateMcpModelPreferences;
-  if (!validateMcpModelPreferences(value)) fail('McpModelPreferences', validateMcpModelPreferences);
+  assertWith('McpModelPreferences', validators().validateMcpModelPreferences, value);
 }
 
 /** Every violation of McpModelPreferences in `value` (empty when valid). */
 export function checkMcpModelPreferences(value: unknown): ViolationDetail[] {
-  const validateMcpModelPreferences = validators().validateMcpModelPreferences;
-  return validateMcpModelPreferences(value) ? [] : violations(validateMcpModelPreferences);
+  return checkWith(validators().validateMcpModelPreferences, value);
 }
 
 /** Reads a received McpModelPreferences with its read contract (ReadMcpModelPreferences): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -543,19 +493,17 @@ export function readMcpModelPreferences(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpProgressToken (schemas/mcp/ProgressToken.schema.json). */
 export function isMcpProgressToken(value: unknown): value is McpProgressToken {
-  return validators().validateMcpProgressToken(value);
+  return isValid(validators().validateMcpProgressToken, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpProgressToken. */
 export function assertMcpProgressToken(value: unknown): asserts value is McpProgressToken {
-  const validateMcpProgressToken = validators().validateMcpProgressToken;
-  if (!validateMcpProgressToken(value)) fail('McpProgressToken', validateMcpProgressToken);
+  assertWith('McpProgressToken', validators().validateMcpProgressToken, value);
 }
 
 /** Every violation of McpProgressToken in `value` (empty when valid). */
 export function checkMcpProgressToken(value: unknown): ViolationDetail[] {
-  const validateMcpProgressToken = validators().validateMcpProgressToken;
-  return validateMcpProgressToken(value) ? [] : violations(validateMcpProgressToken);
+  return checkWith(validators().validateMcpProgressToken, value);
 }
 
 /** Reads a received McpProgressToken with its read contract (ReadMcpProgressToken): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -566,19 +514,17 @@ export function readMcpProgressToken(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpRequestId (schemas/mcp/RequestId.schema.json). */
 export function isMcpRequestId(value: unknown): value is McpRequestId {
-  return validators().validateMcpRequestId(value);
+  return isValid(validators().validateMcpRequestId, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpRequestId. */
 export function assertMcpRequestId(value: unknown): asserts value is McpRequestId {
-  const validateMcpRequestId = validators().validateMcpRequestId;
-  if (!validateMcpRequestId(value)) fail('McpRequestId', validateMcpRequestId);
+  assertWith('McpRequestId', validators().validateMcpRequestId, value);
 }
 
 /** Every violation of McpRequestId in `value` (empty when valid). */
 export function checkMcpRequestId(value: unknown): ViolationDetail[] {
-  const validateMcpRequestId = validators().validateMcpRequestId;
-  return validateMcpRequestId(value) ? [] : violations(validateMcpRequestId);
+  return checkWith(validators().validateMcpRequestId, value);
 }
 
 /** Reads a received McpRequestId with its read contract (ReadMcpRequestId): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -589,36 +535,32 @@ export function readMcpRequestId(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpRequestMetaObject (schemas/mcp/RequestMetaObject.schema.json). */
 export function isMcpRequestMetaObject(value: unknown): value is McpRequestMetaObject {
-  return validators().validateMcpRequestMetaObject(value);
+  return isValid(validators().validateMcpRequestMetaObject, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpRequestMetaObject. */
 export function assertMcpRequestMetaObject(value: unknown): asserts value is McpRequestMetaObject {
-  const validateMcpRequestMetaObject = validators().validateMcpRequestMetaObject;
-  if (!validateMcpRequestMetaObject(value)) fail('McpRequestMetaObject', validateMcpRequestMetaObject);
+  assertWith('McpRequestMetaObject', validators().validateMcpRequestMetaObject, value);
 }
 
 /** Every violation of McpRequestMetaObject in `value` (empty when valid). */
 export function checkMcpRequestMetaObject(value: unknown): ViolationDetail[] {
-  const validateMcpRequestMetaObject = validators().validateMcpRequestMetaObject;
-  return validateMcpRequestMetaObject(value) ? [] : violations(validateMcpRequestMetaObject);
+  return checkWith(validators().validateMcpRequestMetaObject, value);
 }
 
 /** True when `value` is a valid McpResourceLink (schemas/mcp/ResourceLink.schema.json). */
 export function isMcpResourceLink(value: unknown): value is McpResourceLink {
-  return validators().validateMcpResourceLink(value);
+  return isValid(validators().validateMcpResourceLink, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpResourceLink. */
 export function assertMcpResourceLink(value: unknown): asserts value is McpResourceLink {
-  const validateMcpResourceLink = validators().validateMcpResourceLink;
-  if (!validateMcpResourceLink(value)) fail('McpResourceLink', validateMcpResourceLink);
+  assertWith('McpResourceLink', validators().validateMcpResourceLink, value);
 }
 
 /** Every violation of McpResourceLink in `value` (empty when valid). */
 export function checkMcpResourceLink(value: unknown): ViolationDetail[] {
-  const validateMcpResourceLink = validators().validateMcpResourceLink;
-  return validateMcpResourceLink(value) ? [] : violations(validateMcpResourceLink);
+  return checkWith(validators().validateMcpResourceLink, value);
 }
 
 /** Reads a received McpResourceLink with its read contract (ReadMcpResourceLink): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -629,19 +571,17 @@ export function readMcpResourceLink(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpResultMetaObject (schemas/mcp/ResultMetaObject.schema.json). */
 export function isMcpResultMetaObject(value: unknown): value is McpResultMetaObject {
-  return validators().validateMcpResultMetaObject(value);
+  return isValid(validators().validateMcpResultMetaObject, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpResultMetaObject. */
 export function assertMcpResultMetaObject(value: unknown): asserts value is McpResultMetaObject {
-  const validateMcpResultMetaObject = validators().validateMcpResultMetaObject;
-  if (!validateMcpResultMetaObject(value)) fail('McpResultMetaObject', validateMcpResultMetaObject);
+  assertWith('McpResultMetaObject', validators().validateMcpResultMetaObject, value);
 }
 
 /** Every violation of McpResultMetaObject in `value` (empty when valid). */
 export function checkMcpResultMetaObject(value: unknown): ViolationDetail[] {
-  const validateMcpResultMetaObject = validators().validateMcpResultMetaObject;
-  return validateMcpResultMetaObject(value) ? [] : violations(validateMcpResultMetaObject);
+  return checkWith(validators().validateMcpResultMetaObject, value);
 }
 
 /** Reads a received McpResultMetaObject with its read contract (ReadMcpResultMetaObject): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -652,19 +592,17 @@ export function readMcpResultMetaObject(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpRole (schemas/mcp/Role.schema.json). */
 export function isMcpRole(value: unknown): value is McpRole {
-  return validators().validateMcpRole(value);
+  return isValid(validators().validateMcpRole, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpRole. */
 export function assertMcpRole(value: unknown): asserts value is McpRole {
-  const validateMcpRole = validators().validateMcpRole;
-  if (!validateMcpRole(value)) fail('McpRole', validateMcpRole);
+  assertWith('McpRole', validators().validateMcpRole, value);
 }
 
 /** Every violation of McpRole in `value` (empty when valid). */
 export function checkMcpRole(value: unknown): ViolationDetail[] {
-  const validateMcpRole = validators().validateMcpRole;
-  return validateMcpRole(value) ? [] : violations(validateMcpRole);
+  return checkWith(validators().validateMcpRole, value);
 }
 
 /** Reads a received McpRole with its read contract (ReadMcpRole): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -675,36 +613,32 @@ export function readMcpRole(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpRoot (schemas/mcp/Root.schema.json). */
 export function isMcpRoot(value: unknown): value is McpRoot {
-  return validators().validateMcpRoot(value);
+  return isValid(validators().validateMcpRoot, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpRoot. */
 export function assertMcpRoot(value: unknown): asserts value is McpRoot {
-  const validateMcpRoot = validators().validateMcpRoot;
-  if (!validateMcpRoot(value)) fail('McpRoot', validateMcpRoot);
+  assertWith('McpRoot', validators().validateMcpRoot, value);
 }
 
 /** Every violation of McpRoot in `value` (empty when valid). */
 export function checkMcpRoot(value: unknown): ViolationDetail[] {
-  const validateMcpRoot = validators().validateMcpRoot;
-  return validateMcpRoot(value) ? [] : violations(validateMcpRoot);
+  return checkWith(validators().validateMcpRoot, value);
 }
 
 /** True when `value` is a valid McpSamplingMessage (schemas/mcp/SamplingMessage.schema.json). */
 export function isMcpSamplingMessage(value: unknown): value is McpSamplingMessage {
-  return validators().validateMcpSamplingMessage(value);
+  return isValid(validators().validateMcpSamplingMessage, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpSamplingMessage. */
 export function assertMcpSamplingMessage(value: unknown): asserts value is McpSamplingMessage {
-  const validateMcpSamplingMessage = validators().validateMcpSamplingMessage;
-  if (!validateMcpSamplingMessage(value)) fail('McpSamplingMessage', validateMcpSamplingMessage);
+  assertWith('McpSamplingMessage', validators().validateMcpSamplingMessage, value);
 }
 
 /** Every violation of McpSamplingMessage in `value` (empty when valid). */
 export function checkMcpSamplingMessage(value: unknown): ViolationDetail[] {
-  const validateMcpSamplingMessage = validators().validateMcpSamplingMessage;
-  return validateMcpSamplingMessage(value) ? [] : violations(validateMcpSamplingMessage);
+  return checkWith(validators().validateMcpSamplingMessage, value);
 }
 
 /** Reads a received McpSamplingMessage with its read contract (ReadMcpSamplingMessage): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -715,19 +649,17 @@ export function readMcpSamplingMessage(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpSamplingMessageContentBlock (schemas/mcp/SamplingMessageContentBlock.schema.json). */
 export function isMcpSamplingMessageContentBlock(value: unknown): value is McpSamplingMessageContentBlock {
-  return validators().validateMcpSamplingMessageContentBlock(value);
+  return isValid(validators().validateMcpSamplingMessageContentBlock, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpSamplingMessageContentBlock. */
 export function assertMcpSamplingMessageContentBlock(value: unknown): asserts value is McpSamplingMessageContentBlock {
-  const validateMcpSamplingMessageContentBlock = validators().validateMcpSamplingMessageContentBlock;
-  if (!validateMcpSamplingMessageContentBlock(value)) fail('McpSamplingMessageContentBlock', validateMcpSamplingMessageContentBlock);
+  assertWith('McpSamplingMessageContentBlock', validators().validateMcpSamplingMessageContentBlock, value);
 }
 
 /** Every violation of McpSamplingMessageContentBlock in `value` (empty when valid). */
 export function checkMcpSamplingMessageContentBlock(value: unknown): ViolationDetail[] {
-  const validateMcpSamplingMessageContentBlock = validators().validateMcpSamplingMessageContentBlock;
-  return validateMcpSamplingMessageContentBlock(value) ? [] : violations(validateMcpSamplingMessageContentBlock);
+  return checkWith(validators().validateMcpSamplingMessageContentBlock, value);
 }
 
 /** Reads a received McpSamplingMessageContentBlock with its read contract (ReadMcpSamplingMessageContentBlock): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -738,19 +670,17 @@ export function readMcpSamplingMessageContentBlock(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpTaskMetadata (schemas/mcp/TaskMetadata.schema.json). */
 export function isMcpTaskMetadata(value: unknown): value is McpTaskMetadata {
-  return validators().validateMcpTaskMetadata(value);
+  return isValid(validators().validateMcpTaskMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpTaskMetadata. */
 export function assertMcpTaskMetadata(value: unknown): asserts value is McpTaskMetadata {
-  const validateMcpTaskMetadata = validators().validateMcpTaskMetadata;
-  if (!validateMcpTaskMetadata(value)) fail('McpTaskMetadata', validateMcpTaskMetadata);
+  assertWith('McpTaskMetadata', validators().validateMcpTaskMetadata, value);
 }
 
 /** Every violation of McpTaskMetadata in `value` (empty when valid). */
 export function checkMcpTaskMetadata(value: unknown): ViolationDetail[] {
-  const validateMcpTaskMetadata = validators().validateMcpTaskMetadata;
-  return validateMcpTaskMetadata(value) ? [] : violations(validateMcpTaskMetadata);
+  return checkWith(validators().validateMcpTaskMetadata, value);
 }
 
 /** Reads a received McpTaskMetadata with its read contract (ReadMcpTaskMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -761,19 +691,17 @@ export function readMcpTaskMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpTextContent (schemas/mcp/TextContent.schema.json). */
 export function isMcpTextContent(value: unknown): value is McpTextContent {
-  return validators().validateMcpTextContent(value);
+  return isValid(validators().validateMcpTextContent, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpTextContent. */
 export function assertMcpTextContent(value: unknown): asserts value is McpTextContent {
-  const validateMcpTextContent = validators().validateMcpTextContent;
-  if (!validateMcpTextContent(value)) fail('McpTextContent', validateMcpTextContent);
+  assertWith('McpTextContent', validators().validateMcpTextContent, value);
 }
 
 /** Every violation of McpTextContent in `value` (empty when valid). */
 export function checkMcpTextContent(value: unknown): ViolationDetail[] {
-  const validateMcpTextContent = validators().validateMcpTextContent;
-  return validateMcpTextContent(value) ? [] : violations(validateMcpTextContent);
+  return checkWith(validators().validateMcpTextContent, value);
 }
 
 /** Reads a received McpTextContent with its read contract (ReadMcpTextContent): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -784,19 +712,17 @@ export function readMcpTextContent(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpTextResourceContents (schemas/mcp/TextResourceContents.schema.json). */
 export function isMcpTextResourceContents(value: unknown): value is McpTextResourceContents {
-  return validators().validateMcpTextResourceContents(value);
+  return isValid(validators().validateMcpTextResourceContents, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpTextResourceContents. */
 export function assertMcpTextResourceContents(value: unknown): asserts value is McpTextResourceContents {
-  const validateMcpTextResourceContents = validators().validateMcpTextResourceContents;
-  if (!validateMcpTextResourceContents(value)) fail('McpTextResourceContents', validateMcpTextResourceContents);
+  assertWith('McpTextResourceContents', validators().validateMcpTextResourceContents, value);
 }
 
 /** Every violation of McpTextResourceContents in `value` (empty when valid). */
 export function checkMcpTextResourceContents(value: unknown): ViolationDetail[] {
-  const validateMcpTextResourceContents = validators().validateMcpTextResourceContents;
-  return validateMcpTextResourceContents(value) ? [] : violations(validateMcpTextResourceContents);
+  return checkWith(validators().validateMcpTextResourceContents, value);
 }
 
 /** Reads a received McpTextResourceContents with its read contract (ReadMcpTextResourceContents): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -807,19 +733,17 @@ export function readMcpTextResourceContents(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpTool (schemas/mcp/Tool.schema.json). */
 export function isMcpTool(value: unknown): value is McpTool {
-  return validators().validateMcpTool(value);
+  return isValid(validators().validateMcpTool, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpTool. */
 export function assertMcpTool(value: unknown): asserts value is McpTool {
-  const validateMcpTool = validators().validateMcpTool;
-  if (!validateMcpTool(value)) fail('McpTool', validateMcpTool);
+  assertWith('McpTool', validators().validateMcpTool, value);
 }
 
 /** Every violation of McpTool in `value` (empty when valid). */
 export function checkMcpTool(value: unknown): ViolationDetail[] {
-  const validateMcpTool = validators().validateMcpTool;
-  return validateMcpTool(value) ? [] : violations(validateMcpTool);
+  return checkWith(validators().validateMcpTool, value);
 }
 
 /** Reads a received McpTool with its read contract (ReadMcpTool): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -830,19 +754,17 @@ export function readMcpTool(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpToolAnnotations (schemas/mcp/ToolAnnotations.schema.json). */
 export function isMcpToolAnnotations(value: unknown): value is McpToolAnnotations {
-  return validators().validateMcpToolAnnotations(value);
+  return isValid(validators().validateMcpToolAnnotations, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpToolAnnotations. */
 export function assertMcpToolAnnotations(value: unknown): asserts value is McpToolAnnotations {
-  const validateMcpToolAnnotations = validators().validateMcpToolAnnotations;
-  if (!validateMcpToolAnnotations(value)) fail('McpToolAnnotations', validateMcpToolAnnotations);
+  assertWith('McpToolAnnotations', validators().validateMcpToolAnnotations, value);
 }
 
 /** Every violation of McpToolAnnotations in `value` (empty when valid). */
 export function checkMcpToolAnnotations(value: unknown): ViolationDetail[] {
-  const validateMcpToolAnnotations = validators().validateMcpToolAnnotations;
-  return validateMcpToolAnnotations(value) ? [] : violations(validateMcpToolAnnotations);
+  return checkWith(validators().validateMcpToolAnnotations, value);
 }
 
 /** Reads a received McpToolAnnotations with its read contract (ReadMcpToolAnnotations): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -853,19 +775,17 @@ export function readMcpToolAnnotations(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpToolChoice (schemas/mcp/ToolChoice.schema.json). */
 export function isMcpToolChoice(value: unknown): value is McpToolChoice {
-  return validators().validateMcpToolChoice(value);
+  return isValid(validators().validateMcpToolChoice, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpToolChoice. */
 export function assertMcpToolChoice(value: unknown): asserts value is McpToolChoice {
-  const validateMcpToolChoice = validators().validateMcpToolChoice;
-  if (!validateMcpToolChoice(value)) fail('McpToolChoice', validateMcpToolChoice);
+  assertWith('McpToolChoice', validators().validateMcpToolChoice, value);
 }
 
 /** Every violation of McpToolChoice in `value` (empty when valid). */
 export function checkMcpToolChoice(value: unknown): ViolationDetail[] {
-  const validateMcpToolChoice = validators().validateMcpToolChoice;
-  return validateMcpToolChoice(value) ? [] : violations(validateMcpToolChoice);
+  return checkWith(validators().validateMcpToolChoice, value);
 }
 
 /** Reads a received McpToolChoice with its read contract (ReadMcpToolChoice): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -876,19 +796,17 @@ export function readMcpToolChoice(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpToolExecution (schemas/mcp/ToolExecution.schema.json). */
 export function isMcpToolExecution(value: unknown): value is McpToolExecution {
-  return validators().validateMcpToolExecution(value);
+  return isValid(validators().validateMcpToolExecution, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpToolExecution. */
 export function assertMcpToolExecution(value: unknown): asserts value is McpToolExecution {
-  const validateMcpToolExecution = validators().validateMcpToolExecution;
-  if (!validateMcpToolExecution(value)) fail('McpToolExecution', validateMcpToolExecution);
+  assertWith('McpToolExecution', validators().validateMcpToolExecution, value);
 }
 
 /** Every violation of McpToolExecution in `value` (empty when valid). */
 export function checkMcpToolExecution(value: unknown): ViolationDetail[] {
-  const validateMcpToolExecution = validators().validateMcpToolExecution;
-  return validateMcpToolExecution(value) ? [] : violations(validateMcpToolExecution);
+  return checkWith(validators().validateMcpToolExecution, value);
 }
 
 /** Reads a received McpToolExecution with its read contract (ReadMcpToolExecution): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -899,19 +817,17 @@ export function readMcpToolExecution(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpToolResultContent (schemas/mcp/ToolResultContent.schema.json). */
 export function isMcpToolResultContent(value: unknown): value is McpToolResultContent {
-  return validators().validateMcpToolResultContent(value);
+  return isValid(validators().validateMcpToolResultContent, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpToolResultContent. */
 export function assertMcpToolResultContent(value: unknown): asserts value is McpToolResultContent {
-  const validateMcpToolResultContent = validators().validateMcpToolResultContent;
-  if (!validateMcpToolResultContent(value)) fail('McpToolResultContent', validateMcpToolResultContent);
+  assertWith('McpToolResultContent', validators().validateMcpToolResultContent, value);
 }
 
 /** Every violation of McpToolResultContent in `value` (empty when valid). */
 export function checkMcpToolResultContent(value: unknown): ViolationDetail[] {
-  const validateMcpToolResultContent = validators().validateMcpToolResultContent;
-  return validateMcpToolResultContent(value) ? [] : violations(validateMcpToolResultContent);
+  return checkWith(validators().validateMcpToolResultContent, value);
 }
 
 /** Reads a received McpToolResultContent with its read contract (ReadMcpToolResultContent): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -922,19 +838,17 @@ export function readMcpToolResultContent(value: unknown): ReadCheck {
 
 /** True when `value` is a valid McpToolUseContent (schemas/mcp/ToolUseContent.schema.json). */
 export function isMcpToolUseContent(value: unknown): value is McpToolUseContent {
-  return validators().validateMcpToolUseContent(value);
+  return isValid(validators().validateMcpToolUseContent, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid McpToolUseContent. */
 export function assertMcpToolUseContent(value: unknown): asserts value is McpToolUseContent {
-  const validateMcpToolUseContent = validators().validateMcpToolUseContent;
-  if (!validateMcpToolUseContent(value)) fail('McpToolUseContent', validateMcpToolUseContent);
+  assertWith('McpToolUseContent', validators().validateMcpToolUseContent, value);
 }
 
 /** Every violation of McpToolUseContent in `value` (empty when valid). */
 export function checkMcpToolUseContent(value: unknown): ViolationDetail[] {
-  const validateMcpToolUseContent = validators().validateMcpToolUseContent;
-  return validateMcpToolUseContent(value) ? [] : violations(validateMcpToolUseContent);
+  return checkWith(validators().validateMcpToolUseContent, value);
 }
 
 /** Reads a received McpToolUseContent with its read contract (ReadMcpToolUseContent): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */

@@ -6,7 +6,7 @@
  */
 
 import type { ViolationDetail } from "../errors.js";
-import { fail, lazyValidators, type ReadCheck, readWith, type SchemaGuards, type SchemaName, violations } from "./guards-common.js";
+import { assertWith, checkWith, isValid, lazyValidators, type ReadCheck, readWith, type SchemaGuards, type SchemaName } from "./guards-common.js";
 import type { VertexV1Blob, VertexV1Candidate, VertexV1Citation, VertexV1CitationMetadata, VertexV1CodeExecutionResult, VertexV1Content, VertexV1DynamicRetrievalConfig, VertexV1EnterpriseWebSearch, VertexV1ExecutableCode, VertexV1FileData, VertexV1FunctionCall, VertexV1FunctionCallingConfig, VertexV1FunctionDeclaration, VertexV1FunctionResponse, VertexV1FunctionResponseBlob, VertexV1FunctionResponseFileData, VertexV1FunctionResponsePart, VertexV1GenerateContentRequest, VertexV1GenerateContentResponse, VertexV1GenerateContentResponsePromptFeedback, VertexV1GenerateContentResponseUsageMetadata, VertexV1GenerationConfig, VertexV1GenerationConfigRoutingConfig, VertexV1GenerationConfigRoutingConfigAutoRoutingMode, VertexV1GenerationConfigRoutingConfigManualRoutingMode, VertexV1GenerationConfigThinkingConfig, VertexV1GoogleMaps, VertexV1GoogleSearchRetrieval, VertexV1GoogleTypeDate, VertexV1GoogleTypeLatLng, VertexV1GroundingChunk, VertexV1GroundingChunkMaps, VertexV1GroundingChunkMapsPlaceAnswerSources, VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, VertexV1GroundingChunkMapsRoute, VertexV1GroundingChunkRetrievedContext, VertexV1GroundingChunkWeb, VertexV1GroundingMetadata, VertexV1GroundingMetadataSourceFlaggingUri, VertexV1GroundingSupport, VertexV1ImageConfig, VertexV1ImageConfigImageOutputOptions, VertexV1LogprobsResult, VertexV1LogprobsResultCandidate, VertexV1LogprobsResultTopCandidates, VertexV1ModalityTokenCount, VertexV1ModelArmorConfig, VertexV1MultiSpeakerVoiceConfig, VertexV1Part, VertexV1PartMediaResolution, VertexV1PartialArg, VertexV1PrebuiltVoiceConfig, VertexV1RagChunk, VertexV1RagChunkPageSpan, VertexV1RagRetrievalConfig, VertexV1RagRetrievalConfigFilter, VertexV1RagRetrievalConfigRanking, VertexV1RagRetrievalConfigRankingLlmRanker, VertexV1RagRetrievalConfigRankingRankService, VertexV1ReplicatedVoiceConfig, VertexV1Retrieval, VertexV1RetrievalConfig, VertexV1RetrievalMetadata, VertexV1SafetyRating, VertexV1SafetySetting, VertexV1Schema, VertexV1SearchEntryPoint, VertexV1Segment, VertexV1SpeakerVoiceConfig, VertexV1SpeechConfig, VertexV1Tool, VertexV1ToolCodeExecution, VertexV1ToolComputerUse, VertexV1ToolConfig, VertexV1ToolGoogleSearch, VertexV1ToolParallelAiSearch, VertexV1UrlContext, VertexV1UrlContextMetadata, VertexV1UrlMetadata, VertexV1VertexAISearch, VertexV1VertexAISearchDataStoreSpec, VertexV1VertexRagStore, VertexV1VertexRagStoreRagResource, VertexV1VideoMetadata, VertexV1VoiceConfig } from "./types.js";
 import type * as Validators from "./validators-vertex-v1.js";
 
@@ -16,19 +16,17 @@ const validators = lazyValidators<typeof Validators>('./validators-vertex-v1.js'
 
 /** True when `value` is a valid VertexV1Blob (schemas/vertex/v1/Blob.schema.json). */
 export function isVertexV1Blob(value: unknown): value is VertexV1Blob {
-  return validators().validateVertexV1Blob(value);
+  return isValid(validators().validateVertexV1Blob, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Blob. */
 export function assertVertexV1Blob(value: unknown): asserts value is VertexV1Blob {
-  const validateVertexV1Blob = validators().validateVertexV1Blob;
-  if (!validateVertexV1Blob(value)) fail('VertexV1Blob', validateVertexV1Blob);
+  assertWith('VertexV1Blob', validators().validateVertexV1Blob, value);
 }
 
 /** Every violation of VertexV1Blob in `value` (empty when valid). */
 export function checkVertexV1Blob(value: unknown): ViolationDetail[] {
-  const validateVertexV1Blob = validators().validateVertexV1Blob;
-  return validateVertexV1Blob(value) ? [] : violations(validateVertexV1Blob);
+  return checkWith(validators().validateVertexV1Blob, value);
 }
 
 /** Reads a received VertexV1Blob with its read contract (ReadVertexV1Blob): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -39,19 +37,17 @@ export function readVertexV1Blob(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Candidate (schemas/vertex/v1/Candidate.schema.json). */
 export function isVertexV1Candidate(value: unknown): value is VertexV1Candidate {
-  return validators().validateVertexV1Candidate(value);
+  return isValid(validators().validateVertexV1Candidate, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Candidate. */
 export function assertVertexV1Candidate(value: unknown): asserts value is VertexV1Candidate {
-  const validateVertexV1Candidate = validators().validateVertexV1Candidate;
-  if (!validateVertexV1Candidate(value)) fail('VertexV1Candidate', validateVertexV1Candidate);
+  assertWith('VertexV1Candidate', validators().validateVertexV1Candidate, value);
 }
 
 /** Every violation of VertexV1Candidate in `value` (empty when valid). */
 export function checkVertexV1Candidate(value: unknown): ViolationDetail[] {
-  const validateVertexV1Candidate = validators().validateVertexV1Candidate;
-  return validateVertexV1Candidate(value) ? [] : violations(validateVertexV1Candidate);
+  return checkWith(validators().validateVertexV1Candidate, value);
 }
 
 /** Reads a received VertexV1Candidate with its read contract (ReadVertexV1Candidate): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -62,19 +58,17 @@ export function readVertexV1Candidate(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Citation (schemas/vertex/v1/Citation.schema.json). */
 export function isVertexV1Citation(value: unknown): value is VertexV1Citation {
-  return validators().validateVertexV1Citation(value);
+  return isValid(validators().validateVertexV1Citation, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Citation. */
 export function assertVertexV1Citation(value: unknown): asserts value is VertexV1Citation {
-  const validateVertexV1Citation = validators().validateVertexV1Citation;
-  if (!validateVertexV1Citation(value)) fail('VertexV1Citation', validateVertexV1Citation);
+  assertWith('VertexV1Citation', validators().validateVertexV1Citation, value);
 }
 
 /** Every violation of VertexV1Citation in `value` (empty when valid). */
 export function checkVertexV1Citation(value: unknown): ViolationDetail[] {
-  const validateVertexV1Citation = validators().validateVertexV1Citation;
-  return validateVertexV1Citation(value) ? [] : violations(validateVertexV1Citation);
+  return checkWith(validators().validateVertexV1Citation, value);
 }
 
 /** Reads a received VertexV1Citation with its read contract (ReadVertexV1Citation): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -85,19 +79,17 @@ export function readVertexV1Citation(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1CitationMetadata (schemas/vertex/v1/CitationMetadata.schema.json). */
 export function isVertexV1CitationMetadata(value: unknown): value is VertexV1CitationMetadata {
-  return validators().validateVertexV1CitationMetadata(value);
+  return isValid(validators().validateVertexV1CitationMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1CitationMetadata. */
 export function assertVertexV1CitationMetadata(value: unknown): asserts value is VertexV1CitationMetadata {
-  const validateVertexV1CitationMetadata = validators().validateVertexV1CitationMetadata;
-  if (!validateVertexV1CitationMetadata(value)) fail('VertexV1CitationMetadata', validateVertexV1CitationMetadata);
+  assertWith('VertexV1CitationMetadata', validators().validateVertexV1CitationMetadata, value);
 }
 
 /** Every violation of VertexV1CitationMetadata in `value` (empty when valid). */
 export function checkVertexV1CitationMetadata(value: unknown): ViolationDetail[] {
-  const validateVertexV1CitationMetadata = validators().validateVertexV1CitationMetadata;
-  return validateVertexV1CitationMetadata(value) ? [] : violations(validateVertexV1CitationMetadata);
+  return checkWith(validators().validateVertexV1CitationMetadata, value);
 }
 
 /** Reads a received VertexV1CitationMetadata with its read contract (ReadVertexV1CitationMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -108,19 +100,17 @@ export function readVertexV1CitationMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1CodeExecutionResult (schemas/vertex/v1/CodeExecutionResult.schema.json). */
 export function isVertexV1CodeExecutionResult(value: unknown): value is VertexV1CodeExecutionResult {
-  return validators().validateVertexV1CodeExecutionResult(value);
+  return isValid(validators().validateVertexV1CodeExecutionResult, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1CodeExecutionResult. */
 export function assertVertexV1CodeExecutionResult(value: unknown): asserts value is VertexV1CodeExecutionResult {
-  const validateVertexV1CodeExecutionResult = validators().validateVertexV1CodeExecutionResult;
-  if (!validateVertexV1CodeExecutionResult(value)) fail('VertexV1CodeExecutionResult', validateVertexV1CodeExecutionResult);
+  assertWith('VertexV1CodeExecutionResult', validators().validateVertexV1CodeExecutionResult, value);
 }
 
 /** Every violation of VertexV1CodeExecutionResult in `value` (empty when valid). */
 export function checkVertexV1CodeExecutionResult(value: unknown): ViolationDetail[] {
-  const validateVertexV1CodeExecutionResult = validators().validateVertexV1CodeExecutionResult;
-  return validateVertexV1CodeExecutionResult(value) ? [] : violations(validateVertexV1CodeExecutionResult);
+  return checkWith(validators().validateVertexV1CodeExecutionResult, value);
 }
 
 /** Reads a received VertexV1CodeExecutionResult with its read contract (ReadVertexV1CodeExecutionResult): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -131,19 +121,17 @@ export function readVertexV1CodeExecutionResult(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Content (schemas/vertex/v1/Content.schema.json). */
 export function isVertexV1Content(value: unknown): value is VertexV1Content {
-  return validators().validateVertexV1Content(value);
+  return isValid(validators().validateVertexV1Content, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Content. */
 export function assertVertexV1Content(value: unknown): asserts value is VertexV1Content {
-  const validateVertexV1Content = validators().validateVertexV1Content;
-  if (!validateVertexV1Content(value)) fail('VertexV1Content', validateVertexV1Content);
+  assertWith('VertexV1Content', validators().validateVertexV1Content, value);
 }
 
 /** Every violation of VertexV1Content in `value` (empty when valid). */
 export function checkVertexV1Content(value: unknown): ViolationDetail[] {
-  const validateVertexV1Content = validators().validateVertexV1Content;
-  return validateVertexV1Content(value) ? [] : violations(validateVertexV1Content);
+  return checkWith(validators().validateVertexV1Content, value);
 }
 
 /** Reads a received VertexV1Content with its read contract (ReadVertexV1Content): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -154,53 +142,47 @@ export function readVertexV1Content(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1DynamicRetrievalConfig (schemas/vertex/v1/DynamicRetrievalConfig.schema.json). */
 export function isVertexV1DynamicRetrievalConfig(value: unknown): value is VertexV1DynamicRetrievalConfig {
-  return validators().validateVertexV1DynamicRetrievalConfig(value);
+  return isValid(validators().validateVertexV1DynamicRetrievalConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1DynamicRetrievalConfig. */
 export function assertVertexV1DynamicRetrievalConfig(value: unknown): asserts value is VertexV1DynamicRetrievalConfig {
-  const validateVertexV1DynamicRetrievalConfig = validators().validateVertexV1DynamicRetrievalConfig;
-  if (!validateVertexV1DynamicRetrievalConfig(value)) fail('VertexV1DynamicRetrievalConfig', validateVertexV1DynamicRetrievalConfig);
+  assertWith('VertexV1DynamicRetrievalConfig', validators().validateVertexV1DynamicRetrievalConfig, value);
 }
 
 /** Every violation of VertexV1DynamicRetrievalConfig in `value` (empty when valid). */
 export function checkVertexV1DynamicRetrievalConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1DynamicRetrievalConfig = validators().validateVertexV1DynamicRetrievalConfig;
-  return validateVertexV1DynamicRetrievalConfig(value) ? [] : violations(validateVertexV1DynamicRetrievalConfig);
+  return checkWith(validators().validateVertexV1DynamicRetrievalConfig, value);
 }
 
 /** True when `value` is a valid VertexV1EnterpriseWebSearch (schemas/vertex/v1/EnterpriseWebSearch.schema.json). */
 export function isVertexV1EnterpriseWebSearch(value: unknown): value is VertexV1EnterpriseWebSearch {
-  return validators().validateVertexV1EnterpriseWebSearch(value);
+  return isValid(validators().validateVertexV1EnterpriseWebSearch, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1EnterpriseWebSearch. */
 export function assertVertexV1EnterpriseWebSearch(value: unknown): asserts value is VertexV1EnterpriseWebSearch {
-  const validateVertexV1EnterpriseWebSearch = validators().validateVertexV1EnterpriseWebSearch;
-  if (!validateVertexV1EnterpriseWebSearch(value)) fail('VertexV1EnterpriseWebSearch', validateVertexV1EnterpriseWebSearch);
+  assertWith('VertexV1EnterpriseWebSearch', validators().validateVertexV1EnterpriseWebSearch, value);
 }
 
 /** Every violation of VertexV1EnterpriseWebSearch in `value` (empty when valid). */
 export function checkVertexV1EnterpriseWebSearch(value: unknown): ViolationDetail[] {
-  const validateVertexV1EnterpriseWebSearch = validators().validateVertexV1EnterpriseWebSearch;
-  return validateVertexV1EnterpriseWebSearch(value) ? [] : violations(validateVertexV1EnterpriseWebSearch);
+  return checkWith(validators().validateVertexV1EnterpriseWebSearch, value);
 }
 
 /** True when `value` is a valid VertexV1ExecutableCode (schemas/vertex/v1/ExecutableCode.schema.json). */
 export function isVertexV1ExecutableCode(value: unknown): value is VertexV1ExecutableCode {
-  return validators().validateVertexV1ExecutableCode(value);
+  return isValid(validators().validateVertexV1ExecutableCode, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ExecutableCode. */
 export function assertVertexV1ExecutableCode(value: unknown): asserts value is VertexV1ExecutableCode {
-  const validateVertexV1ExecutableCode = validators().validateVertexV1ExecutableCode;
-  if (!validateVertexV1ExecutableCode(value)) fail('VertexV1ExecutableCode', validateVertexV1ExecutableCode);
+  assertWith('VertexV1ExecutableCode', validators().validateVertexV1ExecutableCode, value);
 }
 
 /** Every violation of VertexV1ExecutableCode in `value` (empty when valid). */
 export function checkVertexV1ExecutableCode(value: unknown): ViolationDetail[] {
-  const validateVertexV1ExecutableCode = validators().validateVertexV1ExecutableCode;
-  return validateVertexV1ExecutableCode(value) ? [] : violations(validateVertexV1ExecutableCode);
+  return checkWith(validators().validateVertexV1ExecutableCode, value);
 }
 
 /** Reads a received VertexV1ExecutableCode with its read contract (ReadVertexV1ExecutableCode): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -211,19 +193,17 @@ export function readVertexV1ExecutableCode(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1FileData (schemas/vertex/v1/FileData.schema.json). */
 export function isVertexV1FileData(value: unknown): value is VertexV1FileData {
-  return validators().validateVertexV1FileData(value);
+  return isValid(validators().validateVertexV1FileData, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FileData. */
 export function assertVertexV1FileData(value: unknown): asserts value is VertexV1FileData {
-  const validateVertexV1FileData = validators().validateVertexV1FileData;
-  if (!validateVertexV1FileData(value)) fail('VertexV1FileData', validateVertexV1FileData);
+  assertWith('VertexV1FileData', validators().validateVertexV1FileData, value);
 }
 
 /** Every violation of VertexV1FileData in `value` (empty when valid). */
 export function checkVertexV1FileData(value: unknown): ViolationDetail[] {
-  const validateVertexV1FileData = validators().validateVertexV1FileData;
-  return validateVertexV1FileData(value) ? [] : violations(validateVertexV1FileData);
+  return checkWith(validators().validateVertexV1FileData, value);
 }
 
 /** Reads a received VertexV1FileData with its read contract (ReadVertexV1FileData): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -234,19 +214,17 @@ export function readVertexV1FileData(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1FunctionCall (schemas/vertex/v1/FunctionCall.schema.json). */
 export function isVertexV1FunctionCall(value: unknown): value is VertexV1FunctionCall {
-  return validators().validateVertexV1FunctionCall(value);
+  return isValid(validators().validateVertexV1FunctionCall, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FunctionCall. */
 export function assertVertexV1FunctionCall(value: unknown): asserts value is VertexV1FunctionCall {
-  const validateVertexV1FunctionCall = validators().validateVertexV1FunctionCall;
-  if (!validateVertexV1FunctionCall(value)) fail('VertexV1FunctionCall', validateVertexV1FunctionCall);
+  assertWith('VertexV1FunctionCall', validators().validateVertexV1FunctionCall, value);
 }
 
 /** Every violation of VertexV1FunctionCall in `value` (empty when valid). */
 export function checkVertexV1FunctionCall(value: unknown): ViolationDetail[] {
-  const validateVertexV1FunctionCall = validators().validateVertexV1FunctionCall;
-  return validateVertexV1FunctionCall(value) ? [] : violations(validateVertexV1FunctionCall);
+  return checkWith(validators().validateVertexV1FunctionCall, value);
 }
 
 /** Reads a received VertexV1FunctionCall with its read contract (ReadVertexV1FunctionCall): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -257,53 +235,47 @@ export function readVertexV1FunctionCall(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1FunctionCallingConfig (schemas/vertex/v1/FunctionCallingConfig.schema.json). */
 export function isVertexV1FunctionCallingConfig(value: unknown): value is VertexV1FunctionCallingConfig {
-  return validators().validateVertexV1FunctionCallingConfig(value);
+  return isValid(validators().validateVertexV1FunctionCallingConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FunctionCallingConfig. */
 export function assertVertexV1FunctionCallingConfig(value: unknown): asserts value is VertexV1FunctionCallingConfig {
-  const validateVertexV1FunctionCallingConfig = validators().validateVertexV1FunctionCallingConfig;
-  if (!validateVertexV1FunctionCallingConfig(value)) fail('VertexV1FunctionCallingConfig', validateVertexV1FunctionCallingConfig);
+  assertWith('VertexV1FunctionCallingConfig', validators().validateVertexV1FunctionCallingConfig, value);
 }
 
 /** Every violation of VertexV1FunctionCallingConfig in `value` (empty when valid). */
 export function checkVertexV1FunctionCallingConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1FunctionCallingConfig = validators().validateVertexV1FunctionCallingConfig;
-  return validateVertexV1FunctionCallingConfig(value) ? [] : violations(validateVertexV1FunctionCallingConfig);
+  return checkWith(validators().validateVertexV1FunctionCallingConfig, value);
 }
 
 /** True when `value` is a valid VertexV1FunctionDeclaration (schemas/vertex/v1/FunctionDeclaration.schema.json). */
 export function isVertexV1FunctionDeclaration(value: unknown): value is VertexV1FunctionDeclaration {
-  return validators().validateVertexV1FunctionDeclaration(value);
+  return isValid(validators().validateVertexV1FunctionDeclaration, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FunctionDeclaration. */
 export function assertVertexV1FunctionDeclaration(value: unknown): asserts value is VertexV1FunctionDeclaration {
-  const validateVertexV1FunctionDeclaration = validators().validateVertexV1FunctionDeclaration;
-  if (!validateVertexV1FunctionDeclaration(value)) fail('VertexV1FunctionDeclaration', validateVertexV1FunctionDeclaration);
+  assertWith('VertexV1FunctionDeclaration', validators().validateVertexV1FunctionDeclaration, value);
 }
 
 /** Every violation of VertexV1FunctionDeclaration in `value` (empty when valid). */
 export function checkVertexV1FunctionDeclaration(value: unknown): ViolationDetail[] {
-  const validateVertexV1FunctionDeclaration = validators().validateVertexV1FunctionDeclaration;
-  return validateVertexV1FunctionDeclaration(value) ? [] : violations(validateVertexV1FunctionDeclaration);
+  return checkWith(validators().validateVertexV1FunctionDeclaration, value);
 }
 
 /** True when `value` is a valid VertexV1FunctionResponse (schemas/vertex/v1/FunctionResponse.schema.json). */
 export function isVertexV1FunctionResponse(value: unknown): value is VertexV1FunctionResponse {
-  return validators().validateVertexV1FunctionResponse(value);
+  return isValid(validators().validateVertexV1FunctionResponse, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FunctionResponse. */
 export function assertVertexV1FunctionResponse(value: unknown): asserts value is VertexV1FunctionResponse {
-  const validateVertexV1FunctionResponse = validators().validateVertexV1FunctionResponse;
-  if (!validateVertexV1FunctionResponse(value)) fail('VertexV1FunctionResponse', validateVertexV1FunctionResponse);
+  assertWith('VertexV1FunctionResponse', validators().validateVertexV1FunctionResponse, value);
 }
 
 /** Every violation of VertexV1FunctionResponse in `value` (empty when valid). */
 export function checkVertexV1FunctionResponse(value: unknown): ViolationDetail[] {
-  const validateVertexV1FunctionResponse = validators().validateVertexV1FunctionResponse;
-  return validateVertexV1FunctionResponse(value) ? [] : violations(validateVertexV1FunctionResponse);
+  return checkWith(validators().validateVertexV1FunctionResponse, value);
 }
 
 /** Reads a received VertexV1FunctionResponse with its read contract (ReadVertexV1FunctionResponse): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -314,19 +286,17 @@ export function readVertexV1FunctionResponse(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1FunctionResponseBlob (schemas/vertex/v1/FunctionResponseBlob.schema.json). */
 export function isVertexV1FunctionResponseBlob(value: unknown): value is VertexV1FunctionResponseBlob {
-  return validators().validateVertexV1FunctionResponseBlob(value);
+  return isValid(validators().validateVertexV1FunctionResponseBlob, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FunctionResponseBlob. */
 export function assertVertexV1FunctionResponseBlob(value: unknown): asserts value is VertexV1FunctionResponseBlob {
-  const validateVertexV1FunctionResponseBlob = validators().validateVertexV1FunctionResponseBlob;
-  if (!validateVertexV1FunctionResponseBlob(value)) fail('VertexV1FunctionResponseBlob', validateVertexV1FunctionResponseBlob);
+  assertWith('VertexV1FunctionResponseBlob', validators().validateVertexV1FunctionResponseBlob, value);
 }
 
 /** Every violation of VertexV1FunctionResponseBlob in `value` (empty when valid). */
 export function checkVertexV1FunctionResponseBlob(value: unknown): ViolationDetail[] {
-  const validateVertexV1FunctionResponseBlob = validators().validateVertexV1FunctionResponseBlob;
-  return validateVertexV1FunctionResponseBlob(value) ? [] : violations(validateVertexV1FunctionResponseBlob);
+  return checkWith(validators().validateVertexV1FunctionResponseBlob, value);
 }
 
 /** Reads a received VertexV1FunctionResponseBlob with its read contract (ReadVertexV1FunctionResponseBlob): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -337,19 +307,17 @@ export function readVertexV1FunctionResponseBlob(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1FunctionResponseFileData (schemas/vertex/v1/FunctionResponseFileData.schema.json). */
 export function isVertexV1FunctionResponseFileData(value: unknown): value is VertexV1FunctionResponseFileData {
-  return validators().validateVertexV1FunctionResponseFileData(value);
+  return isValid(validators().validateVertexV1FunctionResponseFileData, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FunctionResponseFileData. */
 export function assertVertexV1FunctionResponseFileData(value: unknown): asserts value is VertexV1FunctionResponseFileData {
-  const validateVertexV1FunctionResponseFileData = validators().validateVertexV1FunctionResponseFileData;
-  if (!validateVertexV1FunctionResponseFileData(value)) fail('VertexV1FunctionResponseFileData', validateVertexV1FunctionResponseFileData);
+  assertWith('VertexV1FunctionResponseFileData', validators().validateVertexV1FunctionResponseFileData, value);
 }
 
 /** Every violation of VertexV1FunctionResponseFileData in `value` (empty when valid). */
 export function checkVertexV1FunctionResponseFileData(value: unknown): ViolationDetail[] {
-  const validateVertexV1FunctionResponseFileData = validators().validateVertexV1FunctionResponseFileData;
-  return validateVertexV1FunctionResponseFileData(value) ? [] : violations(validateVertexV1FunctionResponseFileData);
+  return checkWith(validators().validateVertexV1FunctionResponseFileData, value);
 }
 
 /** Reads a received VertexV1FunctionResponseFileData with its read contract (ReadVertexV1FunctionResponseFileData): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -360,19 +328,17 @@ export function readVertexV1FunctionResponseFileData(value: unknown): ReadCheck 
 
 /** True when `value` is a valid VertexV1FunctionResponsePart (schemas/vertex/v1/FunctionResponsePart.schema.json). */
 export function isVertexV1FunctionResponsePart(value: unknown): value is VertexV1FunctionResponsePart {
-  return validators().validateVertexV1FunctionResponsePart(value);
+  return isValid(validators().validateVertexV1FunctionResponsePart, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1FunctionResponsePart. */
 export function assertVertexV1FunctionResponsePart(value: unknown): asserts value is VertexV1FunctionResponsePart {
-  const validateVertexV1FunctionResponsePart = validators().validateVertexV1FunctionResponsePart;
-  if (!validateVertexV1FunctionResponsePart(value)) fail('VertexV1FunctionResponsePart', validateVertexV1FunctionResponsePart);
+  assertWith('VertexV1FunctionResponsePart', validators().validateVertexV1FunctionResponsePart, value);
 }
 
 /** Every violation of VertexV1FunctionResponsePart in `value` (empty when valid). */
 export function checkVertexV1FunctionResponsePart(value: unknown): ViolationDetail[] {
-  const validateVertexV1FunctionResponsePart = validators().validateVertexV1FunctionResponsePart;
-  return validateVertexV1FunctionResponsePart(value) ? [] : violations(validateVertexV1FunctionResponsePart);
+  return checkWith(validators().validateVertexV1FunctionResponsePart, value);
 }
 
 /** Reads a received VertexV1FunctionResponsePart with its read contract (ReadVertexV1FunctionResponsePart): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -383,36 +349,32 @@ export function readVertexV1FunctionResponsePart(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1GenerateContentRequest (schemas/vertex/v1/GenerateContentRequest.schema.json). */
 export function isVertexV1GenerateContentRequest(value: unknown): value is VertexV1GenerateContentRequest {
-  return validators().validateVertexV1GenerateContentRequest(value);
+  return isValid(validators().validateVertexV1GenerateContentRequest, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerateContentRequest. */
 export function assertVertexV1GenerateContentRequest(value: unknown): asserts value is VertexV1GenerateContentRequest {
-  const validateVertexV1GenerateContentRequest = validators().validateVertexV1GenerateContentRequest;
-  if (!validateVertexV1GenerateContentRequest(value)) fail('VertexV1GenerateContentRequest', validateVertexV1GenerateContentRequest);
+  assertWith('VertexV1GenerateContentRequest', validators().validateVertexV1GenerateContentRequest, value);
 }
 
 /** Every violation of VertexV1GenerateContentRequest in `value` (empty when valid). */
 export function checkVertexV1GenerateContentRequest(value: unknown): ViolationDetail[] {
-  const validateVertexV1GenerateContentRequest = validators().validateVertexV1GenerateContentRequest;
-  return validateVertexV1GenerateContentRequest(value) ? [] : violations(validateVertexV1GenerateContentRequest);
+  return checkWith(validators().validateVertexV1GenerateContentRequest, value);
 }
 
 /** True when `value` is a valid VertexV1GenerateContentResponse (schemas/vertex/v1/GenerateContentResponse.schema.json). */
 export function isVertexV1GenerateContentResponse(value: unknown): value is VertexV1GenerateContentResponse {
-  return validators().validateVertexV1GenerateContentResponse(value);
+  return isValid(validators().validateVertexV1GenerateContentResponse, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerateContentResponse. */
 export function assertVertexV1GenerateContentResponse(value: unknown): asserts value is VertexV1GenerateContentResponse {
-  const validateVertexV1GenerateContentResponse = validators().validateVertexV1GenerateContentResponse;
-  if (!validateVertexV1GenerateContentResponse(value)) fail('VertexV1GenerateContentResponse', validateVertexV1GenerateContentResponse);
+  assertWith('VertexV1GenerateContentResponse', validators().validateVertexV1GenerateContentResponse, value);
 }
 
 /** Every violation of VertexV1GenerateContentResponse in `value` (empty when valid). */
 export function checkVertexV1GenerateContentResponse(value: unknown): ViolationDetail[] {
-  const validateVertexV1GenerateContentResponse = validators().validateVertexV1GenerateContentResponse;
-  return validateVertexV1GenerateContentResponse(value) ? [] : violations(validateVertexV1GenerateContentResponse);
+  return checkWith(validators().validateVertexV1GenerateContentResponse, value);
 }
 
 /** Reads a received VertexV1GenerateContentResponse with its read contract (ReadVertexV1GenerateContentResponse): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -423,19 +385,17 @@ export function readVertexV1GenerateContentResponse(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1GenerateContentResponsePromptFeedback (schemas/vertex/v1/GenerateContentResponsePromptFeedback.schema.json). */
 export function isVertexV1GenerateContentResponsePromptFeedback(value: unknown): value is VertexV1GenerateContentResponsePromptFeedback {
-  return validators().validateVertexV1GenerateContentResponsePromptFeedback(value);
+  return isValid(validators().validateVertexV1GenerateContentResponsePromptFeedback, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerateContentResponsePromptFeedback. */
 export function assertVertexV1GenerateContentResponsePromptFeedback(value: unknown): asserts value is VertexV1GenerateContentResponsePromptFeedback {
-  const validateVertexV1GenerateContentResponsePromptFeedback = validators().validateVertexV1GenerateContentResponsePromptFeedback;
-  if (!validateVertexV1GenerateContentResponsePromptFeedback(value)) fail('VertexV1GenerateContentResponsePromptFeedback', validateVertexV1GenerateContentResponsePromptFeedback);
+  assertWith('VertexV1GenerateContentResponsePromptFeedback', validators().validateVertexV1GenerateContentResponsePromptFeedback, value);
 }
 
 /** Every violation of VertexV1GenerateContentResponsePromptFeedback in `value` (empty when valid). */
 export function checkVertexV1GenerateContentResponsePromptFeedback(value: unknown): ViolationDetail[] {
-  const validateVertexV1GenerateContentResponsePromptFeedback = validators().validateVertexV1GenerateContentResponsePromptFeedback;
-  return validateVertexV1GenerateContentResponsePromptFeedback(value) ? [] : violations(validateVertexV1GenerateContentResponsePromptFeedback);
+  return checkWith(validators().validateVertexV1GenerateContentResponsePromptFeedback, value);
 }
 
 /** Reads a received VertexV1GenerateContentResponsePromptFeedback with its read contract (ReadVertexV1GenerateContentResponsePromptFeedback): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -446,19 +406,17 @@ export function readVertexV1GenerateContentResponsePromptFeedback(value: unknown
 
 /** True when `value` is a valid VertexV1GenerateContentResponseUsageMetadata (schemas/vertex/v1/GenerateContentResponseUsageMetadata.schema.json). */
 export function isVertexV1GenerateContentResponseUsageMetadata(value: unknown): value is VertexV1GenerateContentResponseUsageMetadata {
-  return validators().validateVertexV1GenerateContentResponseUsageMetadata(value);
+  return isValid(validators().validateVertexV1GenerateContentResponseUsageMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerateContentResponseUsageMetadata. */
 export function assertVertexV1GenerateContentResponseUsageMetadata(value: unknown): asserts value is VertexV1GenerateContentResponseUsageMetadata {
-  const validateVertexV1GenerateContentResponseUsageMetadata = validators().validateVertexV1GenerateContentResponseUsageMetadata;
-  if (!validateVertexV1GenerateContentResponseUsageMetadata(value)) fail('VertexV1GenerateContentResponseUsageMetadata', validateVertexV1GenerateContentResponseUsageMetadata);
+  assertWith('VertexV1GenerateContentResponseUsageMetadata', validators().validateVertexV1GenerateContentResponseUsageMetadata, value);
 }
 
 /** Every violation of VertexV1GenerateContentResponseUsageMetadata in `value` (empty when valid). */
 export function checkVertexV1GenerateContentResponseUsageMetadata(value: unknown): ViolationDetail[] {
-  const validateVertexV1GenerateContentResponseUsageMetadata = validators().validateVertexV1GenerateContentResponseUsageMetadata;
-  return validateVertexV1GenerateContentResponseUsageMetadata(value) ? [] : violations(validateVertexV1GenerateContentResponseUsageMetadata);
+  return checkWith(validators().validateVertexV1GenerateContentResponseUsageMetadata, value);
 }
 
 /** Reads a received VertexV1GenerateContentResponseUsageMetadata with its read contract (ReadVertexV1GenerateContentResponseUsageMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -469,138 +427,122 @@ export function readVertexV1GenerateContentResponseUsageMetadata(value: unknown)
 
 /** True when `value` is a valid VertexV1GenerationConfig (schemas/vertex/v1/GenerationConfig.schema.json). */
 export function isVertexV1GenerationConfig(value: unknown): value is VertexV1GenerationConfig {
-  return validators().validateVertexV1GenerationConfig(value);
+  return isValid(validators().validateVertexV1GenerationConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerationConfig. */
 export function assertVertexV1GenerationConfig(value: unknown): asserts value is VertexV1GenerationConfig {
-  const validateVertexV1GenerationConfig = validators().validateVertexV1GenerationConfig;
-  if (!validateVertexV1GenerationConfig(value)) fail('VertexV1GenerationConfig', validateVertexV1GenerationConfig);
+  assertWith('VertexV1GenerationConfig', validators().validateVertexV1GenerationConfig, value);
 }
 
 /** Every violation of VertexV1GenerationConfig in `value` (empty when valid). */
 export function checkVertexV1GenerationConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1GenerationConfig = validators().validateVertexV1GenerationConfig;
-  return validateVertexV1GenerationConfig(value) ? [] : violations(validateVertexV1GenerationConfig);
+  return checkWith(validators().validateVertexV1GenerationConfig, value);
 }
 
 /** True when `value` is a valid VertexV1GenerationConfigRoutingConfig (schemas/vertex/v1/GenerationConfigRoutingConfig.schema.json). */
 export function isVertexV1GenerationConfigRoutingConfig(value: unknown): value is VertexV1GenerationConfigRoutingConfig {
-  return validators().validateVertexV1GenerationConfigRoutingConfig(value);
+  return isValid(validators().validateVertexV1GenerationConfigRoutingConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerationConfigRoutingConfig. */
 export function assertVertexV1GenerationConfigRoutingConfig(value: unknown): asserts value is VertexV1GenerationConfigRoutingConfig {
-  const validateVertexV1GenerationConfigRoutingConfig = validators().validateVertexV1GenerationConfigRoutingConfig;
-  if (!validateVertexV1GenerationConfigRoutingConfig(value)) fail('VertexV1GenerationConfigRoutingConfig', validateVertexV1GenerationConfigRoutingConfig);
+  assertWith('VertexV1GenerationConfigRoutingConfig', validators().validateVertexV1GenerationConfigRoutingConfig, value);
 }
 
 /** Every violation of VertexV1GenerationConfigRoutingConfig in `value` (empty when valid). */
 export function checkVertexV1GenerationConfigRoutingConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1GenerationConfigRoutingConfig = validators().validateVertexV1GenerationConfigRoutingConfig;
-  return validateVertexV1GenerationConfigRoutingConfig(value) ? [] : violations(validateVertexV1GenerationConfigRoutingConfig);
+  return checkWith(validators().validateVertexV1GenerationConfigRoutingConfig, value);
 }
 
 /** True when `value` is a valid VertexV1GenerationConfigRoutingConfigAutoRoutingMode (schemas/vertex/v1/GenerationConfigRoutingConfigAutoRoutingMode.schema.json). */
 export function isVertexV1GenerationConfigRoutingConfigAutoRoutingMode(value: unknown): value is VertexV1GenerationConfigRoutingConfigAutoRoutingMode {
-  return validators().validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode(value);
+  return isValid(validators().validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerationConfigRoutingConfigAutoRoutingMode. */
 export function assertVertexV1GenerationConfigRoutingConfigAutoRoutingMode(value: unknown): asserts value is VertexV1GenerationConfigRoutingConfigAutoRoutingMode {
-  const validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode = validators().validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode;
-  if (!validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode(value)) fail('VertexV1GenerationConfigRoutingConfigAutoRoutingMode', validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode);
+  assertWith('VertexV1GenerationConfigRoutingConfigAutoRoutingMode', validators().validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode, value);
 }
 
 /** Every violation of VertexV1GenerationConfigRoutingConfigAutoRoutingMode in `value` (empty when valid). */
 export function checkVertexV1GenerationConfigRoutingConfigAutoRoutingMode(value: unknown): ViolationDetail[] {
-  const validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode = validators().validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode;
-  return validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode(value) ? [] : violations(validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode);
+  return checkWith(validators().validateVertexV1GenerationConfigRoutingConfigAutoRoutingMode, value);
 }
 
 /** True when `value` is a valid VertexV1GenerationConfigRoutingConfigManualRoutingMode (schemas/vertex/v1/GenerationConfigRoutingConfigManualRoutingMode.schema.json). */
 export function isVertexV1GenerationConfigRoutingConfigManualRoutingMode(value: unknown): value is VertexV1GenerationConfigRoutingConfigManualRoutingMode {
-  return validators().validateVertexV1GenerationConfigRoutingConfigManualRoutingMode(value);
+  return isValid(validators().validateVertexV1GenerationConfigRoutingConfigManualRoutingMode, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerationConfigRoutingConfigManualRoutingMode. */
 export function assertVertexV1GenerationConfigRoutingConfigManualRoutingMode(value: unknown): asserts value is VertexV1GenerationConfigRoutingConfigManualRoutingMode {
-  const validateVertexV1GenerationConfigRoutingConfigManualRoutingMode = validators().validateVertexV1GenerationConfigRoutingConfigManualRoutingMode;
-  if (!validateVertexV1GenerationConfigRoutingConfigManualRoutingMode(value)) fail('VertexV1GenerationConfigRoutingConfigManualRoutingMode', validateVertexV1GenerationConfigRoutingConfigManualRoutingMode);
+  assertWith('VertexV1GenerationConfigRoutingConfigManualRoutingMode', validators().validateVertexV1GenerationConfigRoutingConfigManualRoutingMode, value);
 }
 
 /** Every violation of VertexV1GenerationConfigRoutingConfigManualRoutingMode in `value` (empty when valid). */
 export function checkVertexV1GenerationConfigRoutingConfigManualRoutingMode(value: unknown): ViolationDetail[] {
-  const validateVertexV1GenerationConfigRoutingConfigManualRoutingMode = validators().validateVertexV1GenerationConfigRoutingConfigManualRoutingMode;
-  return validateVertexV1GenerationConfigRoutingConfigManualRoutingMode(value) ? [] : violations(validateVertexV1GenerationConfigRoutingConfigManualRoutingMode);
+  return checkWith(validators().validateVertexV1GenerationConfigRoutingConfigManualRoutingMode, value);
 }
 
 /** True when `value` is a valid VertexV1GenerationConfigThinkingConfig (schemas/vertex/v1/GenerationConfigThinkingConfig.schema.json). */
 export function isVertexV1GenerationConfigThinkingConfig(value: unknown): value is VertexV1GenerationConfigThinkingConfig {
-  return validators().validateVertexV1GenerationConfigThinkingConfig(value);
+  return isValid(validators().validateVertexV1GenerationConfigThinkingConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GenerationConfigThinkingConfig. */
 export function assertVertexV1GenerationConfigThinkingConfig(value: unknown): asserts value is VertexV1GenerationConfigThinkingConfig {
-  const validateVertexV1GenerationConfigThinkingConfig = validators().validateVertexV1GenerationConfigThinkingConfig;
-  if (!validateVertexV1GenerationConfigThinkingConfig(value)) fail('VertexV1GenerationConfigThinkingConfig', validateVertexV1GenerationConfigThinkingConfig);
+  assertWith('VertexV1GenerationConfigThinkingConfig', validators().validateVertexV1GenerationConfigThinkingConfig, value);
 }
 
 /** Every violation of VertexV1GenerationConfigThinkingConfig in `value` (empty when valid). */
 export function checkVertexV1GenerationConfigThinkingConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1GenerationConfigThinkingConfig = validators().validateVertexV1GenerationConfigThinkingConfig;
-  return validateVertexV1GenerationConfigThinkingConfig(value) ? [] : violations(validateVertexV1GenerationConfigThinkingConfig);
+  return checkWith(validators().validateVertexV1GenerationConfigThinkingConfig, value);
 }
 
 /** True when `value` is a valid VertexV1GoogleMaps (schemas/vertex/v1/GoogleMaps.schema.json). */
 export function isVertexV1GoogleMaps(value: unknown): value is VertexV1GoogleMaps {
-  return validators().validateVertexV1GoogleMaps(value);
+  return isValid(validators().validateVertexV1GoogleMaps, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GoogleMaps. */
 export function assertVertexV1GoogleMaps(value: unknown): asserts value is VertexV1GoogleMaps {
-  const validateVertexV1GoogleMaps = validators().validateVertexV1GoogleMaps;
-  if (!validateVertexV1GoogleMaps(value)) fail('VertexV1GoogleMaps', validateVertexV1GoogleMaps);
+  assertWith('VertexV1GoogleMaps', validators().validateVertexV1GoogleMaps, value);
 }
 
 /** Every violation of VertexV1GoogleMaps in `value` (empty when valid). */
 export function checkVertexV1GoogleMaps(value: unknown): ViolationDetail[] {
-  const validateVertexV1GoogleMaps = validators().validateVertexV1GoogleMaps;
-  return validateVertexV1GoogleMaps(value) ? [] : violations(validateVertexV1GoogleMaps);
+  return checkWith(validators().validateVertexV1GoogleMaps, value);
 }
 
 /** True when `value` is a valid VertexV1GoogleSearchRetrieval (schemas/vertex/v1/GoogleSearchRetrieval.schema.json). */
 export function isVertexV1GoogleSearchRetrieval(value: unknown): value is VertexV1GoogleSearchRetrieval {
-  return validators().validateVertexV1GoogleSearchRetrieval(value);
+  return isValid(validators().validateVertexV1GoogleSearchRetrieval, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GoogleSearchRetrieval. */
 export function assertVertexV1GoogleSearchRetrieval(value: unknown): asserts value is VertexV1GoogleSearchRetrieval {
-  const validateVertexV1GoogleSearchRetrieval = validators().validateVertexV1GoogleSearchRetrieval;
-  if (!validateVertexV1GoogleSearchRetrieval(value)) fail('VertexV1GoogleSearchRetrieval', validateVertexV1GoogleSearchRetrieval);
+  assertWith('VertexV1GoogleSearchRetrieval', validators().validateVertexV1GoogleSearchRetrieval, value);
 }
 
 /** Every violation of VertexV1GoogleSearchRetrieval in `value` (empty when valid). */
 export function checkVertexV1GoogleSearchRetrieval(value: unknown): ViolationDetail[] {
-  const validateVertexV1GoogleSearchRetrieval = validators().validateVertexV1GoogleSearchRetrieval;
-  return validateVertexV1GoogleSearchRetrieval(value) ? [] : violations(validateVertexV1GoogleSearchRetrieval);
+  return checkWith(validators().validateVertexV1GoogleSearchRetrieval, value);
 }
 
 /** True when `value` is a valid VertexV1GoogleTypeDate (schemas/vertex/v1/GoogleTypeDate.schema.json). */
 export function isVertexV1GoogleTypeDate(value: unknown): value is VertexV1GoogleTypeDate {
-  return validators().validateVertexV1GoogleTypeDate(value);
+  return isValid(validators().validateVertexV1GoogleTypeDate, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GoogleTypeDate. */
 export function assertVertexV1GoogleTypeDate(value: unknown): asserts value is VertexV1GoogleTypeDate {
-  const validateVertexV1GoogleTypeDate = validators().validateVertexV1GoogleTypeDate;
-  if (!validateVertexV1GoogleTypeDate(value)) fail('VertexV1GoogleTypeDate', validateVertexV1GoogleTypeDate);
+  assertWith('VertexV1GoogleTypeDate', validators().validateVertexV1GoogleTypeDate, value);
 }
 
 /** Every violation of VertexV1GoogleTypeDate in `value` (empty when valid). */
 export function checkVertexV1GoogleTypeDate(value: unknown): ViolationDetail[] {
-  const validateVertexV1GoogleTypeDate = validators().validateVertexV1GoogleTypeDate;
-  return validateVertexV1GoogleTypeDate(value) ? [] : violations(validateVertexV1GoogleTypeDate);
+  return checkWith(validators().validateVertexV1GoogleTypeDate, value);
 }
 
 /** Reads a received VertexV1GoogleTypeDate with its read contract (ReadVertexV1GoogleTypeDate): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -611,36 +553,32 @@ export function readVertexV1GoogleTypeDate(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1GoogleTypeLatLng (schemas/vertex/v1/GoogleTypeLatLng.schema.json). */
 export function isVertexV1GoogleTypeLatLng(value: unknown): value is VertexV1GoogleTypeLatLng {
-  return validators().validateVertexV1GoogleTypeLatLng(value);
+  return isValid(validators().validateVertexV1GoogleTypeLatLng, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GoogleTypeLatLng. */
 export function assertVertexV1GoogleTypeLatLng(value: unknown): asserts value is VertexV1GoogleTypeLatLng {
-  const validateVertexV1GoogleTypeLatLng = validators().validateVertexV1GoogleTypeLatLng;
-  if (!validateVertexV1GoogleTypeLatLng(value)) fail('VertexV1GoogleTypeLatLng', validateVertexV1GoogleTypeLatLng);
+  assertWith('VertexV1GoogleTypeLatLng', validators().validateVertexV1GoogleTypeLatLng, value);
 }
 
 /** Every violation of VertexV1GoogleTypeLatLng in `value` (empty when valid). */
 export function checkVertexV1GoogleTypeLatLng(value: unknown): ViolationDetail[] {
-  const validateVertexV1GoogleTypeLatLng = validators().validateVertexV1GoogleTypeLatLng;
-  return validateVertexV1GoogleTypeLatLng(value) ? [] : violations(validateVertexV1GoogleTypeLatLng);
+  return checkWith(validators().validateVertexV1GoogleTypeLatLng, value);
 }
 
 /** True when `value` is a valid VertexV1GroundingChunk (schemas/vertex/v1/GroundingChunk.schema.json). */
 export function isVertexV1GroundingChunk(value: unknown): value is VertexV1GroundingChunk {
-  return validators().validateVertexV1GroundingChunk(value);
+  return isValid(validators().validateVertexV1GroundingChunk, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingChunk. */
 export function assertVertexV1GroundingChunk(value: unknown): asserts value is VertexV1GroundingChunk {
-  const validateVertexV1GroundingChunk = validators().validateVertexV1GroundingChunk;
-  if (!validateVertexV1GroundingChunk(value)) fail('VertexV1GroundingChunk', validateVertexV1GroundingChunk);
+  assertWith('VertexV1GroundingChunk', validators().validateVertexV1GroundingChunk, value);
 }
 
 /** Every violation of VertexV1GroundingChunk in `value` (empty when valid). */
 export function checkVertexV1GroundingChunk(value: unknown): ViolationDetail[] {
-  const validateVertexV1GroundingChunk = validators().validateVertexV1GroundingChunk;
-  return validateVertexV1GroundingChunk(value) ? [] : violations(validateVertexV1GroundingChunk);
+  return checkWith(validators().validateVertexV1GroundingChunk, value);
 }
 
 /** Reads a received VertexV1GroundingChunk with its read contract (ReadVertexV1GroundingChunk): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -651,19 +589,17 @@ export function readVertexV1GroundingChunk(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1GroundingChunkMaps (schemas/vertex/v1/GroundingChunkMaps.schema.json). */
 export function isVertexV1GroundingChunkMaps(value: unknown): value is VertexV1GroundingChunkMaps {
-  return validators().validateVertexV1GroundingChunkMaps(value);
+  return isValid(validators().validateVertexV1GroundingChunkMaps, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingChunkMaps. */
 export function assertVertexV1GroundingChunkMaps(value: unknown): asserts value is VertexV1GroundingChunkMaps {
-  const validateVertexV1GroundingChunkMaps = validators().validateVertexV1GroundingChunkMaps;
-  if (!validateVertexV1GroundingChunkMaps(value)) fail('VertexV1GroundingChunkMaps', validateVertexV1GroundingChunkMaps);
+  assertWith('VertexV1GroundingChunkMaps', validators().validateVertexV1GroundingChunkMaps, value);
 }
 
 /** Every violation of VertexV1GroundingChunkMaps in `value` (empty when valid). */
 export function checkVertexV1GroundingChunkMaps(value: unknown): ViolationDetail[] {
-  const validateVertexV1GroundingChunkMaps = validators().validateVertexV1GroundingChunkMaps;
-  return validateVertexV1GroundingChunkMaps(value) ? [] : violations(validateVertexV1GroundingChunkMaps);
+  return checkWith(validators().validateVertexV1GroundingChunkMaps, value);
 }
 
 /** Reads a received VertexV1GroundingChunkMaps with its read contract (ReadVertexV1GroundingChunkMaps): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -674,19 +610,17 @@ export function readVertexV1GroundingChunkMaps(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1GroundingChunkMapsPlaceAnswerSources (schemas/vertex/v1/GroundingChunkMapsPlaceAnswerSources.schema.json). */
 export function isVertexV1GroundingChunkMapsPlaceAnswerSources(value: unknown): value is VertexV1GroundingChunkMapsPlaceAnswerSources {
-  return validators().validateVertexV1GroundingChunkMapsPlaceAnswerSources(value);
+  return isValid(validators().validateVertexV1GroundingChunkMapsPlaceAnswerSources, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingChunkMapsPlaceAnswerSources. */
 export function assertVertexV1GroundingChunkMapsPlaceAnswerSources(value: unknown): asserts value is VertexV1GroundingChunkMapsPlaceAnswerSources {
-  const validateVertexV1GroundingChunkMapsPlaceAnswerSources = validators().validateVertexV1GroundingChunkMapsPlaceAnswerSources;
-  if (!validateVertexV1GroundingChunkMapsPlaceAnswerSources(value)) fail('VertexV1GroundingChunkMapsPlaceAnswerSources', validateVertexV1GroundingChunkMapsPlaceAnswerSources);
+  assertWith('VertexV1GroundingChunkMapsPlaceAnswerSources', validators().validateVertexV1GroundingChunkMapsPlaceAnswerSources, value);
 }
 
 /** Every violation of VertexV1GroundingChunkMapsPlaceAnswerSources in `value` (empty when valid). */
 export function checkVertexV1GroundingChunkMapsPlaceAnswerSources(value: unknown): ViolationDetail[] {
-  const validateVertexV1GroundingChunkMapsPlaceAnswerSources = validators().validateVertexV1GroundingChunkMapsPlaceAnswerSources;
-  return validateVertexV1GroundingChunkMapsPlaceAnswerSources(value) ? [] : violations(validateVertexV1GroundingChunkMapsPlaceAnswerSources);
+  return checkWith(validators().validateVertexV1GroundingChunkMapsPlaceAnswerSources, value);
 }
 
 /** Reads a received VertexV1GroundingChunkMapsPlaceAnswerSources with its read contract (ReadVertexV1GroundingChunkMapsPlaceAnswerSources): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -697,19 +631,17 @@ export function readVertexV1GroundingChunkMapsPlaceAnswerSources(value: unknown)
 
 /** True when `value` is a valid VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet (schemas/vertex/v1/GroundingChunkMapsPlaceAnswerSourcesReviewSnippet.schema.json). */
 export function isVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value: unknown): value is VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet {
-  return validators().validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value);
+  return isValid(validators().validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet. */
 export function assertVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value: unknown): asserts value is VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet {
-  const validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet = validators().validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet;
-  if (!validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value)) fail('VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet', validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet);
+  assertWith('VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet', validators().validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, value);
 }
 
 /** Every violation of VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet in `value` (empty when valid). */
 export function checkVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value: unknown): ViolationDetail[] {
-  const validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet = validators().validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet;
-  return validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value) ? [] : violations(validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet);
+  return checkWith(validators().validateVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, value);
 }
 
 /** Reads a received VertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet with its read contract (ReadVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -720,19 +652,17 @@ export function readVertexV1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(va
 
 /** True when `value` is a valid VertexV1GroundingChunkMapsRoute (schemas/vertex/v1/GroundingChunkMapsRoute.schema.json). */
 export function isVertexV1GroundingChunkMapsRoute(value: unknown): value is VertexV1GroundingChunkMapsRoute {
-  return validators().validateVertexV1GroundingChunkMapsRoute(value);
+  return isValid(validators().validateVertexV1GroundingChunkMapsRoute, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingChunkMapsRoute. */
 export function assertVertexV1GroundingChunkMapsRoute(value: unknown): asserts value is VertexV1GroundingChunkMapsRoute {
-  const validateVertexV1GroundingChunkMapsRoute = validators().validateVertexV1GroundingChunkMapsRoute;
-  if (!validateVertexV1GroundingChunkMapsRoute(value)) fail('VertexV1GroundingChunkMapsRoute', validateVertexV1GroundingChunkMapsRoute);
+  assertWith('VertexV1GroundingChunkMapsRoute', validators().validateVertexV1GroundingChunkMapsRoute, value);
 }
 
 /** Every violation of VertexV1GroundingChunkMapsRoute in `value` (empty when valid). */
 export function checkVertexV1GroundingChunkMapsRoute(value: unknown): ViolationDetail[] {
-  const validateVertexV1GroundingChunkMapsRoute = validators().validateVertexV1GroundingChunkMapsRoute;
-  return validateVertexV1GroundingChunkMapsRoute(value) ? [] : violations(validateVertexV1GroundingChunkMapsRoute);
+  return checkWith(validators().validateVertexV1GroundingChunkMapsRoute, value);
 }
 
 /** Reads a received VertexV1GroundingChunkMapsRoute with its read contract (ReadVertexV1GroundingChunkMapsRoute): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -743,19 +673,17 @@ export function readVertexV1GroundingChunkMapsRoute(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1GroundingChunkRetrievedContext (schemas/vertex/v1/GroundingChunkRetrievedContext.schema.json). */
 export function isVertexV1GroundingChunkRetrievedContext(value: unknown): value is VertexV1GroundingChunkRetrievedContext {
-  return validators().validateVertexV1GroundingChunkRetrievedContext(value);
+  return isValid(validators().validateVertexV1GroundingChunkRetrievedContext, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingChunkRetrievedContext. */
 export function assertVertexV1GroundingChunkRetrievedContext(value: unknown): asserts value is VertexV1GroundingChunkRetrievedContext {
-  const validateVertexV1GroundingChunkRetrievedContext = validators().validateVertexV1GroundingChunkRetrievedContext;
-  if (!validateVertexV1GroundingChunkRetrievedContext(value)) fail('VertexV1GroundingChunkRetrievedContext', validateVertexV1GroundingChunkRetrievedContext);
+  assertWith('VertexV1GroundingChunkRetrievedContext', validators().validateVertexV1GroundingChunkRetrievedContext, value);
 }
 
 /** Every violation of VertexV1GroundingChunkRetrievedContext in `value` (empty when valid). */
 export function checkVertexV1GroundingChunkRetrievedContext(value: unknown): ViolationDetail[] {
-  const validateVertexV1GroundingChunkRetrievedContext = validators().validateVertexV1GroundingChunkRetrievedContext;
-  return validateVertexV1GroundingChunkRetrievedContext(value) ? [] : violations(validateVertexV1GroundingChunkRetrievedContext);
+  return checkWith(validators().validateVertexV1GroundingChunkRetrievedContext, value);
 }
 
 /** Reads a received VertexV1GroundingChunkRetrievedContext with its read contract (ReadVertexV1GroundingChunkRetrievedContext): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -766,19 +694,17 @@ export function readVertexV1GroundingChunkRetrievedContext(value: unknown): Read
 
 /** True when `value` is a valid VertexV1GroundingChunkWeb (schemas/vertex/v1/GroundingChunkWeb.schema.json). */
 export function isVertexV1GroundingChunkWeb(value: unknown): value is VertexV1GroundingChunkWeb {
-  return validators().validateVertexV1GroundingChunkWeb(value);
+  return isValid(validators().validateVertexV1GroundingChunkWeb, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingChunkWeb. */
 export function assertVertexV1GroundingChunkWeb(value: unknown): asserts value is VertexV1GroundingChunkWeb {
-  const validateVertexV1GroundingChunkWeb = validators().validateVertexV1GroundingChunkWeb;
-  if (!validateVertexV1GroundingChunkWeb(value)) fail('VertexV1GroundingChunkWeb', validateVertexV1GroundingChunkWeb);
+  assertWith('VertexV1GroundingChunkWeb', validators().validateVertexV1GroundingChunkWeb, value);
 }
 
 /** Every violation of VertexV1GroundingChunkWeb in `value` (empty when valid). */
 export function checkVertexV1GroundingChunkWeb(value: unknown): ViolationDetail[] {
-  const validateVertexV1GroundingChunkWeb = validators().validateVertexV1GroundingChunkWeb;
-  return validateVertexV1GroundingChunkWeb(value) ? [] : violations(validateVertexV1GroundingChunkWeb);
+  return checkWith(validators().validateVertexV1GroundingChunkWeb, value);
 }
 
 /** Reads a received VertexV1GroundingChunkWeb with its read contract (ReadVertexV1GroundingChunkWeb): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -789,19 +715,17 @@ export function readVertexV1GroundingChunkWeb(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1GroundingMetadata (schemas/vertex/v1/GroundingMetadata.schema.json). */
 export function isVertexV1GroundingMetadata(value: unknown): value is VertexV1GroundingMetadata {
-  return validators().validateVertexV1GroundingMetadata(value);
+  return isValid(validators().validateVertexV1GroundingMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingMetadata. */
 export function assertVertexV1GroundingMetadata(value: unknown): asserts value is VertexV1GroundingMetadata {
-  const validateVertexV1GroundingMetadata = validators().validateVertexV1GroundingMetadata;
-  if (!validateVertexV1GroundingMetadata(value)) fail('VertexV1GroundingMetadata', validateVertexV1GroundingMetadata);
+  assertWith('VertexV1GroundingMetadata', validators().validateVertexV1GroundingMetadata, value);
 }
 
 /** Every violation of VertexV1GroundingMetadata in `value` (empty when valid). */
 export function checkVertexV1GroundingMetadata(value: unknown): ViolationDetail[] {
-  const validateVertexV1GroundingMetadata = validators().validateVertexV1GroundingMetadata;
-  return validateVertexV1GroundingMetadata(value) ? [] : violations(validateVertexV1GroundingMetadata);
+  return checkWith(validators().validateVertexV1GroundingMetadata, value);
 }
 
 /** Reads a received VertexV1GroundingMetadata with its read contract (ReadVertexV1GroundingMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -812,19 +736,17 @@ export function readVertexV1GroundingMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1GroundingMetadataSourceFlaggingUri (schemas/vertex/v1/GroundingMetadataSourceFlaggingUri.schema.json). */
 export function isVertexV1GroundingMetadataSourceFlaggingUri(value: unknown): value is VertexV1GroundingMetadataSourceFlaggingUri {
-  return validators().validateVertexV1GroundingMetadataSourceFlaggingUri(value);
+  return isValid(validators().validateVertexV1GroundingMetadataSourceFlaggingUri, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingMetadataSourceFlaggingUri. */
 export function assertVertexV1GroundingMetadataSourceFlaggingUri(value: unknown): asserts value is VertexV1GroundingMetadataSourceFlaggingUri {
-  const validateVertexV1GroundingMetadataSourceFlaggingUri = validators().validateVertexV1GroundingMetadataSourceFlaggingUri;
-  if (!validateVertexV1GroundingMetadataSourceFlaggingUri(value)) fail('VertexV1GroundingMetadataSourceFlaggingUri', validateVertexV1GroundingMetadataSourceFlaggingUri);
+  assertWith('VertexV1GroundingMetadataSourceFlaggingUri', validators().validateVertexV1GroundingMetadataSourceFlaggingUri, value);
 }
 
 /** Every violation of VertexV1GroundingMetadataSourceFlaggingUri in `value` (empty when valid). */
 export function checkVertexV1GroundingMetadataSourceFlaggingUri(value: unknown): ViolationDetail[] {
-  const validateVertexV1GroundingMetadataSourceFlaggingUri = validators().validateVertexV1GroundingMetadataSourceFlaggingUri;
-  return validateVertexV1GroundingMetadataSourceFlaggingUri(value) ? [] : violations(validateVertexV1GroundingMetadataSourceFlaggingUri);
+  return checkWith(validators().validateVertexV1GroundingMetadataSourceFlaggingUri, value);
 }
 
 /** Reads a received VertexV1GroundingMetadataSourceFlaggingUri with its read contract (ReadVertexV1GroundingMetadataSourceFlaggingUri): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -835,19 +757,17 @@ export function readVertexV1GroundingMetadataSourceFlaggingUri(value: unknown): 
 
 /** True when `value` is a valid VertexV1GroundingSupport (schemas/vertex/v1/GroundingSupport.schema.json). */
 export function isVertexV1GroundingSupport(value: unknown): value is VertexV1GroundingSupport {
-  return validators().validateVertexV1GroundingSupport(value);
+  return isValid(validators().validateVertexV1GroundingSupport, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1GroundingSupport. */
 export function assertVertexV1GroundingSupport(value: unknown): asserts value is VertexV1GroundingSupport {
-  const validateVertexV1GroundingSupport = validators().validateVertexV1GroundingSupport;
-  if (!validateVertexV1GroundingSupport(value)) fail('VertexV1GroundingSupport', validateVertexV1GroundingSupport);
+  assertWith('VertexV1GroundingSupport', validators().validateVertexV1GroundingSupport, value);
 }
 
 /** Every violation of VertexV1GroundingSupport in `value` (empty when valid). */
 export function checkVertexV1GroundingSupport(value: unknown): ViolationDetail[] {
-  const validateVertexV1GroundingSupport = validators().validateVertexV1GroundingSupport;
-  return validateVertexV1GroundingSupport(value) ? [] : violations(validateVertexV1GroundingSupport);
+  return checkWith(validators().validateVertexV1GroundingSupport, value);
 }
 
 /** Reads a received VertexV1GroundingSupport with its read contract (ReadVertexV1GroundingSupport): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -858,53 +778,47 @@ export function readVertexV1GroundingSupport(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1ImageConfig (schemas/vertex/v1/ImageConfig.schema.json). */
 export function isVertexV1ImageConfig(value: unknown): value is VertexV1ImageConfig {
-  return validators().validateVertexV1ImageConfig(value);
+  return isValid(validators().validateVertexV1ImageConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ImageConfig. */
 export function assertVertexV1ImageConfig(value: unknown): asserts value is VertexV1ImageConfig {
-  const validateVertexV1ImageConfig = validators().validateVertexV1ImageConfig;
-  if (!validateVertexV1ImageConfig(value)) fail('VertexV1ImageConfig', validateVertexV1ImageConfig);
+  assertWith('VertexV1ImageConfig', validators().validateVertexV1ImageConfig, value);
 }
 
 /** Every violation of VertexV1ImageConfig in `value` (empty when valid). */
 export function checkVertexV1ImageConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1ImageConfig = validators().validateVertexV1ImageConfig;
-  return validateVertexV1ImageConfig(value) ? [] : violations(validateVertexV1ImageConfig);
+  return checkWith(validators().validateVertexV1ImageConfig, value);
 }
 
 /** True when `value` is a valid VertexV1ImageConfigImageOutputOptions (schemas/vertex/v1/ImageConfigImageOutputOptions.schema.json). */
 export function isVertexV1ImageConfigImageOutputOptions(value: unknown): value is VertexV1ImageConfigImageOutputOptions {
-  return validators().validateVertexV1ImageConfigImageOutputOptions(value);
+  return isValid(validators().validateVertexV1ImageConfigImageOutputOptions, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ImageConfigImageOutputOptions. */
 export function assertVertexV1ImageConfigImageOutputOptions(value: unknown): asserts value is VertexV1ImageConfigImageOutputOptions {
-  const validateVertexV1ImageConfigImageOutputOptions = validators().validateVertexV1ImageConfigImageOutputOptions;
-  if (!validateVertexV1ImageConfigImageOutputOptions(value)) fail('VertexV1ImageConfigImageOutputOptions', validateVertexV1ImageConfigImageOutputOptions);
+  assertWith('VertexV1ImageConfigImageOutputOptions', validators().validateVertexV1ImageConfigImageOutputOptions, value);
 }
 
 /** Every violation of VertexV1ImageConfigImageOutputOptions in `value` (empty when valid). */
 export function checkVertexV1ImageConfigImageOutputOptions(value: unknown): ViolationDetail[] {
-  const validateVertexV1ImageConfigImageOutputOptions = validators().validateVertexV1ImageConfigImageOutputOptions;
-  return validateVertexV1ImageConfigImageOutputOptions(value) ? [] : violations(validateVertexV1ImageConfigImageOutputOptions);
+  return checkWith(validators().validateVertexV1ImageConfigImageOutputOptions, value);
 }
 
 /** True when `value` is a valid VertexV1LogprobsResult (schemas/vertex/v1/LogprobsResult.schema.json). */
 export function isVertexV1LogprobsResult(value: unknown): value is VertexV1LogprobsResult {
-  return validators().validateVertexV1LogprobsResult(value);
+  return isValid(validators().validateVertexV1LogprobsResult, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1LogprobsResult. */
 export function assertVertexV1LogprobsResult(value: unknown): asserts value is VertexV1LogprobsResult {
-  const validateVertexV1LogprobsResult = validators().validateVertexV1LogprobsResult;
-  if (!validateVertexV1LogprobsResult(value)) fail('VertexV1LogprobsResult', validateVertexV1LogprobsResult);
+  assertWith('VertexV1LogprobsResult', validators().validateVertexV1LogprobsResult, value);
 }
 
 /** Every violation of VertexV1LogprobsResult in `value` (empty when valid). */
 export function checkVertexV1LogprobsResult(value: unknown): ViolationDetail[] {
-  const validateVertexV1LogprobsResult = validators().validateVertexV1LogprobsResult;
-  return validateVertexV1LogprobsResult(value) ? [] : violations(validateVertexV1LogprobsResult);
+  return checkWith(validators().validateVertexV1LogprobsResult, value);
 }
 
 /** Reads a received VertexV1LogprobsResult with its read contract (ReadVertexV1LogprobsResult): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -915,19 +829,17 @@ export function readVertexV1LogprobsResult(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1LogprobsResultCandidate (schemas/vertex/v1/LogprobsResultCandidate.schema.json). */
 export function isVertexV1LogprobsResultCandidate(value: unknown): value is VertexV1LogprobsResultCandidate {
-  return validators().validateVertexV1LogprobsResultCandidate(value);
+  return isValid(validators().validateVertexV1LogprobsResultCandidate, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1LogprobsResultCandidate. */
 export function assertVertexV1LogprobsResultCandidate(value: unknown): asserts value is VertexV1LogprobsResultCandidate {
-  const validateVertexV1LogprobsResultCandidate = validators().validateVertexV1LogprobsResultCandidate;
-  if (!validateVertexV1LogprobsResultCandidate(value)) fail('VertexV1LogprobsResultCandidate', validateVertexV1LogprobsResultCandidate);
+  assertWith('VertexV1LogprobsResultCandidate', validators().validateVertexV1LogprobsResultCandidate, value);
 }
 
 /** Every violation of VertexV1LogprobsResultCandidate in `value` (empty when valid). */
 export function checkVertexV1LogprobsResultCandidate(value: unknown): ViolationDetail[] {
-  const validateVertexV1LogprobsResultCandidate = validators().validateVertexV1LogprobsResultCandidate;
-  return validateVertexV1LogprobsResultCandidate(value) ? [] : violations(validateVertexV1LogprobsResultCandidate);
+  return checkWith(validators().validateVertexV1LogprobsResultCandidate, value);
 }
 
 /** Reads a received VertexV1LogprobsResultCandidate with its read contract (ReadVertexV1LogprobsResultCandidate): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -938,19 +850,17 @@ export function readVertexV1LogprobsResultCandidate(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1LogprobsResultTopCandidates (schemas/vertex/v1/LogprobsResultTopCandidates.schema.json). */
 export function isVertexV1LogprobsResultTopCandidates(value: unknown): value is VertexV1LogprobsResultTopCandidates {
-  return validators().validateVertexV1LogprobsResultTopCandidates(value);
+  return isValid(validators().validateVertexV1LogprobsResultTopCandidates, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1LogprobsResultTopCandidates. */
 export function assertVertexV1LogprobsResultTopCandidates(value: unknown): asserts value is VertexV1LogprobsResultTopCandidates {
-  const validateVertexV1LogprobsResultTopCandidates = validators().validateVertexV1LogprobsResultTopCandidates;
-  if (!validateVertexV1LogprobsResultTopCandidates(value)) fail('VertexV1LogprobsResultTopCandidates', validateVertexV1LogprobsResultTopCandidates);
+  assertWith('VertexV1LogprobsResultTopCandidates', validators().validateVertexV1LogprobsResultTopCandidates, value);
 }
 
 /** Every violation of VertexV1LogprobsResultTopCandidates in `value` (empty when valid). */
 export function checkVertexV1LogprobsResultTopCandidates(value: unknown): ViolationDetail[] {
-  const validateVertexV1LogprobsResultTopCandidates = validators().validateVertexV1LogprobsResultTopCandidates;
-  return validateVertexV1LogprobsResultTopCandidates(value) ? [] : violations(validateVertexV1LogprobsResultTopCandidates);
+  return checkWith(validators().validateVertexV1LogprobsResultTopCandidates, value);
 }
 
 /** Reads a received VertexV1LogprobsResultTopCandidates with its read contract (ReadVertexV1LogprobsResultTopCandidates): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -961,19 +871,17 @@ export function readVertexV1LogprobsResultTopCandidates(value: unknown): ReadChe
 
 /** True when `value` is a valid VertexV1ModalityTokenCount (schemas/vertex/v1/ModalityTokenCount.schema.json). */
 export function isVertexV1ModalityTokenCount(value: unknown): value is VertexV1ModalityTokenCount {
-  return validators().validateVertexV1ModalityTokenCount(value);
+  return isValid(validators().validateVertexV1ModalityTokenCount, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ModalityTokenCount. */
 export function assertVertexV1ModalityTokenCount(value: unknown): asserts value is VertexV1ModalityTokenCount {
-  const validateVertexV1ModalityTokenCount = validators().validateVertexV1ModalityTokenCount;
-  if (!validateVertexV1ModalityTokenCount(value)) fail('VertexV1ModalityTokenCount', validateVertexV1ModalityTokenCount);
+  assertWith('VertexV1ModalityTokenCount', validators().validateVertexV1ModalityTokenCount, value);
 }
 
 /** Every violation of VertexV1ModalityTokenCount in `value` (empty when valid). */
 export function checkVertexV1ModalityTokenCount(value: unknown): ViolationDetail[] {
-  const validateVertexV1ModalityTokenCount = validators().validateVertexV1ModalityTokenCount;
-  return validateVertexV1ModalityTokenCount(value) ? [] : violations(validateVertexV1ModalityTokenCount);
+  return checkWith(validators().validateVertexV1ModalityTokenCount, value);
 }
 
 /** Reads a received VertexV1ModalityTokenCount with its read contract (ReadVertexV1ModalityTokenCount): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -984,53 +892,47 @@ export function readVertexV1ModalityTokenCount(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1ModelArmorConfig (schemas/vertex/v1/ModelArmorConfig.schema.json). */
 export function isVertexV1ModelArmorConfig(value: unknown): value is VertexV1ModelArmorConfig {
-  return validators().validateVertexV1ModelArmorConfig(value);
+  return isValid(validators().validateVertexV1ModelArmorConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ModelArmorConfig. */
 export function assertVertexV1ModelArmorConfig(value: unknown): asserts value is VertexV1ModelArmorConfig {
-  const validateVertexV1ModelArmorConfig = validators().validateVertexV1ModelArmorConfig;
-  if (!validateVertexV1ModelArmorConfig(value)) fail('VertexV1ModelArmorConfig', validateVertexV1ModelArmorConfig);
+  assertWith('VertexV1ModelArmorConfig', validators().validateVertexV1ModelArmorConfig, value);
 }
 
 /** Every violation of VertexV1ModelArmorConfig in `value` (empty when valid). */
 export function checkVertexV1ModelArmorConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1ModelArmorConfig = validators().validateVertexV1ModelArmorConfig;
-  return validateVertexV1ModelArmorConfig(value) ? [] : violations(validateVertexV1ModelArmorConfig);
+  return checkWith(validators().validateVertexV1ModelArmorConfig, value);
 }
 
 /** True when `value` is a valid VertexV1MultiSpeakerVoiceConfig (schemas/vertex/v1/MultiSpeakerVoiceConfig.schema.json). */
 export function isVertexV1MultiSpeakerVoiceConfig(value: unknown): value is VertexV1MultiSpeakerVoiceConfig {
-  return validators().validateVertexV1MultiSpeakerVoiceConfig(value);
+  return isValid(validators().validateVertexV1MultiSpeakerVoiceConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1MultiSpeakerVoiceConfig. */
 export function assertVertexV1MultiSpeakerVoiceConfig(value: unknown): asserts value is VertexV1MultiSpeakerVoiceConfig {
-  const validateVertexV1MultiSpeakerVoiceConfig = validators().validateVertexV1MultiSpeakerVoiceConfig;
-  if (!validateVertexV1MultiSpeakerVoiceConfig(value)) fail('VertexV1MultiSpeakerVoiceConfig', validateVertexV1MultiSpeakerVoiceConfig);
+  assertWith('VertexV1MultiSpeakerVoiceConfig', validators().validateVertexV1MultiSpeakerVoiceConfig, value);
 }
 
 /** Every violation of VertexV1MultiSpeakerVoiceConfig in `value` (empty when valid). */
 export function checkVertexV1MultiSpeakerVoiceConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1MultiSpeakerVoiceConfig = validators().validateVertexV1MultiSpeakerVoiceConfig;
-  return validateVertexV1MultiSpeakerVoiceConfig(value) ? [] : violations(validateVertexV1MultiSpeakerVoiceConfig);
+  return checkWith(validators().validateVertexV1MultiSpeakerVoiceConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Part (schemas/vertex/v1/Part.schema.json). */
 export function isVertexV1Part(value: unknown): value is VertexV1Part {
-  return validators().validateVertexV1Part(value);
+  return isValid(validators().validateVertexV1Part, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Part. */
 export function assertVertexV1Part(value: unknown): asserts value is VertexV1Part {
-  const validateVertexV1Part = validators().validateVertexV1Part;
-  if (!validateVertexV1Part(value)) fail('VertexV1Part', validateVertexV1Part);
+  assertWith('VertexV1Part', validators().validateVertexV1Part, value);
 }
 
 /** Every violation of VertexV1Part in `value` (empty when valid). */
 export function checkVertexV1Part(value: unknown): ViolationDetail[] {
-  const validateVertexV1Part = validators().validateVertexV1Part;
-  return validateVertexV1Part(value) ? [] : violations(validateVertexV1Part);
+  return checkWith(validators().validateVertexV1Part, value);
 }
 
 /** Reads a received VertexV1Part with its read contract (ReadVertexV1Part): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1041,19 +943,17 @@ export function readVertexV1Part(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1PartMediaResolution (schemas/vertex/v1/PartMediaResolution.schema.json). */
 export function isVertexV1PartMediaResolution(value: unknown): value is VertexV1PartMediaResolution {
-  return validators().validateVertexV1PartMediaResolution(value);
+  return isValid(validators().validateVertexV1PartMediaResolution, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1PartMediaResolution. */
 export function assertVertexV1PartMediaResolution(value: unknown): asserts value is VertexV1PartMediaResolution {
-  const validateVertexV1PartMediaResolution = validators().validateVertexV1PartMediaResolution;
-  if (!validateVertexV1PartMediaResolution(value)) fail('VertexV1PartMediaResolution', validateVertexV1PartMediaResolution);
+  assertWith('VertexV1PartMediaResolution', validators().validateVertexV1PartMediaResolution, value);
 }
 
 /** Every violation of VertexV1PartMediaResolution in `value` (empty when valid). */
 export function checkVertexV1PartMediaResolution(value: unknown): ViolationDetail[] {
-  const validateVertexV1PartMediaResolution = validators().validateVertexV1PartMediaResolution;
-  return validateVertexV1PartMediaResolution(value) ? [] : violations(validateVertexV1PartMediaResolution);
+  return checkWith(validators().validateVertexV1PartMediaResolution, value);
 }
 
 /** Reads a received VertexV1PartMediaResolution with its read contract (ReadVertexV1PartMediaResolution): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1064,19 +964,17 @@ export function readVertexV1PartMediaResolution(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1PartialArg (schemas/vertex/v1/PartialArg.schema.json). */
 export function isVertexV1PartialArg(value: unknown): value is VertexV1PartialArg {
-  return validators().validateVertexV1PartialArg(value);
+  return isValid(validators().validateVertexV1PartialArg, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1PartialArg. */
 export function assertVertexV1PartialArg(value: unknown): asserts value is VertexV1PartialArg {
-  const validateVertexV1PartialArg = validators().validateVertexV1PartialArg;
-  if (!validateVertexV1PartialArg(value)) fail('VertexV1PartialArg', validateVertexV1PartialArg);
+  assertWith('VertexV1PartialArg', validators().validateVertexV1PartialArg, value);
 }
 
 /** Every violation of VertexV1PartialArg in `value` (empty when valid). */
 export function checkVertexV1PartialArg(value: unknown): ViolationDetail[] {
-  const validateVertexV1PartialArg = validators().validateVertexV1PartialArg;
-  return validateVertexV1PartialArg(value) ? [] : violations(validateVertexV1PartialArg);
+  return checkWith(validators().validateVertexV1PartialArg, value);
 }
 
 /** Reads a received VertexV1PartialArg with its read contract (ReadVertexV1PartialArg): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1087,36 +985,32 @@ export function readVertexV1PartialArg(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1PrebuiltVoiceConfig (schemas/vertex/v1/PrebuiltVoiceConfig.schema.json). */
 export function isVertexV1PrebuiltVoiceConfig(value: unknown): value is VertexV1PrebuiltVoiceConfig {
-  return validators().validateVertexV1PrebuiltVoiceConfig(value);
+  return isValid(validators().validateVertexV1PrebuiltVoiceConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1PrebuiltVoiceConfig. */
 export function assertVertexV1PrebuiltVoiceConfig(value: unknown): asserts value is VertexV1PrebuiltVoiceConfig {
-  const validateVertexV1PrebuiltVoiceConfig = validators().validateVertexV1PrebuiltVoiceConfig;
-  if (!validateVertexV1PrebuiltVoiceConfig(value)) fail('VertexV1PrebuiltVoiceConfig', validateVertexV1PrebuiltVoiceConfig);
+  assertWith('VertexV1PrebuiltVoiceConfig', validators().validateVertexV1PrebuiltVoiceConfig, value);
 }
 
 /** Every violation of VertexV1PrebuiltVoiceConfig in `value` (empty when valid). */
 export function checkVertexV1PrebuiltVoiceConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1PrebuiltVoiceConfig = validators().validateVertexV1PrebuiltVoiceConfig;
-  return validateVertexV1PrebuiltVoiceConfig(value) ? [] : violations(validateVertexV1PrebuiltVoiceConfig);
+  return checkWith(validators().validateVertexV1PrebuiltVoiceConfig, value);
 }
 
 /** True when `value` is a valid VertexV1RagChunk (schemas/vertex/v1/RagChunk.schema.json). */
 export function isVertexV1RagChunk(value: unknown): value is VertexV1RagChunk {
-  return validators().validateVertexV1RagChunk(value);
+  return isValid(validators().validateVertexV1RagChunk, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RagChunk. */
 export function assertVertexV1RagChunk(value: unknown): asserts value is VertexV1RagChunk {
-  const validateVertexV1RagChunk = validators().validateVertexV1RagChunk;
-  if (!validateVertexV1RagChunk(value)) fail('VertexV1RagChunk', validateVertexV1RagChunk);
+  assertWith('VertexV1RagChunk', validators().validateVertexV1RagChunk, value);
 }
 
 /** Every violation of VertexV1RagChunk in `value` (empty when valid). */
 export function checkVertexV1RagChunk(value: unknown): ViolationDetail[] {
-  const validateVertexV1RagChunk = validators().validateVertexV1RagChunk;
-  return validateVertexV1RagChunk(value) ? [] : violations(validateVertexV1RagChunk);
+  return checkWith(validators().validateVertexV1RagChunk, value);
 }
 
 /** Reads a received VertexV1RagChunk with its read contract (ReadVertexV1RagChunk): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1127,19 +1021,17 @@ export function readVertexV1RagChunk(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1RagChunkPageSpan (schemas/vertex/v1/RagChunkPageSpan.schema.json). */
 export function isVertexV1RagChunkPageSpan(value: unknown): value is VertexV1RagChunkPageSpan {
-  return validators().validateVertexV1RagChunkPageSpan(value);
+  return isValid(validators().validateVertexV1RagChunkPageSpan, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RagChunkPageSpan. */
 export function assertVertexV1RagChunkPageSpan(value: unknown): asserts value is VertexV1RagChunkPageSpan {
-  const validateVertexV1RagChunkPageSpan = validators().validateVertexV1RagChunkPageSpan;
-  if (!validateVertexV1RagChunkPageSpan(value)) fail('VertexV1RagChunkPageSpan', validateVertexV1RagChunkPageSpan);
+  assertWith('VertexV1RagChunkPageSpan', validators().validateVertexV1RagChunkPageSpan, value);
 }
 
 /** Every violation of VertexV1RagChunkPageSpan in `value` (empty when valid). */
 export function checkVertexV1RagChunkPageSpan(value: unknown): ViolationDetail[] {
-  const validateVertexV1RagChunkPageSpan = validators().validateVertexV1RagChunkPageSpan;
-  return validateVertexV1RagChunkPageSpan(value) ? [] : violations(validateVertexV1RagChunkPageSpan);
+  return checkWith(validators().validateVertexV1RagChunkPageSpan, value);
 }
 
 /** Reads a received VertexV1RagChunkPageSpan with its read contract (ReadVertexV1RagChunkPageSpan): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1150,155 +1042,137 @@ export function readVertexV1RagChunkPageSpan(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1RagRetrievalConfig (schemas/vertex/v1/RagRetrievalConfig.schema.json). */
 export function isVertexV1RagRetrievalConfig(value: unknown): value is VertexV1RagRetrievalConfig {
-  return validators().validateVertexV1RagRetrievalConfig(value);
+  return isValid(validators().validateVertexV1RagRetrievalConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RagRetrievalConfig. */
 export function assertVertexV1RagRetrievalConfig(value: unknown): asserts value is VertexV1RagRetrievalConfig {
-  const validateVertexV1RagRetrievalConfig = validators().validateVertexV1RagRetrievalConfig;
-  if (!validateVertexV1RagRetrievalConfig(value)) fail('VertexV1RagRetrievalConfig', validateVertexV1RagRetrievalConfig);
+  assertWith('VertexV1RagRetrievalConfig', validators().validateVertexV1RagRetrievalConfig, value);
 }
 
 /** Every violation of VertexV1RagRetrievalConfig in `value` (empty when valid). */
 export function checkVertexV1RagRetrievalConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1RagRetrievalConfig = validators().validateVertexV1RagRetrievalConfig;
-  return validateVertexV1RagRetrievalConfig(value) ? [] : violations(validateVertexV1RagRetrievalConfig);
+  return checkWith(validators().validateVertexV1RagRetrievalConfig, value);
 }
 
 /** True when `value` is a valid VertexV1RagRetrievalConfigFilter (schemas/vertex/v1/RagRetrievalConfigFilter.schema.json). */
 export function isVertexV1RagRetrievalConfigFilter(value: unknown): value is VertexV1RagRetrievalConfigFilter {
-  return validators().validateVertexV1RagRetrievalConfigFilter(value);
+  return isValid(validators().validateVertexV1RagRetrievalConfigFilter, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RagRetrievalConfigFilter. */
 export function assertVertexV1RagRetrievalConfigFilter(value: unknown): asserts value is VertexV1RagRetrievalConfigFilter {
-  const validateVertexV1RagRetrievalConfigFilter = validators().validateVertexV1RagRetrievalConfigFilter;
-  if (!validateVertexV1RagRetrievalConfigFilter(value)) fail('VertexV1RagRetrievalConfigFilter', validateVertexV1RagRetrievalConfigFilter);
+  assertWith('VertexV1RagRetrievalConfigFilter', validators().validateVertexV1RagRetrievalConfigFilter, value);
 }
 
 /** Every violation of VertexV1RagRetrievalConfigFilter in `value` (empty when valid). */
 export function checkVertexV1RagRetrievalConfigFilter(value: unknown): ViolationDetail[] {
-  const validateVertexV1RagRetrievalConfigFilter = validators().validateVertexV1RagRetrievalConfigFilter;
-  return validateVertexV1RagRetrievalConfigFilter(value) ? [] : violations(validateVertexV1RagRetrievalConfigFilter);
+  return checkWith(validators().validateVertexV1RagRetrievalConfigFilter, value);
 }
 
 /** True when `value` is a valid VertexV1RagRetrievalConfigRanking (schemas/vertex/v1/RagRetrievalConfigRanking.schema.json). */
 export function isVertexV1RagRetrievalConfigRanking(value: unknown): value is VertexV1RagRetrievalConfigRanking {
-  return validators().validateVertexV1RagRetrievalConfigRanking(value);
+  return isValid(validators().validateVertexV1RagRetrievalConfigRanking, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RagRetrievalConfigRanking. */
 export function assertVertexV1RagRetrievalConfigRanking(value: unknown): asserts value is VertexV1RagRetrievalConfigRanking {
-  const validateVertexV1RagRetrievalConfigRanking = validators().validateVertexV1RagRetrievalConfigRanking;
-  if (!validateVertexV1RagRetrievalConfigRanking(value)) fail('VertexV1RagRetrievalConfigRanking', validateVertexV1RagRetrievalConfigRanking);
+  assertWith('VertexV1RagRetrievalConfigRanking', validators().validateVertexV1RagRetrievalConfigRanking, value);
 }
 
 /** Every violation of VertexV1RagRetrievalConfigRanking in `value` (empty when valid). */
 export function checkVertexV1RagRetrievalConfigRanking(value: unknown): ViolationDetail[] {
-  const validateVertexV1RagRetrievalConfigRanking = validators().validateVertexV1RagRetrievalConfigRanking;
-  return validateVertexV1RagRetrievalConfigRanking(value) ? [] : violations(validateVertexV1RagRetrievalConfigRanking);
+  return checkWith(validators().validateVertexV1RagRetrievalConfigRanking, value);
 }
 
 /** True when `value` is a valid VertexV1RagRetrievalConfigRankingLlmRanker (schemas/vertex/v1/RagRetrievalConfigRankingLlmRanker.schema.json). */
 export function isVertexV1RagRetrievalConfigRankingLlmRanker(value: unknown): value is VertexV1RagRetrievalConfigRankingLlmRanker {
-  return validators().validateVertexV1RagRetrievalConfigRankingLlmRanker(value);
+  return isValid(validators().validateVertexV1RagRetrievalConfigRankingLlmRanker, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RagRetrievalConfigRankingLlmRanker. */
 export function assertVertexV1RagRetrievalConfigRankingLlmRanker(value: unknown): asserts value is VertexV1RagRetrievalConfigRankingLlmRanker {
-  const validateVertexV1RagRetrievalConfigRankingLlmRanker = validators().validateVertexV1RagRetrievalConfigRankingLlmRanker;
-  if (!validateVertexV1RagRetrievalConfigRankingLlmRanker(value)) fail('VertexV1RagRetrievalConfigRankingLlmRanker', validateVertexV1RagRetrievalConfigRankingLlmRanker);
+  assertWith('VertexV1RagRetrievalConfigRankingLlmRanker', validators().validateVertexV1RagRetrievalConfigRankingLlmRanker, value);
 }
 
 /** Every violation of VertexV1RagRetrievalConfigRankingLlmRanker in `value` (empty when valid). */
 export function checkVertexV1RagRetrievalConfigRankingLlmRanker(value: unknown): ViolationDetail[] {
-  const validateVertexV1RagRetrievalConfigRankingLlmRanker = validators().validateVertexV1RagRetrievalConfigRankingLlmRanker;
-  return validateVertexV1RagRetrievalConfigRankingLlmRanker(value) ? [] : violations(validateVertexV1RagRetrievalConfigRankingLlmRanker);
+  return checkWith(validators().validateVertexV1RagRetrievalConfigRankingLlmRanker, value);
 }
 
 /** True when `value` is a valid VertexV1RagRetrievalConfigRankingRankService (schemas/vertex/v1/RagRetrievalConfigRankingRankService.schema.json). */
 export function isVertexV1RagRetrievalConfigRankingRankService(value: unknown): value is VertexV1RagRetrievalConfigRankingRankService {
-  return validators().validateVertexV1RagRetrievalConfigRankingRankService(value);
+  return isValid(validators().validateVertexV1RagRetrievalConfigRankingRankService, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RagRetrievalConfigRankingRankService. */
 export function assertVertexV1RagRetrievalConfigRankingRankService(value: unknown): asserts value is VertexV1RagRetrievalConfigRankingRankService {
-  const validateVertexV1RagRetrievalConfigRankingRankService = validators().validateVertexV1RagRetrievalConfigRankingRankService;
-  if (!validateVertexV1RagRetrievalConfigRankingRankService(value)) fail('VertexV1RagRetrievalConfigRankingRankService', validateVertexV1RagRetrievalConfigRankingRankService);
+  assertWith('VertexV1RagRetrievalConfigRankingRankService', validators().validateVertexV1RagRetrievalConfigRankingRankService, value);
 }
 
 /** Every violation of VertexV1RagRetrievalConfigRankingRankService in `value` (empty when valid). */
 export function checkVertexV1RagRetrievalConfigRankingRankService(value: unknown): ViolationDetail[] {
-  const validateVertexV1RagRetrievalConfigRankingRankService = validators().validateVertexV1RagRetrievalConfigRankingRankService;
-  return validateVertexV1RagRetrievalConfigRankingRankService(value) ? [] : violations(validateVertexV1RagRetrievalConfigRankingRankService);
+  return checkWith(validators().validateVertexV1RagRetrievalConfigRankingRankService, value);
 }
 
 /** True when `value` is a valid VertexV1ReplicatedVoiceConfig (schemas/vertex/v1/ReplicatedVoiceConfig.schema.json). */
 export function isVertexV1ReplicatedVoiceConfig(value: unknown): value is VertexV1ReplicatedVoiceConfig {
-  return validators().validateVertexV1ReplicatedVoiceConfig(value);
+  return isValid(validators().validateVertexV1ReplicatedVoiceConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ReplicatedVoiceConfig. */
 export function assertVertexV1ReplicatedVoiceConfig(value: unknown): asserts value is VertexV1ReplicatedVoiceConfig {
-  const validateVertexV1ReplicatedVoiceConfig = validators().validateVertexV1ReplicatedVoiceConfig;
-  if (!validateVertexV1ReplicatedVoiceConfig(value)) fail('VertexV1ReplicatedVoiceConfig', validateVertexV1ReplicatedVoiceConfig);
+  assertWith('VertexV1ReplicatedVoiceConfig', validators().validateVertexV1ReplicatedVoiceConfig, value);
 }
 
 /** Every violation of VertexV1ReplicatedVoiceConfig in `value` (empty when valid). */
 export function checkVertexV1ReplicatedVoiceConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1ReplicatedVoiceConfig = validators().validateVertexV1ReplicatedVoiceConfig;
-  return validateVertexV1ReplicatedVoiceConfig(value) ? [] : violations(validateVertexV1ReplicatedVoiceConfig);
+  return checkWith(validators().validateVertexV1ReplicatedVoiceConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Retrieval (schemas/vertex/v1/Retrieval.schema.json). */
 export function isVertexV1Retrieval(value: unknown): value is VertexV1Retrieval {
-  return validators().validateVertexV1Retrieval(value);
+  return isValid(validators().validateVertexV1Retrieval, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Retrieval. */
 export function assertVertexV1Retrieval(value: unknown): asserts value is VertexV1Retrieval {
-  const validateVertexV1Retrieval = validators().validateVertexV1Retrieval;
-  if (!validateVertexV1Retrieval(value)) fail('VertexV1Retrieval', validateVertexV1Retrieval);
+  assertWith('VertexV1Retrieval', validators().validateVertexV1Retrieval, value);
 }
 
 /** Every violation of VertexV1Retrieval in `value` (empty when valid). */
 export function checkVertexV1Retrieval(value: unknown): ViolationDetail[] {
-  const validateVertexV1Retrieval = validators().validateVertexV1Retrieval;
-  return validateVertexV1Retrieval(value) ? [] : violations(validateVertexV1Retrieval);
+  return checkWith(validators().validateVertexV1Retrieval, value);
 }
 
 /** True when `value` is a valid VertexV1RetrievalConfig (schemas/vertex/v1/RetrievalConfig.schema.json). */
 export function isVertexV1RetrievalConfig(value: unknown): value is VertexV1RetrievalConfig {
-  return validators().validateVertexV1RetrievalConfig(value);
+  return isValid(validators().validateVertexV1RetrievalConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RetrievalConfig. */
 export function assertVertexV1RetrievalConfig(value: unknown): asserts value is VertexV1RetrievalConfig {
-  const validateVertexV1RetrievalConfig = validators().validateVertexV1RetrievalConfig;
-  if (!validateVertexV1RetrievalConfig(value)) fail('VertexV1RetrievalConfig', validateVertexV1RetrievalConfig);
+  assertWith('VertexV1RetrievalConfig', validators().validateVertexV1RetrievalConfig, value);
 }
 
 /** Every violation of VertexV1RetrievalConfig in `value` (empty when valid). */
 export function checkVertexV1RetrievalConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1RetrievalConfig = validators().validateVertexV1RetrievalConfig;
-  return validateVertexV1RetrievalConfig(value) ? [] : violations(validateVertexV1RetrievalConfig);
+  return checkWith(validators().validateVertexV1RetrievalConfig, value);
 }
 
 /** True when `value` is a valid VertexV1RetrievalMetadata (schemas/vertex/v1/RetrievalMetadata.schema.json). */
 export function isVertexV1RetrievalMetadata(value: unknown): value is VertexV1RetrievalMetadata {
-  return validators().validateVertexV1RetrievalMetadata(value);
+  return isValid(validators().validateVertexV1RetrievalMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1RetrievalMetadata. */
 export function assertVertexV1RetrievalMetadata(value: unknown): asserts value is VertexV1RetrievalMetadata {
-  const validateVertexV1RetrievalMetadata = validators().validateVertexV1RetrievalMetadata;
-  if (!validateVertexV1RetrievalMetadata(value)) fail('VertexV1RetrievalMetadata', validateVertexV1RetrievalMetadata);
+  assertWith('VertexV1RetrievalMetadata', validators().validateVertexV1RetrievalMetadata, value);
 }
 
 /** Every violation of VertexV1RetrievalMetadata in `value` (empty when valid). */
 export function checkVertexV1RetrievalMetadata(value: unknown): ViolationDetail[] {
-  const validateVertexV1RetrievalMetadata = validators().validateVertexV1RetrievalMetadata;
-  return validateVertexV1RetrievalMetadata(value) ? [] : violations(validateVertexV1RetrievalMetadata);
+  return checkWith(validators().validateVertexV1RetrievalMetadata, value);
 }
 
 /** Reads a received VertexV1RetrievalMetadata with its read contract (ReadVertexV1RetrievalMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1309,19 +1183,17 @@ export function readVertexV1RetrievalMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1SafetyRating (schemas/vertex/v1/SafetyRating.schema.json). */
 export function isVertexV1SafetyRating(value: unknown): value is VertexV1SafetyRating {
-  return validators().validateVertexV1SafetyRating(value);
+  return isValid(validators().validateVertexV1SafetyRating, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1SafetyRating. */
 export function assertVertexV1SafetyRating(value: unknown): asserts value is VertexV1SafetyRating {
-  const validateVertexV1SafetyRating = validators().validateVertexV1SafetyRating;
-  if (!validateVertexV1SafetyRating(value)) fail('VertexV1SafetyRating', validateVertexV1SafetyRating);
+  assertWith('VertexV1SafetyRating', validators().validateVertexV1SafetyRating, value);
 }
 
 /** Every violation of VertexV1SafetyRating in `value` (empty when valid). */
 export function checkVertexV1SafetyRating(value: unknown): ViolationDetail[] {
-  const validateVertexV1SafetyRating = validators().validateVertexV1SafetyRating;
-  return validateVertexV1SafetyRating(value) ? [] : violations(validateVertexV1SafetyRating);
+  return checkWith(validators().validateVertexV1SafetyRating, value);
 }
 
 /** Reads a received VertexV1SafetyRating with its read contract (ReadVertexV1SafetyRating): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1332,53 +1204,47 @@ export function readVertexV1SafetyRating(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1SafetySetting (schemas/vertex/v1/SafetySetting.schema.json). */
 export function isVertexV1SafetySetting(value: unknown): value is VertexV1SafetySetting {
-  return validators().validateVertexV1SafetySetting(value);
+  return isValid(validators().validateVertexV1SafetySetting, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1SafetySetting. */
 export function assertVertexV1SafetySetting(value: unknown): asserts value is VertexV1SafetySetting {
-  const validateVertexV1SafetySetting = validators().validateVertexV1SafetySetting;
-  if (!validateVertexV1SafetySetting(value)) fail('VertexV1SafetySetting', validateVertexV1SafetySetting);
+  assertWith('VertexV1SafetySetting', validators().validateVertexV1SafetySetting, value);
 }
 
 /** Every violation of VertexV1SafetySetting in `value` (empty when valid). */
 export function checkVertexV1SafetySetting(value: unknown): ViolationDetail[] {
-  const validateVertexV1SafetySetting = validators().validateVertexV1SafetySetting;
-  return validateVertexV1SafetySetting(value) ? [] : violations(validateVertexV1SafetySetting);
+  return checkWith(validators().validateVertexV1SafetySetting, value);
 }
 
 /** True when `value` is a valid VertexV1Schema (schemas/vertex/v1/Schema.schema.json). */
 export function isVertexV1Schema(value: unknown): value is VertexV1Schema {
-  return validators().validateVertexV1Schema(value);
+  return isValid(validators().validateVertexV1Schema, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Schema. */
 export function assertVertexV1Schema(value: unknown): asserts value is VertexV1Schema {
-  const validateVertexV1Schema = validators().validateVertexV1Schema;
-  if (!validateVertexV1Schema(value)) fail('VertexV1Schema', validateVertexV1Schema);
+  assertWith('VertexV1Schema', validators().validateVertexV1Schema, value);
 }
 
 /** Every violation of VertexV1Schema in `value` (empty when valid). */
 export function checkVertexV1Schema(value: unknown): ViolationDetail[] {
-  const validateVertexV1Schema = validators().validateVertexV1Schema;
-  return validateVertexV1Schema(value) ? [] : violations(validateVertexV1Schema);
+  return checkWith(validators().validateVertexV1Schema, value);
 }
 
 /** True when `value` is a valid VertexV1SearchEntryPoint (schemas/vertex/v1/SearchEntryPoint.schema.json). */
 export function isVertexV1SearchEntryPoint(value: unknown): value is VertexV1SearchEntryPoint {
-  return validators().validateVertexV1SearchEntryPoint(value);
+  return isValid(validators().validateVertexV1SearchEntryPoint, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1SearchEntryPoint. */
 export function assertVertexV1SearchEntryPoint(value: unknown): asserts value is VertexV1SearchEntryPoint {
-  const validateVertexV1SearchEntryPoint = validators().validateVertexV1SearchEntryPoint;
-  if (!validateVertexV1SearchEntryPoint(value)) fail('VertexV1SearchEntryPoint', validateVertexV1SearchEntryPoint);
+  assertWith('VertexV1SearchEntryPoint', validators().validateVertexV1SearchEntryPoint, value);
 }
 
 /** Every violation of VertexV1SearchEntryPoint in `value` (empty when valid). */
 export function checkVertexV1SearchEntryPoint(value: unknown): ViolationDetail[] {
-  const validateVertexV1SearchEntryPoint = validators().validateVertexV1SearchEntryPoint;
-  return validateVertexV1SearchEntryPoint(value) ? [] : violations(validateVertexV1SearchEntryPoint);
+  return checkWith(validators().validateVertexV1SearchEntryPoint, value);
 }
 
 /** Reads a received VertexV1SearchEntryPoint with its read contract (ReadVertexV1SearchEntryPoint): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1389,19 +1255,17 @@ export function readVertexV1SearchEntryPoint(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Segment (schemas/vertex/v1/Segment.schema.json). */
 export function isVertexV1Segment(value: unknown): value is VertexV1Segment {
-  return validators().validateVertexV1Segment(value);
+  return isValid(validators().validateVertexV1Segment, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Segment. */
 export function assertVertexV1Segment(value: unknown): asserts value is VertexV1Segment {
-  const validateVertexV1Segment = validators().validateVertexV1Segment;
-  if (!validateVertexV1Segment(value)) fail('VertexV1Segment', validateVertexV1Segment);
+  assertWith('VertexV1Segment', validators().validateVertexV1Segment, value);
 }
 
 /** Every violation of VertexV1Segment in `value` (empty when valid). */
 export function checkVertexV1Segment(value: unknown): ViolationDetail[] {
-  const validateVertexV1Segment = validators().validateVertexV1Segment;
-  return validateVertexV1Segment(value) ? [] : violations(validateVertexV1Segment);
+  return checkWith(validators().validateVertexV1Segment, value);
 }
 
 /** Reads a received VertexV1Segment with its read contract (ReadVertexV1Segment): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1412,172 +1276,152 @@ export function readVertexV1Segment(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1SpeakerVoiceConfig (schemas/vertex/v1/SpeakerVoiceConfig.schema.json). */
 export function isVertexV1SpeakerVoiceConfig(value: unknown): value is VertexV1SpeakerVoiceConfig {
-  return validators().validateVertexV1SpeakerVoiceConfig(value);
+  return isValid(validators().validateVertexV1SpeakerVoiceConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1SpeakerVoiceConfig. */
 export function assertVertexV1SpeakerVoiceConfig(value: unknown): asserts value is VertexV1SpeakerVoiceConfig {
-  const validateVertexV1SpeakerVoiceConfig = validators().validateVertexV1SpeakerVoiceConfig;
-  if (!validateVertexV1SpeakerVoiceConfig(value)) fail('VertexV1SpeakerVoiceConfig', validateVertexV1SpeakerVoiceConfig);
+  assertWith('VertexV1SpeakerVoiceConfig', validators().validateVertexV1SpeakerVoiceConfig, value);
 }
 
 /** Every violation of VertexV1SpeakerVoiceConfig in `value` (empty when valid). */
 export function checkVertexV1SpeakerVoiceConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1SpeakerVoiceConfig = validators().validateVertexV1SpeakerVoiceConfig;
-  return validateVertexV1SpeakerVoiceConfig(value) ? [] : violations(validateVertexV1SpeakerVoiceConfig);
+  return checkWith(validators().validateVertexV1SpeakerVoiceConfig, value);
 }
 
 /** True when `value` is a valid VertexV1SpeechConfig (schemas/vertex/v1/SpeechConfig.schema.json). */
 export function isVertexV1SpeechConfig(value: unknown): value is VertexV1SpeechConfig {
-  return validators().validateVertexV1SpeechConfig(value);
+  return isValid(validators().validateVertexV1SpeechConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1SpeechConfig. */
 export function assertVertexV1SpeechConfig(value: unknown): asserts value is VertexV1SpeechConfig {
-  const validateVertexV1SpeechConfig = validators().validateVertexV1SpeechConfig;
-  if (!validateVertexV1SpeechConfig(value)) fail('VertexV1SpeechConfig', validateVertexV1SpeechConfig);
+  assertWith('VertexV1SpeechConfig', validators().validateVertexV1SpeechConfig, value);
 }
 
 /** Every violation of VertexV1SpeechConfig in `value` (empty when valid). */
 export function checkVertexV1SpeechConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1SpeechConfig = validators().validateVertexV1SpeechConfig;
-  return validateVertexV1SpeechConfig(value) ? [] : violations(validateVertexV1SpeechConfig);
+  return checkWith(validators().validateVertexV1SpeechConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Tool (schemas/vertex/v1/Tool.schema.json). */
 export function isVertexV1Tool(value: unknown): value is VertexV1Tool {
-  return validators().validateVertexV1Tool(value);
+  return isValid(validators().validateVertexV1Tool, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Tool. */
 export function assertVertexV1Tool(value: unknown): asserts value is VertexV1Tool {
-  const validateVertexV1Tool = validators().validateVertexV1Tool;
-  if (!validateVertexV1Tool(value)) fail('VertexV1Tool', validateVertexV1Tool);
+  assertWith('VertexV1Tool', validators().validateVertexV1Tool, value);
 }
 
 /** Every violation of VertexV1Tool in `value` (empty when valid). */
 export function checkVertexV1Tool(value: unknown): ViolationDetail[] {
-  const validateVertexV1Tool = validators().validateVertexV1Tool;
-  return validateVertexV1Tool(value) ? [] : violations(validateVertexV1Tool);
+  return checkWith(validators().validateVertexV1Tool, value);
 }
 
 /** True when `value` is a valid VertexV1ToolCodeExecution (schemas/vertex/v1/ToolCodeExecution.schema.json). */
 export function isVertexV1ToolCodeExecution(value: unknown): value is VertexV1ToolCodeExecution {
-  return validators().validateVertexV1ToolCodeExecution(value);
+  return isValid(validators().validateVertexV1ToolCodeExecution, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ToolCodeExecution. */
 export function assertVertexV1ToolCodeExecution(value: unknown): asserts value is VertexV1ToolCodeExecution {
-  const validateVertexV1ToolCodeExecution = validators().validateVertexV1ToolCodeExecution;
-  if (!validateVertexV1ToolCodeExecution(value)) fail('VertexV1ToolCodeExecution', validateVertexV1ToolCodeExecution);
+  assertWith('VertexV1ToolCodeExecution', validators().validateVertexV1ToolCodeExecution, value);
 }
 
 /** Every violation of VertexV1ToolCodeExecution in `value` (empty when valid). */
 export function checkVertexV1ToolCodeExecution(value: unknown): ViolationDetail[] {
-  const validateVertexV1ToolCodeExecution = validators().validateVertexV1ToolCodeExecution;
-  return validateVertexV1ToolCodeExecution(value) ? [] : violations(validateVertexV1ToolCodeExecution);
+  return checkWith(validators().validateVertexV1ToolCodeExecution, value);
 }
 
 /** True when `value` is a valid VertexV1ToolComputerUse (schemas/vertex/v1/ToolComputerUse.schema.json). */
 export function isVertexV1ToolComputerUse(value: unknown): value is VertexV1ToolComputerUse {
-  return validators().validateVertexV1ToolComputerUse(value);
+  return isValid(validators().validateVertexV1ToolComputerUse, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ToolComputerUse. */
 export function assertVertexV1ToolComputerUse(value: unknown): asserts value is VertexV1ToolComputerUse {
-  const validateVertexV1ToolComputerUse = validators().validateVertexV1ToolComputerUse;
-  if (!validateVertexV1ToolComputerUse(value)) fail('VertexV1ToolComputerUse', validateVertexV1ToolComputerUse);
+  assertWith('VertexV1ToolComputerUse', validators().validateVertexV1ToolComputerUse, value);
 }
 
 /** Every violation of VertexV1ToolComputerUse in `value` (empty when valid). */
 export function checkVertexV1ToolComputerUse(value: unknown): ViolationDetail[] {
-  const validateVertexV1ToolComputerUse = validators().validateVertexV1ToolComputerUse;
-  return validateVertexV1ToolComputerUse(value) ? [] : violations(validateVertexV1ToolComputerUse);
+  return checkWith(validators().validateVertexV1ToolComputerUse, value);
 }
 
 /** True when `value` is a valid VertexV1ToolConfig (schemas/vertex/v1/ToolConfig.schema.json). */
 export function isVertexV1ToolConfig(value: unknown): value is VertexV1ToolConfig {
-  return validators().validateVertexV1ToolConfig(value);
+  return isValid(validators().validateVertexV1ToolConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ToolConfig. */
 export function assertVertexV1ToolConfig(value: unknown): asserts value is VertexV1ToolConfig {
-  const validateVertexV1ToolConfig = validators().validateVertexV1ToolConfig;
-  if (!validateVertexV1ToolConfig(value)) fail('VertexV1ToolConfig', validateVertexV1ToolConfig);
+  assertWith('VertexV1ToolConfig', validators().validateVertexV1ToolConfig, value);
 }
 
 /** Every violation of VertexV1ToolConfig in `value` (empty when valid). */
 export function checkVertexV1ToolConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1ToolConfig = validators().validateVertexV1ToolConfig;
-  return validateVertexV1ToolConfig(value) ? [] : violations(validateVertexV1ToolConfig);
+  return checkWith(validators().validateVertexV1ToolConfig, value);
 }
 
 /** True when `value` is a valid VertexV1ToolGoogleSearch (schemas/vertex/v1/ToolGoogleSearch.schema.json). */
 export function isVertexV1ToolGoogleSearch(value: unknown): value is VertexV1ToolGoogleSearch {
-  return validators().validateVertexV1ToolGoogleSearch(value);
+  return isValid(validators().validateVertexV1ToolGoogleSearch, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ToolGoogleSearch. */
 export function assertVertexV1ToolGoogleSearch(value: unknown): asserts value is VertexV1ToolGoogleSearch {
-  const validateVertexV1ToolGoogleSearch = validators().validateVertexV1ToolGoogleSearch;
-  if (!validateVertexV1ToolGoogleSearch(value)) fail('VertexV1ToolGoogleSearch', validateVertexV1ToolGoogleSearch);
+  assertWith('VertexV1ToolGoogleSearch', validators().validateVertexV1ToolGoogleSearch, value);
 }
 
 /** Every violation of VertexV1ToolGoogleSearch in `value` (empty when valid). */
 export function checkVertexV1ToolGoogleSearch(value: unknown): ViolationDetail[] {
-  const validateVertexV1ToolGoogleSearch = validators().validateVertexV1ToolGoogleSearch;
-  return validateVertexV1ToolGoogleSearch(value) ? [] : violations(validateVertexV1ToolGoogleSearch);
+  return checkWith(validators().validateVertexV1ToolGoogleSearch, value);
 }
 
 /** True when `value` is a valid VertexV1ToolParallelAiSearch (schemas/vertex/v1/ToolParallelAiSearch.schema.json). */
 export function isVertexV1ToolParallelAiSearch(value: unknown): value is VertexV1ToolParallelAiSearch {
-  return validators().validateVertexV1ToolParallelAiSearch(value);
+  return isValid(validators().validateVertexV1ToolParallelAiSearch, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1ToolParallelAiSearch. */
 export function assertVertexV1ToolParallelAiSearch(value: unknown): asserts value is VertexV1ToolParallelAiSearch {
-  const validateVertexV1ToolParallelAiSearch = validators().validateVertexV1ToolParallelAiSearch;
-  if (!validateVertexV1ToolParallelAiSearch(value)) fail('VertexV1ToolParallelAiSearch', validateVertexV1ToolParallelAiSearch);
+  assertWith('VertexV1ToolParallelAiSearch', validators().validateVertexV1ToolParallelAiSearch, value);
 }
 
 /** Every violation of VertexV1ToolParallelAiSearch in `value` (empty when valid). */
 export function checkVertexV1ToolParallelAiSearch(value: unknown): ViolationDetail[] {
-  const validateVertexV1ToolParallelAiSearch = validators().validateVertexV1ToolParallelAiSearch;
-  return validateVertexV1ToolParallelAiSearch(value) ? [] : violations(validateVertexV1ToolParallelAiSearch);
+  return checkWith(validators().validateVertexV1ToolParallelAiSearch, value);
 }
 
 /** True when `value` is a valid VertexV1UrlContext (schemas/vertex/v1/UrlContext.schema.json). */
 export function isVertexV1UrlContext(value: unknown): value is VertexV1UrlContext {
-  return validators().validateVertexV1UrlContext(value);
+  return isValid(validators().validateVertexV1UrlContext, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1UrlContext. */
 export function assertVertexV1UrlContext(value: unknown): asserts value is VertexV1UrlContext {
-  const validateVertexV1UrlContext = validators().validateVertexV1UrlContext;
-  if (!validateVertexV1UrlContext(value)) fail('VertexV1UrlContext', validateVertexV1UrlContext);
+  assertWith('VertexV1UrlContext', validators().validateVertexV1UrlContext, value);
 }
 
 /** Every violation of VertexV1UrlContext in `value` (empty when valid). */
 export function checkVertexV1UrlContext(value: unknown): ViolationDetail[] {
-  const validateVertexV1UrlContext = validators().validateVertexV1UrlContext;
-  return validateVertexV1UrlContext(value) ? [] : violations(validateVertexV1UrlContext);
+  return checkWith(validators().validateVertexV1UrlContext, value);
 }
 
 /** True when `value` is a valid VertexV1UrlContextMetadata (schemas/vertex/v1/UrlContextMetadata.schema.json). */
 export function isVertexV1UrlContextMetadata(value: unknown): value is VertexV1UrlContextMetadata {
-  return validators().validateVertexV1UrlContextMetadata(value);
+  return isValid(validators().validateVertexV1UrlContextMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1UrlContextMetadata. */
 export function assertVertexV1UrlContextMetadata(value: unknown): asserts value is VertexV1UrlContextMetadata {
-  const validateVertexV1UrlContextMetadata = validators().validateVertexV1UrlContextMetadata;
-  if (!validateVertexV1UrlContextMetadata(value)) fail('VertexV1UrlContextMetadata', validateVertexV1UrlContextMetadata);
+  assertWith('VertexV1UrlContextMetadata', validators().validateVertexV1UrlContextMetadata, value);
 }
 
 /** Every violation of VertexV1UrlContextMetadata in `value` (empty when valid). */
 export function checkVertexV1UrlContextMetadata(value: unknown): ViolationDetail[] {
-  const validateVertexV1UrlContextMetadata = validators().validateVertexV1UrlContextMetadata;
-  return validateVertexV1UrlContextMetadata(value) ? [] : violations(validateVertexV1UrlContextMetadata);
+  return checkWith(validators().validateVertexV1UrlContextMetadata, value);
 }
 
 /** Reads a received VertexV1UrlContextMetadata with its read contract (ReadVertexV1UrlContextMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1588,19 +1432,17 @@ export function readVertexV1UrlContextMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1UrlMetadata (schemas/vertex/v1/UrlMetadata.schema.json). */
 export function isVertexV1UrlMetadata(value: unknown): value is VertexV1UrlMetadata {
-  return validators().validateVertexV1UrlMetadata(value);
+  return isValid(validators().validateVertexV1UrlMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1UrlMetadata. */
 export function assertVertexV1UrlMetadata(value: unknown): asserts value is VertexV1UrlMetadata {
-  const validateVertexV1UrlMetadata = validators().validateVertexV1UrlMetadata;
-  if (!validateVertexV1UrlMetadata(value)) fail('VertexV1UrlMetadata', validateVertexV1UrlMetadata);
+  assertWith('VertexV1UrlMetadata', validators().validateVertexV1UrlMetadata, value);
 }
 
 /** Every violation of VertexV1UrlMetadata in `value` (empty when valid). */
 export function checkVertexV1UrlMetadata(value: unknown): ViolationDetail[] {
-  const validateVertexV1UrlMetadata = validators().validateVertexV1UrlMetadata;
-  return validateVertexV1UrlMetadata(value) ? [] : violations(validateVertexV1UrlMetadata);
+  return checkWith(validators().validateVertexV1UrlMetadata, value);
 }
 
 /** Reads a received VertexV1UrlMetadata with its read contract (ReadVertexV1UrlMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1611,87 +1453,77 @@ export function readVertexV1UrlMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1VertexAISearch (schemas/vertex/v1/VertexAISearch.schema.json). */
 export function isVertexV1VertexAISearch(value: unknown): value is VertexV1VertexAISearch {
-  return validators().validateVertexV1VertexAISearch(value);
+  return isValid(validators().validateVertexV1VertexAISearch, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1VertexAISearch. */
 export function assertVertexV1VertexAISearch(value: unknown): asserts value is VertexV1VertexAISearch {
-  const validateVertexV1VertexAISearch = validators().validateVertexV1VertexAISearch;
-  if (!validateVertexV1VertexAISearch(value)) fail('VertexV1VertexAISearch', validateVertexV1VertexAISearch);
+  assertWith('VertexV1VertexAISearch', validators().validateVertexV1VertexAISearch, value);
 }
 
 /** Every violation of VertexV1VertexAISearch in `value` (empty when valid). */
 export function checkVertexV1VertexAISearch(value: unknown): ViolationDetail[] {
-  const validateVertexV1VertexAISearch = validators().validateVertexV1VertexAISearch;
-  return validateVertexV1VertexAISearch(value) ? [] : violations(validateVertexV1VertexAISearch);
+  return checkWith(validators().validateVertexV1VertexAISearch, value);
 }
 
 /** True when `value` is a valid VertexV1VertexAISearchDataStoreSpec (schemas/vertex/v1/VertexAISearchDataStoreSpec.schema.json). */
 export function isVertexV1VertexAISearchDataStoreSpec(value: unknown): value is VertexV1VertexAISearchDataStoreSpec {
-  return validators().validateVertexV1VertexAISearchDataStoreSpec(value);
+  return isValid(validators().validateVertexV1VertexAISearchDataStoreSpec, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1VertexAISearchDataStoreSpec. */
 export function assertVertexV1VertexAISearchDataStoreSpec(value: unknown): asserts value is VertexV1VertexAISearchDataStoreSpec {
-  const validateVertexV1VertexAISearchDataStoreSpec = validators().validateVertexV1VertexAISearchDataStoreSpec;
-  if (!validateVertexV1VertexAISearchDataStoreSpec(value)) fail('VertexV1VertexAISearchDataStoreSpec', validateVertexV1VertexAISearchDataStoreSpec);
+  assertWith('VertexV1VertexAISearchDataStoreSpec', validators().validateVertexV1VertexAISearchDataStoreSpec, value);
 }
 
 /** Every violation of VertexV1VertexAISearchDataStoreSpec in `value` (empty when valid). */
 export function checkVertexV1VertexAISearchDataStoreSpec(value: unknown): ViolationDetail[] {
-  const validateVertexV1VertexAISearchDataStoreSpec = validators().validateVertexV1VertexAISearchDataStoreSpec;
-  return validateVertexV1VertexAISearchDataStoreSpec(value) ? [] : violations(validateVertexV1VertexAISearchDataStoreSpec);
+  return checkWith(validators().validateVertexV1VertexAISearchDataStoreSpec, value);
 }
 
 /** True when `value` is a valid VertexV1VertexRagStore (schemas/vertex/v1/VertexRagStore.schema.json). */
 export function isVertexV1VertexRagStore(value: unknown): value is VertexV1VertexRagStore {
-  return validators().validateVertexV1VertexRagStore(value);
+  return isValid(validators().validateVertexV1VertexRagStore, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1VertexRagStore. */
 export function assertVertexV1VertexRagStore(value: unknown): asserts value is VertexV1VertexRagStore {
-  const validateVertexV1VertexRagStore = validators().validateVertexV1VertexRagStore;
-  if (!validateVertexV1VertexRagStore(value)) fail('VertexV1VertexRagStore', validateVertexV1VertexRagStore);
+  assertWith('VertexV1VertexRagStore', validators().validateVertexV1VertexRagStore, value);
 }
 
 /** Every violation of VertexV1VertexRagStore in `value` (empty when valid). */
 export function checkVertexV1VertexRagStore(value: unknown): ViolationDetail[] {
-  const validateVertexV1VertexRagStore = validators().validateVertexV1VertexRagStore;
-  return validateVertexV1VertexRagStore(value) ? [] : violations(validateVertexV1VertexRagStore);
+  return checkWith(validators().validateVertexV1VertexRagStore, value);
 }
 
 /** True when `value` is a valid VertexV1VertexRagStoreRagResource (schemas/vertex/v1/VertexRagStoreRagResource.schema.json). */
 export function isVertexV1VertexRagStoreRagResource(value: unknown): value is VertexV1VertexRagStoreRagResource {
-  return validators().validateVertexV1VertexRagStoreRagResource(value);
+  return isValid(validators().validateVertexV1VertexRagStoreRagResource, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1VertexRagStoreRagResource. */
 export function assertVertexV1VertexRagStoreRagResource(value: unknown): asserts value is VertexV1VertexRagStoreRagResource {
-  const validateVertexV1VertexRagStoreRagResource = validators().validateVertexV1VertexRagStoreRagResource;
-  if (!validateVertexV1VertexRagStoreRagResource(value)) fail('VertexV1VertexRagStoreRagResource', validateVertexV1VertexRagStoreRagResource);
+  assertWith('VertexV1VertexRagStoreRagResource', validators().validateVertexV1VertexRagStoreRagResource, value);
 }
 
 /** Every violation of VertexV1VertexRagStoreRagResource in `value` (empty when valid). */
 export function checkVertexV1VertexRagStoreRagResource(value: unknown): ViolationDetail[] {
-  const validateVertexV1VertexRagStoreRagResource = validators().validateVertexV1VertexRagStoreRagResource;
-  return validateVertexV1VertexRagStoreRagResource(value) ? [] : violations(validateVertexV1VertexRagStoreRagResource);
+  return checkWith(validators().validateVertexV1VertexRagStoreRagResource, value);
 }
 
 /** True when `value` is a valid VertexV1VideoMetadata (schemas/vertex/v1/VideoMetadata.schema.json). */
 export function isVertexV1VideoMetadata(value: unknown): value is VertexV1VideoMetadata {
-  return validators().validateVertexV1VideoMetadata(value);
+  return isValid(validators().validateVertexV1VideoMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1VideoMetadata. */
 export function assertVertexV1VideoMetadata(value: unknown): asserts value is VertexV1VideoMetadata {
-  const validateVertexV1VideoMetadata = validators().validateVertexV1VideoMetadata;
-  if (!validateVertexV1VideoMetadata(value)) fail('VertexV1VideoMetadata', validateVertexV1VideoMetadata);
+  assertWith('VertexV1VideoMetadata', validators().validateVertexV1VideoMetadata, value);
 }
 
 /** Every violation of VertexV1VideoMetadata in `value` (empty when valid). */
 export function checkVertexV1VideoMetadata(value: unknown): ViolationDetail[] {
-  const validateVertexV1VideoMetadata = validators().validateVertexV1VideoMetadata;
-  return validateVertexV1VideoMetadata(value) ? [] : violations(validateVertexV1VideoMetadata);
+  return checkWith(validators().validateVertexV1VideoMetadata, value);
 }
 
 /** Reads a received VertexV1VideoMetadata with its read contract (ReadVertexV1VideoMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1702,19 +1534,17 @@ export function readVertexV1VideoMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1VoiceConfig (schemas/vertex/v1/VoiceConfig.schema.json). */
 export function isVertexV1VoiceConfig(value: unknown): value is VertexV1VoiceConfig {
-  return validators().validateVertexV1VoiceConfig(value);
+  return isValid(validators().validateVertexV1VoiceConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1VoiceConfig. */
 export function assertVertexV1VoiceConfig(value: unknown): asserts value is VertexV1VoiceConfig {
-  const validateVertexV1VoiceConfig = validators().validateVertexV1VoiceConfig;
-  if (!validateVertexV1VoiceConfig(value)) fail('VertexV1VoiceConfig', validateVertexV1VoiceConfig);
+  assertWith('VertexV1VoiceConfig', validators().validateVertexV1VoiceConfig, value);
 }
 
 /** Every violation of VertexV1VoiceConfig in `value` (empty when valid). */
 export function checkVertexV1VoiceConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1VoiceConfig = validators().validateVertexV1VoiceConfig;
-  return validateVertexV1VoiceConfig(value) ? [] : violations(validateVertexV1VoiceConfig);
+  return checkWith(validators().validateVertexV1VoiceConfig, value);
 }
 
 /** The guards of every vertex/v1 schema, by name (the `SCHEMAS` table's part). */

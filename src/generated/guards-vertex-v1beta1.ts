@@ -6,7 +6,7 @@
  */
 
 import type { ViolationDetail } from "../errors.js";
-import { fail, lazyValidators, type ReadCheck, readWith, type SchemaGuards, type SchemaName, violations } from "./guards-common.js";
+import { assertWith, checkWith, isValid, lazyValidators, type ReadCheck, readWith, type SchemaGuards, type SchemaName } from "./guards-common.js";
 import type { VertexV1Beta1Blob, VertexV1Beta1Candidate, VertexV1Beta1Citation, VertexV1Beta1CitationMetadata, VertexV1Beta1CodeExecutionResult, VertexV1Beta1Content, VertexV1Beta1DynamicRetrievalConfig, VertexV1Beta1EnterpriseWebSearch, VertexV1Beta1ExecutableCode, VertexV1Beta1FileData, VertexV1Beta1FunctionCall, VertexV1Beta1FunctionCallingConfig, VertexV1Beta1FunctionDeclaration, VertexV1Beta1FunctionResponse, VertexV1Beta1FunctionResponseBlob, VertexV1Beta1FunctionResponseFileData, VertexV1Beta1FunctionResponsePart, VertexV1Beta1GenerateContentRequest, VertexV1Beta1GenerateContentResponse, VertexV1Beta1GenerateContentResponsePromptFeedback, VertexV1Beta1GenerateContentResponseUsageMetadata, VertexV1Beta1GenerationConfig, VertexV1Beta1GenerationConfigModelConfig, VertexV1Beta1GenerationConfigRoutingConfig, VertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode, VertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode, VertexV1Beta1GenerationConfigThinkingConfig, VertexV1Beta1GoogleMaps, VertexV1Beta1GoogleSearchRetrieval, VertexV1Beta1GoogleTypeDate, VertexV1Beta1GoogleTypeLatLng, VertexV1Beta1GroundingChunk, VertexV1Beta1GroundingChunkMaps, VertexV1Beta1GroundingChunkMapsPlaceAnswerSources, VertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, VertexV1Beta1GroundingChunkMapsRoute, VertexV1Beta1GroundingChunkRetrievedContext, VertexV1Beta1GroundingChunkWeb, VertexV1Beta1GroundingMetadata, VertexV1Beta1GroundingMetadataSourceFlaggingUri, VertexV1Beta1GroundingSupport, VertexV1Beta1ImageConfig, VertexV1Beta1LogprobsResult, VertexV1Beta1LogprobsResultCandidate, VertexV1Beta1LogprobsResultTopCandidates, VertexV1Beta1ModalityTokenCount, VertexV1Beta1ModelArmorConfig, VertexV1Beta1MultiSpeakerVoiceConfig, VertexV1Beta1Part, VertexV1Beta1PartialArg, VertexV1Beta1PrebuiltVoiceConfig, VertexV1Beta1RagChunk, VertexV1Beta1RagChunkPageSpan, VertexV1Beta1RagRetrievalConfig, VertexV1Beta1RagRetrievalConfigFilter, VertexV1Beta1RagRetrievalConfigHybridSearch, VertexV1Beta1RagRetrievalConfigRanking, VertexV1Beta1RagRetrievalConfigRankingLlmRanker, VertexV1Beta1RagRetrievalConfigRankingRankService, VertexV1Beta1ReplicatedVoiceConfig, VertexV1Beta1Retrieval, VertexV1Beta1RetrievalConfig, VertexV1Beta1RetrievalMetadata, VertexV1Beta1SafetyRating, VertexV1Beta1SafetySetting, VertexV1Beta1Schema, VertexV1Beta1SearchEntryPoint, VertexV1Beta1Segment, VertexV1Beta1SpeakerVoiceConfig, VertexV1Beta1SpeechConfig, VertexV1Beta1Tool, VertexV1Beta1ToolCodeExecution, VertexV1Beta1ToolComputerUse, VertexV1Beta1ToolConfig, VertexV1Beta1ToolGoogleSearch, VertexV1Beta1ToolParallelAiSearch, VertexV1Beta1UrlContext, VertexV1Beta1UrlContextMetadata, VertexV1Beta1UrlMetadata, VertexV1Beta1VertexAISearch, VertexV1Beta1VertexAISearchDataStoreSpec, VertexV1Beta1VertexRagStore, VertexV1Beta1VertexRagStoreRagResource, VertexV1Beta1VideoMetadata, VertexV1Beta1VoiceConfig } from "./types.js";
 import type * as Validators from "./validators-vertex-v1beta1.js";
 
@@ -16,19 +16,17 @@ const validators = lazyValidators<typeof Validators>('./validators-vertex-v1beta
 
 /** True when `value` is a valid VertexV1Beta1Blob (schemas/vertex/v1beta1/Blob.schema.json). */
 export function isVertexV1Beta1Blob(value: unknown): value is VertexV1Beta1Blob {
-  return validators().validateVertexV1Beta1Blob(value);
+  return isValid(validators().validateVertexV1Beta1Blob, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1Blob. */
 export function assertVertexV1Beta1Blob(value: unknown): asserts value is VertexV1Beta1Blob {
-  const validateVertexV1Beta1Blob = validators().validateVertexV1Beta1Blob;
-  if (!validateVertexV1Beta1Blob(value)) fail('VertexV1Beta1Blob', validateVertexV1Beta1Blob);
+  assertWith('VertexV1Beta1Blob', validators().validateVertexV1Beta1Blob, value);
 }
 
 /** Every violation of VertexV1Beta1Blob in `value` (empty when valid). */
 export function checkVertexV1Beta1Blob(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1Blob = validators().validateVertexV1Beta1Blob;
-  return validateVertexV1Beta1Blob(value) ? [] : violations(validateVertexV1Beta1Blob);
+  return checkWith(validators().validateVertexV1Beta1Blob, value);
 }
 
 /** Reads a received VertexV1Beta1Blob with its read contract (ReadVertexV1Beta1Blob): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -39,19 +37,17 @@ export function readVertexV1Beta1Blob(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1Candidate (schemas/vertex/v1beta1/Candidate.schema.json). */
 export function isVertexV1Beta1Candidate(value: unknown): value is VertexV1Beta1Candidate {
-  return validators().validateVertexV1Beta1Candidate(value);
+  return isValid(validators().validateVertexV1Beta1Candidate, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1Candidate. */
 export function assertVertexV1Beta1Candidate(value: unknown): asserts value is VertexV1Beta1Candidate {
-  const validateVertexV1Beta1Candidate = validators().validateVertexV1Beta1Candidate;
-  if (!validateVertexV1Beta1Candidate(value)) fail('VertexV1Beta1Candidate', validateVertexV1Beta1Candidate);
+  assertWith('VertexV1Beta1Candidate', validators().validateVertexV1Beta1Candidate, value);
 }
 
 /** Every violation of VertexV1Beta1Candidate in `value` (empty when valid). */
 export function checkVertexV1Beta1Candidate(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1Candidate = validators().validateVertexV1Beta1Candidate;
-  return validateVertexV1Beta1Candidate(value) ? [] : violations(validateVertexV1Beta1Candidate);
+  return checkWith(validators().validateVertexV1Beta1Candidate, value);
 }
 
 /** Reads a received VertexV1Beta1Candidate with its read contract (ReadVertexV1Beta1Candidate): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -62,19 +58,17 @@ export function readVertexV1Beta1Candidate(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1Citation (schemas/vertex/v1beta1/Citation.schema.json). */
 export function isVertexV1Beta1Citation(value: unknown): value is VertexV1Beta1Citation {
-  return validators().validateVertexV1Beta1Citation(value);
+  return isValid(validators().validateVertexV1Beta1Citation, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1Citation. */
 export function assertVertexV1Beta1Citation(value: unknown): asserts value is VertexV1Beta1Citation {
-  const validateVertexV1Beta1Citation = validators().validateVertexV1Beta1Citation;
-  if (!validateVertexV1Beta1Citation(value)) fail('VertexV1Beta1Citation', validateVertexV1Beta1Citation);
+  assertWith('VertexV1Beta1Citation', validators().validateVertexV1Beta1Citation, value);
 }
 
 /** Every violation of VertexV1Beta1Citation in `value` (empty when valid). */
 export function checkVertexV1Beta1Citation(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1Citation = validators().validateVertexV1Beta1Citation;
-  return validateVertexV1Beta1Citation(value) ? [] : violations(validateVertexV1Beta1Citation);
+  return checkWith(validators().validateVertexV1Beta1Citation, value);
 }
 
 /** Reads a received VertexV1Beta1Citation with its read contract (ReadVertexV1Beta1Citation): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -85,19 +79,17 @@ export function readVertexV1Beta1Citation(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1CitationMetadata (schemas/vertex/v1beta1/CitationMetadata.schema.json). */
 export function isVertexV1Beta1CitationMetadata(value: unknown): value is VertexV1Beta1CitationMetadata {
-  return validators().validateVertexV1Beta1CitationMetadata(value);
+  return isValid(validators().validateVertexV1Beta1CitationMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1CitationMetadata. */
 export function assertVertexV1Beta1CitationMetadata(value: unknown): asserts value is VertexV1Beta1CitationMetadata {
-  const validateVertexV1Beta1CitationMetadata = validators().validateVertexV1Beta1CitationMetadata;
-  if (!validateVertexV1Beta1CitationMetadata(value)) fail('VertexV1Beta1CitationMetadata', validateVertexV1Beta1CitationMetadata);
+  assertWith('VertexV1Beta1CitationMetadata', validators().validateVertexV1Beta1CitationMetadata, value);
 }
 
 /** Every violation of VertexV1Beta1CitationMetadata in `value` (empty when valid). */
 export function checkVertexV1Beta1CitationMetadata(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1CitationMetadata = validators().validateVertexV1Beta1CitationMetadata;
-  return validateVertexV1Beta1CitationMetadata(value) ? [] : violations(validateVertexV1Beta1CitationMetadata);
+  return checkWith(validators().validateVertexV1Beta1CitationMetadata, value);
 }
 
 /** Reads a received VertexV1Beta1CitationMetadata with its read contract (ReadVertexV1Beta1CitationMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -108,19 +100,17 @@ export function readVertexV1Beta1CitationMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1CodeExecutionResult (schemas/vertex/v1beta1/CodeExecutionResult.schema.json). */
 export function isVertexV1Beta1CodeExecutionResult(value: unknown): value is VertexV1Beta1CodeExecutionResult {
-  return validators().validateVertexV1Beta1CodeExecutionResult(value);
+  return isValid(validators().validateVertexV1Beta1CodeExecutionResult, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1CodeExecutionResult. */
 export function assertVertexV1Beta1CodeExecutionResult(value: unknown): asserts value is VertexV1Beta1CodeExecutionResult {
-  const validateVertexV1Beta1CodeExecutionResult = validators().validateVertexV1Beta1CodeExecutionResult;
-  if (!validateVertexV1Beta1CodeExecutionResult(value)) fail('VertexV1Beta1CodeExecutionResult', validateVertexV1Beta1CodeExecutionResult);
+  assertWith('VertexV1Beta1CodeExecutionResult', validators().validateVertexV1Beta1CodeExecutionResult, value);
 }
 
 /** Every violation of VertexV1Beta1CodeExecutionResult in `value` (empty when valid). */
 export function checkVertexV1Beta1CodeExecutionResult(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1CodeExecutionResult = validators().validateVertexV1Beta1CodeExecutionResult;
-  return validateVertexV1Beta1CodeExecutionResult(value) ? [] : violations(validateVertexV1Beta1CodeExecutionResult);
+  return checkWith(validators().validateVertexV1Beta1CodeExecutionResult, value);
 }
 
 /** Reads a received VertexV1Beta1CodeExecutionResult with its read contract (ReadVertexV1Beta1CodeExecutionResult): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -131,19 +121,17 @@ export function readVertexV1Beta1CodeExecutionResult(value: unknown): ReadCheck 
 
 /** True when `value` is a valid VertexV1Beta1Content (schemas/vertex/v1beta1/Content.schema.json). */
 export function isVertexV1Beta1Content(value: unknown): value is VertexV1Beta1Content {
-  return validators().validateVertexV1Beta1Content(value);
+  return isValid(validators().validateVertexV1Beta1Content, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1Content. */
 export function assertVertexV1Beta1Content(value: unknown): asserts value is VertexV1Beta1Content {
-  const validateVertexV1Beta1Content = validators().validateVertexV1Beta1Content;
-  if (!validateVertexV1Beta1Content(value)) fail('VertexV1Beta1Content', validateVertexV1Beta1Content);
+  assertWith('VertexV1Beta1Content', validators().validateVertexV1Beta1Content, value);
 }
 
 /** Every violation of VertexV1Beta1Content in `value` (empty when valid). */
 export function checkVertexV1Beta1Content(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1Content = validators().validateVertexV1Beta1Content;
-  return validateVertexV1Beta1Content(value) ? [] : violations(validateVertexV1Beta1Content);
+  return checkWith(validators().validateVertexV1Beta1Content, value);
 }
 
 /** Reads a received VertexV1Beta1Content with its read contract (ReadVertexV1Beta1Content): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -154,53 +142,47 @@ export function readVertexV1Beta1Content(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1DynamicRetrievalConfig (schemas/vertex/v1beta1/DynamicRetrievalConfig.schema.json). */
 export function isVertexV1Beta1DynamicRetrievalConfig(value: unknown): value is VertexV1Beta1DynamicRetrievalConfig {
-  return validators().validateVertexV1Beta1DynamicRetrievalConfig(value);
+  return isValid(validators().validateVertexV1Beta1DynamicRetrievalConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1DynamicRetrievalConfig. */
 export function assertVertexV1Beta1DynamicRetrievalConfig(value: unknown): asserts value is VertexV1Beta1DynamicRetrievalConfig {
-  const validateVertexV1Beta1DynamicRetrievalConfig = validators().validateVertexV1Beta1DynamicRetrievalConfig;
-  if (!validateVertexV1Beta1DynamicRetrievalConfig(value)) fail('VertexV1Beta1DynamicRetrievalConfig', validateVertexV1Beta1DynamicRetrievalConfig);
+  assertWith('VertexV1Beta1DynamicRetrievalConfig', validators().validateVertexV1Beta1DynamicRetrievalConfig, value);
 }
 
 /** Every violation of VertexV1Beta1DynamicRetrievalConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1DynamicRetrievalConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1DynamicRetrievalConfig = validators().validateVertexV1Beta1DynamicRetrievalConfig;
-  return validateVertexV1Beta1DynamicRetrievalConfig(value) ? [] : violations(validateVertexV1Beta1DynamicRetrievalConfig);
+  return checkWith(validators().validateVertexV1Beta1DynamicRetrievalConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1EnterpriseWebSearch (schemas/vertex/v1beta1/EnterpriseWebSearch.schema.json). */
 export function isVertexV1Beta1EnterpriseWebSearch(value: unknown): value is VertexV1Beta1EnterpriseWebSearch {
-  return validators().validateVertexV1Beta1EnterpriseWebSearch(value);
+  return isValid(validators().validateVertexV1Beta1EnterpriseWebSearch, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1EnterpriseWebSearch. */
 export function assertVertexV1Beta1EnterpriseWebSearch(value: unknown): asserts value is VertexV1Beta1EnterpriseWebSearch {
-  const validateVertexV1Beta1EnterpriseWebSearch = validators().validateVertexV1Beta1EnterpriseWebSearch;
-  if (!validateVertexV1Beta1EnterpriseWebSearch(value)) fail('VertexV1Beta1EnterpriseWebSearch', validateVertexV1Beta1EnterpriseWebSearch);
+  assertWith('VertexV1Beta1EnterpriseWebSearch', validators().validateVertexV1Beta1EnterpriseWebSearch, value);
 }
 
 /** Every violation of VertexV1Beta1EnterpriseWebSearch in `value` (empty when valid). */
 export function checkVertexV1Beta1EnterpriseWebSearch(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1EnterpriseWebSearch = validators().validateVertexV1Beta1EnterpriseWebSearch;
-  return validateVertexV1Beta1EnterpriseWebSearch(value) ? [] : violations(validateVertexV1Beta1EnterpriseWebSearch);
+  return checkWith(validators().validateVertexV1Beta1EnterpriseWebSearch, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1ExecutableCode (schemas/vertex/v1beta1/ExecutableCode.schema.json). */
 export function isVertexV1Beta1ExecutableCode(value: unknown): value is VertexV1Beta1ExecutableCode {
-  return validators().validateVertexV1Beta1ExecutableCode(value);
+  return isValid(validators().validateVertexV1Beta1ExecutableCode, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1ExecutableCode. */
 export function assertVertexV1Beta1ExecutableCode(value: unknown): asserts value is VertexV1Beta1ExecutableCode {
-  const validateVertexV1Beta1ExecutableCode = validators().validateVertexV1Beta1ExecutableCode;
-  if (!validateVertexV1Beta1ExecutableCode(value)) fail('VertexV1Beta1ExecutableCode', validateVertexV1Beta1ExecutableCode);
+  assertWith('VertexV1Beta1ExecutableCode', validators().validateVertexV1Beta1ExecutableCode, value);
 }
 
 /** Every violation of VertexV1Beta1ExecutableCode in `value` (empty when valid). */
 export function checkVertexV1Beta1ExecutableCode(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1ExecutableCode = validators().validateVertexV1Beta1ExecutableCode;
-  return validateVertexV1Beta1ExecutableCode(value) ? [] : violations(validateVertexV1Beta1ExecutableCode);
+  return checkWith(validators().validateVertexV1Beta1ExecutableCode, value);
 }
 
 /** Reads a received VertexV1Beta1ExecutableCode with its read contract (ReadVertexV1Beta1ExecutableCode): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -211,19 +193,17 @@ export function readVertexV1Beta1ExecutableCode(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1FileData (schemas/vertex/v1beta1/FileData.schema.json). */
 export function isVertexV1Beta1FileData(value: unknown): value is VertexV1Beta1FileData {
-  return validators().validateVertexV1Beta1FileData(value);
+  return isValid(validators().validateVertexV1Beta1FileData, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1FileData. */
 export function assertVertexV1Beta1FileData(value: unknown): asserts value is VertexV1Beta1FileData {
-  const validateVertexV1Beta1FileData = validators().validateVertexV1Beta1FileData;
-  if (!validateVertexV1Beta1FileData(value)) fail('VertexV1Beta1FileData', validateVertexV1Beta1FileData);
+  assertWith('VertexV1Beta1FileData', validators().validateVertexV1Beta1FileData, value);
 }
 
 /** Every violation of VertexV1Beta1FileData in `value` (empty when valid). */
 export function checkVertexV1Beta1FileData(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1FileData = validators().validateVertexV1Beta1FileData;
-  return validateVertexV1Beta1FileData(value) ? [] : violations(validateVertexV1Beta1FileData);
+  return checkWith(validators().validateVertexV1Beta1FileData, value);
 }
 
 /** Reads a received VertexV1Beta1FileData with its read contract (ReadVertexV1Beta1FileData): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -234,19 +214,17 @@ export function readVertexV1Beta1FileData(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1FunctionCall (schemas/vertex/v1beta1/FunctionCall.schema.json). */
 export function isVertexV1Beta1FunctionCall(value: unknown): value is VertexV1Beta1FunctionCall {
-  return validators().validateVertexV1Beta1FunctionCall(value);
+  return isValid(validators().validateVertexV1Beta1FunctionCall, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1FunctionCall. */
 export function assertVertexV1Beta1FunctionCall(value: unknown): asserts value is VertexV1Beta1FunctionCall {
-  const validateVertexV1Beta1FunctionCall = validators().validateVertexV1Beta1FunctionCall;
-  if (!validateVertexV1Beta1FunctionCall(value)) fail('VertexV1Beta1FunctionCall', validateVertexV1Beta1FunctionCall);
+  assertWith('VertexV1Beta1FunctionCall', validators().validateVertexV1Beta1FunctionCall, value);
 }
 
 /** Every violation of VertexV1Beta1FunctionCall in `value` (empty when valid). */
 export function checkVertexV1Beta1FunctionCall(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1FunctionCall = validators().validateVertexV1Beta1FunctionCall;
-  return validateVertexV1Beta1FunctionCall(value) ? [] : violations(validateVertexV1Beta1FunctionCall);
+  return checkWith(validators().validateVertexV1Beta1FunctionCall, value);
 }
 
 /** Reads a received VertexV1Beta1FunctionCall with its read contract (ReadVertexV1Beta1FunctionCall): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -257,53 +235,47 @@ export function readVertexV1Beta1FunctionCall(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1FunctionCallingConfig (schemas/vertex/v1beta1/FunctionCallingConfig.schema.json). */
 export function isVertexV1Beta1FunctionCallingConfig(value: unknown): value is VertexV1Beta1FunctionCallingConfig {
-  return validators().validateVertexV1Beta1FunctionCallingConfig(value);
+  return isValid(validators().validateVertexV1Beta1FunctionCallingConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1FunctionCallingConfig. */
 export function assertVertexV1Beta1FunctionCallingConfig(value: unknown): asserts value is VertexV1Beta1FunctionCallingConfig {
-  const validateVertexV1Beta1FunctionCallingConfig = validators().validateVertexV1Beta1FunctionCallingConfig;
-  if (!validateVertexV1Beta1FunctionCallingConfig(value)) fail('VertexV1Beta1FunctionCallingConfig', validateVertexV1Beta1FunctionCallingConfig);
+  assertWith('VertexV1Beta1FunctionCallingConfig', validators().validateVertexV1Beta1FunctionCallingConfig, value);
 }
 
 /** Every violation of VertexV1Beta1FunctionCallingConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1FunctionCallingConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1FunctionCallingConfig = validators().validateVertexV1Beta1FunctionCallingConfig;
-  return validateVertexV1Beta1FunctionCallingConfig(value) ? [] : violations(validateVertexV1Beta1FunctionCallingConfig);
+  return checkWith(validators().validateVertexV1Beta1FunctionCallingConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1FunctionDeclaration (schemas/vertex/v1beta1/FunctionDeclaration.schema.json). */
 export function isVertexV1Beta1FunctionDeclaration(value: unknown): value is VertexV1Beta1FunctionDeclaration {
-  return validators().validateVertexV1Beta1FunctionDeclaration(value);
+  return isValid(validators().validateVertexV1Beta1FunctionDeclaration, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1FunctionDeclaration. */
 export function assertVertexV1Beta1FunctionDeclaration(value: unknown): asserts value is VertexV1Beta1FunctionDeclaration {
-  const validateVertexV1Beta1FunctionDeclaration = validators().validateVertexV1Beta1FunctionDeclaration;
-  if (!validateVertexV1Beta1FunctionDeclaration(value)) fail('VertexV1Beta1FunctionDeclaration', validateVertexV1Beta1FunctionDeclaration);
+  assertWith('VertexV1Beta1FunctionDeclaration', validators().validateVertexV1Beta1FunctionDeclaration, value);
 }
 
 /** Every violation of VertexV1Beta1FunctionDeclaration in `value` (empty when valid). */
 export function checkVertexV1Beta1FunctionDeclaration(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1FunctionDeclaration = validators().validateVertexV1Beta1FunctionDeclaration;
-  return validateVertexV1Beta1FunctionDeclaration(value) ? [] : violations(validateVertexV1Beta1FunctionDeclaration);
+  return checkWith(validators().validateVertexV1Beta1FunctionDeclaration, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1FunctionResponse (schemas/vertex/v1beta1/FunctionResponse.schema.json). */
 export function isVertexV1Beta1FunctionResponse(value: unknown): value is VertexV1Beta1FunctionResponse {
-  return validators().validateVertexV1Beta1FunctionResponse(value);
+  return isValid(validators().validateVertexV1Beta1FunctionResponse, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1FunctionResponse. */
 export function assertVertexV1Beta1FunctionResponse(value: unknown): asserts value is VertexV1Beta1FunctionResponse {
-  const validateVertexV1Beta1FunctionResponse = validators().validateVertexV1Beta1FunctionResponse;
-  if (!validateVertexV1Beta1FunctionResponse(value)) fail('VertexV1Beta1FunctionResponse', validateVertexV1Beta1FunctionResponse);
+  assertWith('VertexV1Beta1FunctionResponse', validators().validateVertexV1Beta1FunctionResponse, value);
 }
 
 /** Every violation of VertexV1Beta1FunctionResponse in `value` (empty when valid). */
 export function checkVertexV1Beta1FunctionResponse(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1FunctionResponse = validators().validateVertexV1Beta1FunctionResponse;
-  return validateVertexV1Beta1FunctionResponse(value) ? [] : violations(validateVertexV1Beta1FunctionResponse);
+  return checkWith(validators().validateVertexV1Beta1FunctionResponse, value);
 }
 
 /** Reads a received VertexV1Beta1FunctionResponse with its read contract (ReadVertexV1Beta1FunctionResponse): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -314,19 +286,17 @@ export function readVertexV1Beta1FunctionResponse(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1FunctionResponseBlob (schemas/vertex/v1beta1/FunctionResponseBlob.schema.json). */
 export function isVertexV1Beta1FunctionResponseBlob(value: unknown): value is VertexV1Beta1FunctionResponseBlob {
-  return validators().validateVertexV1Beta1FunctionResponseBlob(value);
+  return isValid(validators().validateVertexV1Beta1FunctionResponseBlob, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1FunctionResponseBlob. */
 export function assertVertexV1Beta1FunctionResponseBlob(value: unknown): asserts value is VertexV1Beta1FunctionResponseBlob {
-  const validateVertexV1Beta1FunctionResponseBlob = validators().validateVertexV1Beta1FunctionResponseBlob;
-  if (!validateVertexV1Beta1FunctionResponseBlob(value)) fail('VertexV1Beta1FunctionResponseBlob', validateVertexV1Beta1FunctionResponseBlob);
+  assertWith('VertexV1Beta1FunctionResponseBlob', validators().validateVertexV1Beta1FunctionResponseBlob, value);
 }
 
 /** Every violation of VertexV1Beta1FunctionResponseBlob in `value` (empty when valid). */
 export function checkVertexV1Beta1FunctionResponseBlob(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1FunctionResponseBlob = validators().validateVertexV1Beta1FunctionResponseBlob;
-  return validateVertexV1Beta1FunctionResponseBlob(value) ? [] : violations(validateVertexV1Beta1FunctionResponseBlob);
+  return checkWith(validators().validateVertexV1Beta1FunctionResponseBlob, value);
 }
 
 /** Reads a received VertexV1Beta1FunctionResponseBlob with its read contract (ReadVertexV1Beta1FunctionResponseBlob): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -337,19 +307,17 @@ export function readVertexV1Beta1FunctionResponseBlob(value: unknown): ReadCheck
 
 /** True when `value` is a valid VertexV1Beta1FunctionResponseFileData (schemas/vertex/v1beta1/FunctionResponseFileData.schema.json). */
 export function isVertexV1Beta1FunctionResponseFileData(value: unknown): value is VertexV1Beta1FunctionResponseFileData {
-  return validators().validateVertexV1Beta1FunctionResponseFileData(value);
+  return isValid(validators().validateVertexV1Beta1FunctionResponseFileData, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1FunctionResponseFileData. */
 export function assertVertexV1Beta1FunctionResponseFileData(value: unknown): asserts value is VertexV1Beta1FunctionResponseFileData {
-  const validateVertexV1Beta1FunctionResponseFileData = validators().validateVertexV1Beta1FunctionResponseFileData;
-  if (!validateVertexV1Beta1FunctionResponseFileData(value)) fail('VertexV1Beta1FunctionResponseFileData', validateVertexV1Beta1FunctionResponseFileData);
+  assertWith('VertexV1Beta1FunctionResponseFileData', validators().validateVertexV1Beta1FunctionResponseFileData, value);
 }
 
 /** Every violation of VertexV1Beta1FunctionResponseFileData in `value` (empty when valid). */
 export function checkVertexV1Beta1FunctionResponseFileData(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1FunctionResponseFileData = validators().validateVertexV1Beta1FunctionResponseFileData;
-  return validateVertexV1Beta1FunctionResponseFileData(value) ? [] : violations(validateVertexV1Beta1FunctionResponseFileData);
+  return checkWith(validators().validateVertexV1Beta1FunctionResponseFileData, value);
 }
 
 /** Reads a received VertexV1Beta1FunctionResponseFileData with its read contract (ReadVertexV1Beta1FunctionResponseFileData): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -360,19 +328,17 @@ export function readVertexV1Beta1FunctionResponseFileData(value: unknown): ReadC
 
 /** True when `value` is a valid VertexV1Beta1FunctionResponsePart (schemas/vertex/v1beta1/FunctionResponsePart.schema.json). */
 export function isVertexV1Beta1FunctionResponsePart(value: unknown): value is VertexV1Beta1FunctionResponsePart {
-  return validators().validateVertexV1Beta1FunctionResponsePart(value);
+  return isValid(validators().validateVertexV1Beta1FunctionResponsePart, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1FunctionResponsePart. */
 export function assertVertexV1Beta1FunctionResponsePart(value: unknown): asserts value is VertexV1Beta1FunctionResponsePart {
-  const validateVertexV1Beta1FunctionResponsePart = validators().validateVertexV1Beta1FunctionResponsePart;
-  if (!validateVertexV1Beta1FunctionResponsePart(value)) fail('VertexV1Beta1FunctionResponsePart', validateVertexV1Beta1FunctionResponsePart);
+  assertWith('VertexV1Beta1FunctionResponsePart', validators().validateVertexV1Beta1FunctionResponsePart, value);
 }
 
 /** Every violation of VertexV1Beta1FunctionResponsePart in `value` (empty when valid). */
 export function checkVertexV1Beta1FunctionResponsePart(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1FunctionResponsePart = validators().validateVertexV1Beta1FunctionResponsePart;
-  return validateVertexV1Beta1FunctionResponsePart(value) ? [] : violations(validateVertexV1Beta1FunctionResponsePart);
+  return checkWith(validators().validateVertexV1Beta1FunctionResponsePart, value);
 }
 
 /** Reads a received VertexV1Beta1FunctionResponsePart with its read contract (ReadVertexV1Beta1FunctionResponsePart): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -383,36 +349,32 @@ export function readVertexV1Beta1FunctionResponsePart(value: unknown): ReadCheck
 
 /** True when `value` is a valid VertexV1Beta1GenerateContentRequest (schemas/vertex/v1beta1/GenerateContentRequest.schema.json). */
 export function isVertexV1Beta1GenerateContentRequest(value: unknown): value is VertexV1Beta1GenerateContentRequest {
-  return validators().validateVertexV1Beta1GenerateContentRequest(value);
+  return isValid(validators().validateVertexV1Beta1GenerateContentRequest, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GenerateContentRequest. */
 export function assertVertexV1Beta1GenerateContentRequest(value: unknown): asserts value is VertexV1Beta1GenerateContentRequest {
-  const validateVertexV1Beta1GenerateContentRequest = validators().validateVertexV1Beta1GenerateContentRequest;
-  if (!validateVertexV1Beta1GenerateContentRequest(value)) fail('VertexV1Beta1GenerateContentRequest', validateVertexV1Beta1GenerateContentRequest);
+  assertWith('VertexV1Beta1GenerateContentRequest', validators().validateVertexV1Beta1GenerateContentRequest, value);
 }
 
 /** Every violation of VertexV1Beta1GenerateContentRequest in `value` (empty when valid). */
 export function checkVertexV1Beta1GenerateContentRequest(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GenerateContentRequest = validators().validateVertexV1Beta1GenerateContentRequest;
-  return validateVertexV1Beta1GenerateContentRequest(value) ? [] : violations(validateVertexV1Beta1GenerateContentRequest);
+  return checkWith(validators().validateVertexV1Beta1GenerateContentRequest, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1GenerateContentResponse (schemas/vertex/v1beta1/GenerateContentResponse.schema.json). */
 export function isVertexV1Beta1GenerateContentResponse(value: unknown): value is VertexV1Beta1GenerateContentResponse {
-  return validators().validateVertexV1Beta1GenerateContentResponse(value);
+  return isValid(validators().validateVertexV1Beta1GenerateContentResponse, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GenerateContentResponse. */
 export function assertVertexV1Beta1GenerateContentResponse(value: unknown): asserts value is VertexV1Beta1GenerateContentResponse {
-  const validateVertexV1Beta1GenerateContentResponse = validators().validateVertexV1Beta1GenerateContentResponse;
-  if (!validateVertexV1Beta1GenerateContentResponse(value)) fail('VertexV1Beta1GenerateContentResponse', validateVertexV1Beta1GenerateContentResponse);
+  assertWith('VertexV1Beta1GenerateContentResponse', validators().validateVertexV1Beta1GenerateContentResponse, value);
 }
 
 /** Every violation of VertexV1Beta1GenerateContentResponse in `value` (empty when valid). */
 export function checkVertexV1Beta1GenerateContentResponse(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GenerateContentResponse = validators().validateVertexV1Beta1GenerateContentResponse;
-  return validateVertexV1Beta1GenerateContentResponse(value) ? [] : violations(validateVertexV1Beta1GenerateContentResponse);
+  return checkWith(validators().validateVertexV1Beta1GenerateContentResponse, value);
 }
 
 /** Reads a received VertexV1Beta1GenerateContentResponse with its read contract (ReadVertexV1Beta1GenerateContentResponse): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -423,19 +385,17 @@ export function readVertexV1Beta1GenerateContentResponse(value: unknown): ReadCh
 
 /** True when `value` is a valid VertexV1Beta1GenerateContentResponsePromptFeedback (schemas/vertex/v1beta1/GenerateContentResponsePromptFeedback.schema.json). */
 export function isVertexV1Beta1GenerateContentResponsePromptFeedback(value: unknown): value is VertexV1Beta1GenerateContentResponsePromptFeedback {
-  return validators().validateVertexV1Beta1GenerateContentResponsePromptFeedback(value);
+  return isValid(validators().validateVertexV1Beta1GenerateContentResponsePromptFeedback, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GenerateContentResponsePromptFeedback. */
 export function assertVertexV1Beta1GenerateContentResponsePromptFeedback(value: unknown): asserts value is VertexV1Beta1GenerateContentResponsePromptFeedback {
-  const validateVertexV1Beta1GenerateContentResponsePromptFeedback = validators().validateVertexV1Beta1GenerateContentResponsePromptFeedback;
-  if (!validateVertexV1Beta1GenerateContentResponsePromptFeedback(value)) fail('VertexV1Beta1GenerateContentResponsePromptFeedback', validateVertexV1Beta1GenerateContentResponsePromptFeedback);
+  assertWith('VertexV1Beta1GenerateContentResponsePromptFeedback', validators().validateVertexV1Beta1GenerateContentResponsePromptFeedback, value);
 }
 
 /** Every violation of VertexV1Beta1GenerateContentResponsePromptFeedback in `value` (empty when valid). */
 export function checkVertexV1Beta1GenerateContentResponsePromptFeedback(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GenerateContentResponsePromptFeedback = validators().validateVertexV1Beta1GenerateContentResponsePromptFeedback;
-  return validateVertexV1Beta1GenerateContentResponsePromptFeedback(value) ? [] : violations(validateVertexV1Beta1GenerateContentResponsePromptFeedback);
+  return checkWith(validators().validateVertexV1Beta1GenerateContentResponsePromptFeedback, value);
 }
 
 /** Reads a received VertexV1Beta1GenerateContentResponsePromptFeedback with its read contract (ReadVertexV1Beta1GenerateContentResponsePromptFeedback): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -446,19 +406,17 @@ export function readVertexV1Beta1GenerateContentResponsePromptFeedback(value: un
 
 /** True when `value` is a valid VertexV1Beta1GenerateContentResponseUsageMetadata (schemas/vertex/v1beta1/GenerateContentResponseUsageMetadata.schema.json). */
 export function isVertexV1Beta1GenerateContentResponseUsageMetadata(value: unknown): value is VertexV1Beta1GenerateContentResponseUsageMetadata {
-  return validators().validateVertexV1Beta1GenerateContentResponseUsageMetadata(value);
+  return isValid(validators().validateVertexV1Beta1GenerateContentResponseUsageMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GenerateContentResponseUsageMetadata. */
 export function assertVertexV1Beta1GenerateContentResponseUsageMetadata(value: unknown): asserts value is VertexV1Beta1GenerateContentResponseUsageMetadata {
-  const validateVertexV1Beta1GenerateContentResponseUsageMetadata = validators().validateVertexV1Beta1GenerateContentResponseUsageMetadata;
-  if (!validateVertexV1Beta1GenerateContentResponseUsageMetadata(value)) fail('VertexV1Beta1GenerateContentResponseUsageMetadata', validateVertexV1Beta1GenerateContentResponseUsageMetadata);
+  assertWith('VertexV1Beta1GenerateContentResponseUsageMetadata', validators().validateVertexV1Beta1GenerateContentResponseUsageMetadata, value);
 }
 
 /** Every violation of VertexV1Beta1GenerateContentResponseUsageMetadata in `value` (empty when valid). */
 export function checkVertexV1Beta1GenerateContentResponseUsageMetadata(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GenerateContentResponseUsageMetadata = validators().validateVertexV1Beta1GenerateContentResponseUsageMetadata;
-  return validateVertexV1Beta1GenerateContentResponseUsageMetadata(value) ? [] : violations(validateVertexV1Beta1GenerateContentResponseUsageMetadata);
+  return checkWith(validators().validateVertexV1Beta1GenerateContentResponseUsageMetadata, value);
 }
 
 /** Reads a received VertexV1Beta1GenerateContentResponseUsageMetadata with its read contract (ReadVertexV1Beta1GenerateContentResponseUsageMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -469,155 +427,137 @@ export function readVertexV1Beta1GenerateContentResponseUsageMetadata(value: unk
 
 /** True when `value` is a valid VertexV1Beta1GenerationConfig (schemas/vertex/v1beta1/GenerationConfig.schema.json). */
 export function isVertexV1Beta1GenerationConfig(value: unknown): value is VertexV1Beta1GenerationConfig {
-  return validators().validateVertexV1Beta1GenerationConfig(value);
+  return isValid(validators().validateVertexV1Beta1GenerationConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GenerationConfig. */
 export function assertVertexV1Beta1GenerationConfig(value: unknown): asserts value is VertexV1Beta1GenerationConfig {
-  const validateVertexV1Beta1GenerationConfig = validators().validateVertexV1Beta1GenerationConfig;
-  if (!validateVertexV1Beta1GenerationConfig(value)) fail('VertexV1Beta1GenerationConfig', validateVertexV1Beta1GenerationConfig);
+  assertWith('VertexV1Beta1GenerationConfig', validators().validateVertexV1Beta1GenerationConfig, value);
 }
 
 /** Every violation of VertexV1Beta1GenerationConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1GenerationConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GenerationConfig = validators().validateVertexV1Beta1GenerationConfig;
-  return validateVertexV1Beta1GenerationConfig(value) ? [] : violations(validateVertexV1Beta1GenerationConfig);
+  return checkWith(validators().validateVertexV1Beta1GenerationConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1GenerationConfigModelConfig (schemas/vertex/v1beta1/GenerationConfigModelConfig.schema.json). */
 export function isVertexV1Beta1GenerationConfigModelConfig(value: unknown): value is VertexV1Beta1GenerationConfigModelConfig {
-  return validators().validateVertexV1Beta1GenerationConfigModelConfig(value);
+  return isValid(validators().validateVertexV1Beta1GenerationConfigModelConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GenerationConfigModelConfig. */
 export function assertVertexV1Beta1GenerationConfigModelConfig(value: unknown): asserts value is VertexV1Beta1GenerationConfigModelConfig {
-  const validateVertexV1Beta1GenerationConfigModelConfig = validators().validateVertexV1Beta1GenerationConfigModelConfig;
-  if (!validateVertexV1Beta1GenerationConfigModelConfig(value)) fail('VertexV1Beta1GenerationConfigModelConfig', validateVertexV1Beta1GenerationConfigModelConfig);
+  assertWith('VertexV1Beta1GenerationConfigModelConfig', validators().validateVertexV1Beta1GenerationConfigModelConfig, value);
 }
 
 /** Every violation of VertexV1Beta1GenerationConfigModelConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1GenerationConfigModelConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GenerationConfigModelConfig = validators().validateVertexV1Beta1GenerationConfigModelConfig;
-  return validateVertexV1Beta1GenerationConfigModelConfig(value) ? [] : violations(validateVertexV1Beta1GenerationConfigModelConfig);
+  return checkWith(validators().validateVertexV1Beta1GenerationConfigModelConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1GenerationConfigRoutingConfig (schemas/vertex/v1beta1/GenerationConfigRoutingConfig.schema.json). */
 export function isVertexV1Beta1GenerationConfigRoutingConfig(value: unknown): value is VertexV1Beta1GenerationConfigRoutingConfig {
-  return validators().validateVertexV1Beta1GenerationConfigRoutingConfig(value);
+  return isValid(validators().validateVertexV1Beta1GenerationConfigRoutingConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GenerationConfigRoutingConfig. */
 export function assertVertexV1Beta1GenerationConfigRoutingConfig(value: unknown): asserts value is VertexV1Beta1GenerationConfigRoutingConfig {
-  const validateVertexV1Beta1GenerationConfigRoutingConfig = validators().validateVertexV1Beta1GenerationConfigRoutingConfig;
-  if (!validateVertexV1Beta1GenerationConfigRoutingConfig(value)) fail('VertexV1Beta1GenerationConfigRoutingConfig', validateVertexV1Beta1GenerationConfigRoutingConfig);
+  assertWith('VertexV1Beta1GenerationConfigRoutingConfig', validators().validateVertexV1Beta1GenerationConfigRoutingConfig, value);
 }
 
 /** Every violation of VertexV1Beta1GenerationConfigRoutingConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1GenerationConfigRoutingConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GenerationConfigRoutingConfig = validators().validateVertexV1Beta1GenerationConfigRoutingConfig;
-  return validateVertexV1Beta1GenerationConfigRoutingConfig(value) ? [] : violations(validateVertexV1Beta1GenerationConfigRoutingConfig);
+  return checkWith(validators().validateVertexV1Beta1GenerationConfigRoutingConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode (schemas/vertex/v1beta1/GenerationConfigRoutingConfigAutoRoutingMode.schema.json). */
 export function isVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode(value: unknown): value is VertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode {
-  return validators().validateVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode(value);
+  return isValid(validators().validateVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode. */
 export function assertVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode(value: unknown): asserts value is VertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode {
-  const validateVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode = validators().validateVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode;
-  if (!validateVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode(value)) fail('VertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode', validateVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode);
+  assertWith('VertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode', validators().validateVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode, value);
 }
 
 /** Every violation of VertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode in `value` (empty when valid). */
 export function checkVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode = validators().validateVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode;
-  return validateVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode(value) ? [] : violations(validateVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode);
+  return checkWith(validators().validateVertexV1Beta1GenerationConfigRoutingConfigAutoRoutingMode, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode (schemas/vertex/v1beta1/GenerationConfigRoutingConfigManualRoutingMode.schema.json). */
 export function isVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode(value: unknown): value is VertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode {
-  return validators().validateVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode(value);
+  return isValid(validators().validateVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode. */
 export function assertVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode(value: unknown): asserts value is VertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode {
-  const validateVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode = validators().validateVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode;
-  if (!validateVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode(value)) fail('VertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode', validateVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode);
+  assertWith('VertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode', validators().validateVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode, value);
 }
 
 /** Every violation of VertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode in `value` (empty when valid). */
 export function checkVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode = validators().validateVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode;
-  return validateVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode(value) ? [] : violations(validateVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode);
+  return checkWith(validators().validateVertexV1Beta1GenerationConfigRoutingConfigManualRoutingMode, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1GenerationConfigThinkingConfig (schemas/vertex/v1beta1/GenerationConfigThinkingConfig.schema.json). */
 export function isVertexV1Beta1GenerationConfigThinkingConfig(value: unknown): value is VertexV1Beta1GenerationConfigThinkingConfig {
-  return validators().validateVertexV1Beta1GenerationConfigThinkingConfig(value);
+  return isValid(validators().validateVertexV1Beta1GenerationConfigThinkingConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GenerationConfigThinkingConfig. */
 export function assertVertexV1Beta1GenerationConfigThinkingConfig(value: unknown): asserts value is VertexV1Beta1GenerationConfigThinkingConfig {
-  const validateVertexV1Beta1GenerationConfigThinkingConfig = validators().validateVertexV1Beta1GenerationConfigThinkingConfig;
-  if (!validateVertexV1Beta1GenerationConfigThinkingConfig(value)) fail('VertexV1Beta1GenerationConfigThinkingConfig', validateVertexV1Beta1GenerationConfigThinkingConfig);
+  assertWith('VertexV1Beta1GenerationConfigThinkingConfig', validators().validateVertexV1Beta1GenerationConfigThinkingConfig, value);
 }
 
 /** Every violation of VertexV1Beta1GenerationConfigThinkingConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1GenerationConfigThinkingConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GenerationConfigThinkingConfig = validators().validateVertexV1Beta1GenerationConfigThinkingConfig;
-  return validateVertexV1Beta1GenerationConfigThinkingConfig(value) ? [] : violations(validateVertexV1Beta1GenerationConfigThinkingConfig);
+  return checkWith(validators().validateVertexV1Beta1GenerationConfigThinkingConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1GoogleMaps (schemas/vertex/v1beta1/GoogleMaps.schema.json). */
 export function isVertexV1Beta1GoogleMaps(value: unknown): value is VertexV1Beta1GoogleMaps {
-  return validators().validateVertexV1Beta1GoogleMaps(value);
+  return isValid(validators().validateVertexV1Beta1GoogleMaps, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GoogleMaps. */
 export function assertVertexV1Beta1GoogleMaps(value: unknown): asserts value is VertexV1Beta1GoogleMaps {
-  const validateVertexV1Beta1GoogleMaps = validators().validateVertexV1Beta1GoogleMaps;
-  if (!validateVertexV1Beta1GoogleMaps(value)) fail('VertexV1Beta1GoogleMaps', validateVertexV1Beta1GoogleMaps);
+  assertWith('VertexV1Beta1GoogleMaps', validators().validateVertexV1Beta1GoogleMaps, value);
 }
 
 /** Every violation of VertexV1Beta1GoogleMaps in `value` (empty when valid). */
 export function checkVertexV1Beta1GoogleMaps(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GoogleMaps = validators().validateVertexV1Beta1GoogleMaps;
-  return validateVertexV1Beta1GoogleMaps(value) ? [] : violations(validateVertexV1Beta1GoogleMaps);
+  return checkWith(validators().validateVertexV1Beta1GoogleMaps, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1GoogleSearchRetrieval (schemas/vertex/v1beta1/GoogleSearchRetrieval.schema.json). */
 export function isVertexV1Beta1GoogleSearchRetrieval(value: unknown): value is VertexV1Beta1GoogleSearchRetrieval {
-  return validators().validateVertexV1Beta1GoogleSearchRetrieval(value);
+  return isValid(validators().validateVertexV1Beta1GoogleSearchRetrieval, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GoogleSearchRetrieval. */
 export function assertVertexV1Beta1GoogleSearchRetrieval(value: unknown): asserts value is VertexV1Beta1GoogleSearchRetrieval {
-  const validateVertexV1Beta1GoogleSearchRetrieval = validators().validateVertexV1Beta1GoogleSearchRetrieval;
-  if (!validateVertexV1Beta1GoogleSearchRetrieval(value)) fail('VertexV1Beta1GoogleSearchRetrieval', validateVertexV1Beta1GoogleSearchRetrieval);
+  assertWith('VertexV1Beta1GoogleSearchRetrieval', validators().validateVertexV1Beta1GoogleSearchRetrieval, value);
 }
 
 /** Every violation of VertexV1Beta1GoogleSearchRetrieval in `value` (empty when valid). */
 export function checkVertexV1Beta1GoogleSearchRetrieval(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GoogleSearchRetrieval = validators().validateVertexV1Beta1GoogleSearchRetrieval;
-  return validateVertexV1Beta1GoogleSearchRetrieval(value) ? [] : violations(validateVertexV1Beta1GoogleSearchRetrieval);
+  return checkWith(validators().validateVertexV1Beta1GoogleSearchRetrieval, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1GoogleTypeDate (schemas/vertex/v1beta1/GoogleTypeDate.schema.json). */
 export function isVertexV1Beta1GoogleTypeDate(value: unknown): value is VertexV1Beta1GoogleTypeDate {
-  return validators().validateVertexV1Beta1GoogleTypeDate(value);
+  return isValid(validators().validateVertexV1Beta1GoogleTypeDate, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GoogleTypeDate. */
 export function assertVertexV1Beta1GoogleTypeDate(value: unknown): asserts value is VertexV1Beta1GoogleTypeDate {
-  const validateVertexV1Beta1GoogleTypeDate = validators().validateVertexV1Beta1GoogleTypeDate;
-  if (!validateVertexV1Beta1GoogleTypeDate(value)) fail('VertexV1Beta1GoogleTypeDate', validateVertexV1Beta1GoogleTypeDate);
+  assertWith('VertexV1Beta1GoogleTypeDate', validators().validateVertexV1Beta1GoogleTypeDate, value);
 }
 
 /** Every violation of VertexV1Beta1GoogleTypeDate in `value` (empty when valid). */
 export function checkVertexV1Beta1GoogleTypeDate(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GoogleTypeDate = validators().validateVertexV1Beta1GoogleTypeDate;
-  return validateVertexV1Beta1GoogleTypeDate(value) ? [] : violations(validateVertexV1Beta1GoogleTypeDate);
+  return checkWith(validators().validateVertexV1Beta1GoogleTypeDate, value);
 }
 
 /** Reads a received VertexV1Beta1GoogleTypeDate with its read contract (ReadVertexV1Beta1GoogleTypeDate): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -628,36 +568,32 @@ export function readVertexV1Beta1GoogleTypeDate(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1GoogleTypeLatLng (schemas/vertex/v1beta1/GoogleTypeLatLng.schema.json). */
 export function isVertexV1Beta1GoogleTypeLatLng(value: unknown): value is VertexV1Beta1GoogleTypeLatLng {
-  return validators().validateVertexV1Beta1GoogleTypeLatLng(value);
+  return isValid(validators().validateVertexV1Beta1GoogleTypeLatLng, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GoogleTypeLatLng. */
 export function assertVertexV1Beta1GoogleTypeLatLng(value: unknown): asserts value is VertexV1Beta1GoogleTypeLatLng {
-  const validateVertexV1Beta1GoogleTypeLatLng = validators().validateVertexV1Beta1GoogleTypeLatLng;
-  if (!validateVertexV1Beta1GoogleTypeLatLng(value)) fail('VertexV1Beta1GoogleTypeLatLng', validateVertexV1Beta1GoogleTypeLatLng);
+  assertWith('VertexV1Beta1GoogleTypeLatLng', validators().validateVertexV1Beta1GoogleTypeLatLng, value);
 }
 
 /** Every violation of VertexV1Beta1GoogleTypeLatLng in `value` (empty when valid). */
 export function checkVertexV1Beta1GoogleTypeLatLng(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GoogleTypeLatLng = validators().validateVertexV1Beta1GoogleTypeLatLng;
-  return validateVertexV1Beta1GoogleTypeLatLng(value) ? [] : violations(validateVertexV1Beta1GoogleTypeLatLng);
+  return checkWith(validators().validateVertexV1Beta1GoogleTypeLatLng, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1GroundingChunk (schemas/vertex/v1beta1/GroundingChunk.schema.json). */
 export function isVertexV1Beta1GroundingChunk(value: unknown): value is VertexV1Beta1GroundingChunk {
-  return validators().validateVertexV1Beta1GroundingChunk(value);
+  return isValid(validators().validateVertexV1Beta1GroundingChunk, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GroundingChunk. */
 export function assertVertexV1Beta1GroundingChunk(value: unknown): asserts value is VertexV1Beta1GroundingChunk {
-  const validateVertexV1Beta1GroundingChunk = validators().validateVertexV1Beta1GroundingChunk;
-  if (!validateVertexV1Beta1GroundingChunk(value)) fail('VertexV1Beta1GroundingChunk', validateVertexV1Beta1GroundingChunk);
+  assertWith('VertexV1Beta1GroundingChunk', validators().validateVertexV1Beta1GroundingChunk, value);
 }
 
 /** Every violation of VertexV1Beta1GroundingChunk in `value` (empty when valid). */
 export function checkVertexV1Beta1GroundingChunk(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GroundingChunk = validators().validateVertexV1Beta1GroundingChunk;
-  return validateVertexV1Beta1GroundingChunk(value) ? [] : violations(validateVertexV1Beta1GroundingChunk);
+  return checkWith(validators().validateVertexV1Beta1GroundingChunk, value);
 }
 
 /** Reads a received VertexV1Beta1GroundingChunk with its read contract (ReadVertexV1Beta1GroundingChunk): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -668,19 +604,17 @@ export function readVertexV1Beta1GroundingChunk(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1GroundingChunkMaps (schemas/vertex/v1beta1/GroundingChunkMaps.schema.json). */
 export function isVertexV1Beta1GroundingChunkMaps(value: unknown): value is VertexV1Beta1GroundingChunkMaps {
-  return validators().validateVertexV1Beta1GroundingChunkMaps(value);
+  return isValid(validators().validateVertexV1Beta1GroundingChunkMaps, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GroundingChunkMaps. */
 export function assertVertexV1Beta1GroundingChunkMaps(value: unknown): asserts value is VertexV1Beta1GroundingChunkMaps {
-  const validateVertexV1Beta1GroundingChunkMaps = validators().validateVertexV1Beta1GroundingChunkMaps;
-  if (!validateVertexV1Beta1GroundingChunkMaps(value)) fail('VertexV1Beta1GroundingChunkMaps', validateVertexV1Beta1GroundingChunkMaps);
+  assertWith('VertexV1Beta1GroundingChunkMaps', validators().validateVertexV1Beta1GroundingChunkMaps, value);
 }
 
 /** Every violation of VertexV1Beta1GroundingChunkMaps in `value` (empty when valid). */
 export function checkVertexV1Beta1GroundingChunkMaps(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GroundingChunkMaps = validators().validateVertexV1Beta1GroundingChunkMaps;
-  return validateVertexV1Beta1GroundingChunkMaps(value) ? [] : violations(validateVertexV1Beta1GroundingChunkMaps);
+  return checkWith(validators().validateVertexV1Beta1GroundingChunkMaps, value);
 }
 
 /** Reads a received VertexV1Beta1GroundingChunkMaps with its read contract (ReadVertexV1Beta1GroundingChunkMaps): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -691,19 +625,17 @@ export function readVertexV1Beta1GroundingChunkMaps(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1GroundingChunkMapsPlaceAnswerSources (schemas/vertex/v1beta1/GroundingChunkMapsPlaceAnswerSources.schema.json). */
 export function isVertexV1Beta1GroundingChunkMapsPlaceAnswerSources(value: unknown): value is VertexV1Beta1GroundingChunkMapsPlaceAnswerSources {
-  return validators().validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSources(value);
+  return isValid(validators().validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSources, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GroundingChunkMapsPlaceAnswerSources. */
 export function assertVertexV1Beta1GroundingChunkMapsPlaceAnswerSources(value: unknown): asserts value is VertexV1Beta1GroundingChunkMapsPlaceAnswerSources {
-  const validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSources = validators().validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSources;
-  if (!validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSources(value)) fail('VertexV1Beta1GroundingChunkMapsPlaceAnswerSources', validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSources);
+  assertWith('VertexV1Beta1GroundingChunkMapsPlaceAnswerSources', validators().validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSources, value);
 }
 
 /** Every violation of VertexV1Beta1GroundingChunkMapsPlaceAnswerSources in `value` (empty when valid). */
 export function checkVertexV1Beta1GroundingChunkMapsPlaceAnswerSources(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSources = validators().validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSources;
-  return validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSources(value) ? [] : violations(validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSources);
+  return checkWith(validators().validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSources, value);
 }
 
 /** Reads a received VertexV1Beta1GroundingChunkMapsPlaceAnswerSources with its read contract (ReadVertexV1Beta1GroundingChunkMapsPlaceAnswerSources): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -714,19 +646,17 @@ export function readVertexV1Beta1GroundingChunkMapsPlaceAnswerSources(value: unk
 
 /** True when `value` is a valid VertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet (schemas/vertex/v1beta1/GroundingChunkMapsPlaceAnswerSourcesReviewSnippet.schema.json). */
 export function isVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value: unknown): value is VertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet {
-  return validators().validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value);
+  return isValid(validators().validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet. */
 export function assertVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value: unknown): asserts value is VertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet {
-  const validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet = validators().validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet;
-  if (!validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value)) fail('VertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet', validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet);
+  assertWith('VertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet', validators().validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, value);
 }
 
 /** Every violation of VertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet in `value` (empty when valid). */
 export function checkVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet = validators().validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet;
-  return validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet(value) ? [] : violations(validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet);
+  return checkWith(validators().validateVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet, value);
 }
 
 /** Reads a received VertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet with its read contract (ReadVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnippet): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -737,19 +667,17 @@ export function readVertexV1Beta1GroundingChunkMapsPlaceAnswerSourcesReviewSnipp
 
 /** True when `value` is a valid VertexV1Beta1GroundingChunkMapsRoute (schemas/vertex/v1beta1/GroundingChunkMapsRoute.schema.json). */
 export function isVertexV1Beta1GroundingChunkMapsRoute(value: unknown): value is VertexV1Beta1GroundingChunkMapsRoute {
-  return validators().validateVertexV1Beta1GroundingChunkMapsRoute(value);
+  return isValid(validators().validateVertexV1Beta1GroundingChunkMapsRoute, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GroundingChunkMapsRoute. */
 export function assertVertexV1Beta1GroundingChunkMapsRoute(value: unknown): asserts value is VertexV1Beta1GroundingChunkMapsRoute {
-  const validateVertexV1Beta1GroundingChunkMapsRoute = validators().validateVertexV1Beta1GroundingChunkMapsRoute;
-  if (!validateVertexV1Beta1GroundingChunkMapsRoute(value)) fail('VertexV1Beta1GroundingChunkMapsRoute', validateVertexV1Beta1GroundingChunkMapsRoute);
+  assertWith('VertexV1Beta1GroundingChunkMapsRoute', validators().validateVertexV1Beta1GroundingChunkMapsRoute, value);
 }
 
 /** Every violation of VertexV1Beta1GroundingChunkMapsRoute in `value` (empty when valid). */
 export function checkVertexV1Beta1GroundingChunkMapsRoute(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GroundingChunkMapsRoute = validators().validateVertexV1Beta1GroundingChunkMapsRoute;
-  return validateVertexV1Beta1GroundingChunkMapsRoute(value) ? [] : violations(validateVertexV1Beta1GroundingChunkMapsRoute);
+  return checkWith(validators().validateVertexV1Beta1GroundingChunkMapsRoute, value);
 }
 
 /** Reads a received VertexV1Beta1GroundingChunkMapsRoute with its read contract (ReadVertexV1Beta1GroundingChunkMapsRoute): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -760,19 +688,17 @@ export function readVertexV1Beta1GroundingChunkMapsRoute(value: unknown): ReadCh
 
 /** True when `value` is a valid VertexV1Beta1GroundingChunkRetrievedContext (schemas/vertex/v1beta1/GroundingChunkRetrievedContext.schema.json). */
 export function isVertexV1Beta1GroundingChunkRetrievedContext(value: unknown): value is VertexV1Beta1GroundingChunkRetrievedContext {
-  return validators().validateVertexV1Beta1GroundingChunkRetrievedContext(value);
+  return isValid(validators().validateVertexV1Beta1GroundingChunkRetrievedContext, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GroundingChunkRetrievedContext. */
 export function assertVertexV1Beta1GroundingChunkRetrievedContext(value: unknown): asserts value is VertexV1Beta1GroundingChunkRetrievedContext {
-  const validateVertexV1Beta1GroundingChunkRetrievedContext = validators().validateVertexV1Beta1GroundingChunkRetrievedContext;
-  if (!validateVertexV1Beta1GroundingChunkRetrievedContext(value)) fail('VertexV1Beta1GroundingChunkRetrievedContext', validateVertexV1Beta1GroundingChunkRetrievedContext);
+  assertWith('VertexV1Beta1GroundingChunkRetrievedContext', validators().validateVertexV1Beta1GroundingChunkRetrievedContext, value);
 }
 
 /** Every violation of VertexV1Beta1GroundingChunkRetrievedContext in `value` (empty when valid). */
 export function checkVertexV1Beta1GroundingChunkRetrievedContext(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GroundingChunkRetrievedContext = validators().validateVertexV1Beta1GroundingChunkRetrievedContext;
-  return validateVertexV1Beta1GroundingChunkRetrievedContext(value) ? [] : violations(validateVertexV1Beta1GroundingChunkRetrievedContext);
+  return checkWith(validators().validateVertexV1Beta1GroundingChunkRetrievedContext, value);
 }
 
 /** Reads a received VertexV1Beta1GroundingChunkRetrievedContext with its read contract (ReadVertexV1Beta1GroundingChunkRetrievedContext): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -783,19 +709,17 @@ export function readVertexV1Beta1GroundingChunkRetrievedContext(value: unknown):
 
 /** True when `value` is a valid VertexV1Beta1GroundingChunkWeb (schemas/vertex/v1beta1/GroundingChunkWeb.schema.json). */
 export function isVertexV1Beta1GroundingChunkWeb(value: unknown): value is VertexV1Beta1GroundingChunkWeb {
-  return validators().validateVertexV1Beta1GroundingChunkWeb(value);
+  return isValid(validators().validateVertexV1Beta1GroundingChunkWeb, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GroundingChunkWeb. */
 export function assertVertexV1Beta1GroundingChunkWeb(value: unknown): asserts value is VertexV1Beta1GroundingChunkWeb {
-  const validateVertexV1Beta1GroundingChunkWeb = validators().validateVertexV1Beta1GroundingChunkWeb;
-  if (!validateVertexV1Beta1GroundingChunkWeb(value)) fail('VertexV1Beta1GroundingChunkWeb', validateVertexV1Beta1GroundingChunkWeb);
+  assertWith('VertexV1Beta1GroundingChunkWeb', validators().validateVertexV1Beta1GroundingChunkWeb, value);
 }
 
 /** Every violation of VertexV1Beta1GroundingChunkWeb in `value` (empty when valid). */
 export function checkVertexV1Beta1GroundingChunkWeb(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GroundingChunkWeb = validators().validateVertexV1Beta1GroundingChunkWeb;
-  return validateVertexV1Beta1GroundingChunkWeb(value) ? [] : violations(validateVertexV1Beta1GroundingChunkWeb);
+  return checkWith(validators().validateVertexV1Beta1GroundingChunkWeb, value);
 }
 
 /** Reads a received VertexV1Beta1GroundingChunkWeb with its read contract (ReadVertexV1Beta1GroundingChunkWeb): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -806,19 +730,17 @@ export function readVertexV1Beta1GroundingChunkWeb(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1GroundingMetadata (schemas/vertex/v1beta1/GroundingMetadata.schema.json). */
 export function isVertexV1Beta1GroundingMetadata(value: unknown): value is VertexV1Beta1GroundingMetadata {
-  return validators().validateVertexV1Beta1GroundingMetadata(value);
+  return isValid(validators().validateVertexV1Beta1GroundingMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GroundingMetadata. */
 export function assertVertexV1Beta1GroundingMetadata(value: unknown): asserts value is VertexV1Beta1GroundingMetadata {
-  const validateVertexV1Beta1GroundingMetadata = validators().validateVertexV1Beta1GroundingMetadata;
-  if (!validateVertexV1Beta1GroundingMetadata(value)) fail('VertexV1Beta1GroundingMetadata', validateVertexV1Beta1GroundingMetadata);
+  assertWith('VertexV1Beta1GroundingMetadata', validators().validateVertexV1Beta1GroundingMetadata, value);
 }
 
 /** Every violation of VertexV1Beta1GroundingMetadata in `value` (empty when valid). */
 export function checkVertexV1Beta1GroundingMetadata(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GroundingMetadata = validators().validateVertexV1Beta1GroundingMetadata;
-  return validateVertexV1Beta1GroundingMetadata(value) ? [] : violations(validateVertexV1Beta1GroundingMetadata);
+  return checkWith(validators().validateVertexV1Beta1GroundingMetadata, value);
 }
 
 /** Reads a received VertexV1Beta1GroundingMetadata with its read contract (ReadVertexV1Beta1GroundingMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -829,19 +751,17 @@ export function readVertexV1Beta1GroundingMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1GroundingMetadataSourceFlaggingUri (schemas/vertex/v1beta1/GroundingMetadataSourceFlaggingUri.schema.json). */
 export function isVertexV1Beta1GroundingMetadataSourceFlaggingUri(value: unknown): value is VertexV1Beta1GroundingMetadataSourceFlaggingUri {
-  return validators().validateVertexV1Beta1GroundingMetadataSourceFlaggingUri(value);
+  return isValid(validators().validateVertexV1Beta1GroundingMetadataSourceFlaggingUri, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GroundingMetadataSourceFlaggingUri. */
 export function assertVertexV1Beta1GroundingMetadataSourceFlaggingUri(value: unknown): asserts value is VertexV1Beta1GroundingMetadataSourceFlaggingUri {
-  const validateVertexV1Beta1GroundingMetadataSourceFlaggingUri = validators().validateVertexV1Beta1GroundingMetadataSourceFlaggingUri;
-  if (!validateVertexV1Beta1GroundingMetadataSourceFlaggingUri(value)) fail('VertexV1Beta1GroundingMetadataSourceFlaggingUri', validateVertexV1Beta1GroundingMetadataSourceFlaggingUri);
+  assertWith('VertexV1Beta1GroundingMetadataSourceFlaggingUri', validators().validateVertexV1Beta1GroundingMetadataSourceFlaggingUri, value);
 }
 
 /** Every violation of VertexV1Beta1GroundingMetadataSourceFlaggingUri in `value` (empty when valid). */
 export function checkVertexV1Beta1GroundingMetadataSourceFlaggingUri(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GroundingMetadataSourceFlaggingUri = validators().validateVertexV1Beta1GroundingMetadataSourceFlaggingUri;
-  return validateVertexV1Beta1GroundingMetadataSourceFlaggingUri(value) ? [] : violations(validateVertexV1Beta1GroundingMetadataSourceFlaggingUri);
+  return checkWith(validators().validateVertexV1Beta1GroundingMetadataSourceFlaggingUri, value);
 }
 
 /** Reads a received VertexV1Beta1GroundingMetadataSourceFlaggingUri with its read contract (ReadVertexV1Beta1GroundingMetadataSourceFlaggingUri): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -852,19 +772,17 @@ export function readVertexV1Beta1GroundingMetadataSourceFlaggingUri(value: unkno
 
 /** True when `value` is a valid VertexV1Beta1GroundingSupport (schemas/vertex/v1beta1/GroundingSupport.schema.json). */
 export function isVertexV1Beta1GroundingSupport(value: unknown): value is VertexV1Beta1GroundingSupport {
-  return validators().validateVertexV1Beta1GroundingSupport(value);
+  return isValid(validators().validateVertexV1Beta1GroundingSupport, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1GroundingSupport. */
 export function assertVertexV1Beta1GroundingSupport(value: unknown): asserts value is VertexV1Beta1GroundingSupport {
-  const validateVertexV1Beta1GroundingSupport = validators().validateVertexV1Beta1GroundingSupport;
-  if (!validateVertexV1Beta1GroundingSupport(value)) fail('VertexV1Beta1GroundingSupport', validateVertexV1Beta1GroundingSupport);
+  assertWith('VertexV1Beta1GroundingSupport', validators().validateVertexV1Beta1GroundingSupport, value);
 }
 
 /** Every violation of VertexV1Beta1GroundingSupport in `value` (empty when valid). */
 export function checkVertexV1Beta1GroundingSupport(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1GroundingSupport = validators().validateVertexV1Beta1GroundingSupport;
-  return validateVertexV1Beta1GroundingSupport(value) ? [] : violations(validateVertexV1Beta1GroundingSupport);
+  return checkWith(validators().validateVertexV1Beta1GroundingSupport, value);
 }
 
 /** Reads a received VertexV1Beta1GroundingSupport with its read contract (ReadVertexV1Beta1GroundingSupport): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -875,36 +793,32 @@ export function readVertexV1Beta1GroundingSupport(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1ImageConfig (schemas/vertex/v1beta1/ImageConfig.schema.json). */
 export function isVertexV1Beta1ImageConfig(value: unknown): value is VertexV1Beta1ImageConfig {
-  return validators().validateVertexV1Beta1ImageConfig(value);
+  return isValid(validators().validateVertexV1Beta1ImageConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1ImageConfig. */
 export function assertVertexV1Beta1ImageConfig(value: unknown): asserts value is VertexV1Beta1ImageConfig {
-  const validateVertexV1Beta1ImageConfig = validators().validateVertexV1Beta1ImageConfig;
-  if (!validateVertexV1Beta1ImageConfig(value)) fail('VertexV1Beta1ImageConfig', validateVertexV1Beta1ImageConfig);
+  assertWith('VertexV1Beta1ImageConfig', validators().validateVertexV1Beta1ImageConfig, value);
 }
 
 /** Every violation of VertexV1Beta1ImageConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1ImageConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1ImageConfig = validators().validateVertexV1Beta1ImageConfig;
-  return validateVertexV1Beta1ImageConfig(value) ? [] : violations(validateVertexV1Beta1ImageConfig);
+  return checkWith(validators().validateVertexV1Beta1ImageConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1LogprobsResult (schemas/vertex/v1beta1/LogprobsResult.schema.json). */
 export function isVertexV1Beta1LogprobsResult(value: unknown): value is VertexV1Beta1LogprobsResult {
-  return validators().validateVertexV1Beta1LogprobsResult(value);
+  return isValid(validators().validateVertexV1Beta1LogprobsResult, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1LogprobsResult. */
 export function assertVertexV1Beta1LogprobsResult(value: unknown): asserts value is VertexV1Beta1LogprobsResult {
-  const validateVertexV1Beta1LogprobsResult = validators().validateVertexV1Beta1LogprobsResult;
-  if (!validateVertexV1Beta1LogprobsResult(value)) fail('VertexV1Beta1LogprobsResult', validateVertexV1Beta1LogprobsResult);
+  assertWith('VertexV1Beta1LogprobsResult', validators().validateVertexV1Beta1LogprobsResult, value);
 }
 
 /** Every violation of VertexV1Beta1LogprobsResult in `value` (empty when valid). */
 export function checkVertexV1Beta1LogprobsResult(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1LogprobsResult = validators().validateVertexV1Beta1LogprobsResult;
-  return validateVertexV1Beta1LogprobsResult(value) ? [] : violations(validateVertexV1Beta1LogprobsResult);
+  return checkWith(validators().validateVertexV1Beta1LogprobsResult, value);
 }
 
 /** Reads a received VertexV1Beta1LogprobsResult with its read contract (ReadVertexV1Beta1LogprobsResult): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -915,19 +829,17 @@ export function readVertexV1Beta1LogprobsResult(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1LogprobsResultCandidate (schemas/vertex/v1beta1/LogprobsResultCandidate.schema.json). */
 export function isVertexV1Beta1LogprobsResultCandidate(value: unknown): value is VertexV1Beta1LogprobsResultCandidate {
-  return validators().validateVertexV1Beta1LogprobsResultCandidate(value);
+  return isValid(validators().validateVertexV1Beta1LogprobsResultCandidate, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1LogprobsResultCandidate. */
 export function assertVertexV1Beta1LogprobsResultCandidate(value: unknown): asserts value is VertexV1Beta1LogprobsResultCandidate {
-  const validateVertexV1Beta1LogprobsResultCandidate = validators().validateVertexV1Beta1LogprobsResultCandidate;
-  if (!validateVertexV1Beta1LogprobsResultCandidate(value)) fail('VertexV1Beta1LogprobsResultCandidate', validateVertexV1Beta1LogprobsResultCandidate);
+  assertWith('VertexV1Beta1LogprobsResultCandidate', validators().validateVertexV1Beta1LogprobsResultCandidate, value);
 }
 
 /** Every violation of VertexV1Beta1LogprobsResultCandidate in `value` (empty when valid). */
 export function checkVertexV1Beta1LogprobsResultCandidate(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1LogprobsResultCandidate = validators().validateVertexV1Beta1LogprobsResultCandidate;
-  return validateVertexV1Beta1LogprobsResultCandidate(value) ? [] : violations(validateVertexV1Beta1LogprobsResultCandidate);
+  return checkWith(validators().validateVertexV1Beta1LogprobsResultCandidate, value);
 }
 
 /** Reads a received VertexV1Beta1LogprobsResultCandidate with its read contract (ReadVertexV1Beta1LogprobsResultCandidate): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -938,19 +850,17 @@ export function readVertexV1Beta1LogprobsResultCandidate(value: unknown): ReadCh
 
 /** True when `value` is a valid VertexV1Beta1LogprobsResultTopCandidates (schemas/vertex/v1beta1/LogprobsResultTopCandidates.schema.json). */
 export function isVertexV1Beta1LogprobsResultTopCandidates(value: unknown): value is VertexV1Beta1LogprobsResultTopCandidates {
-  return validators().validateVertexV1Beta1LogprobsResultTopCandidates(value);
+  return isValid(validators().validateVertexV1Beta1LogprobsResultTopCandidates, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1LogprobsResultTopCandidates. */
 export function assertVertexV1Beta1LogprobsResultTopCandidates(value: unknown): asserts value is VertexV1Beta1LogprobsResultTopCandidates {
-  const validateVertexV1Beta1LogprobsResultTopCandidates = validators().validateVertexV1Beta1LogprobsResultTopCandidates;
-  if (!validateVertexV1Beta1LogprobsResultTopCandidates(value)) fail('VertexV1Beta1LogprobsResultTopCandidates', validateVertexV1Beta1LogprobsResultTopCandidates);
+  assertWith('VertexV1Beta1LogprobsResultTopCandidates', validators().validateVertexV1Beta1LogprobsResultTopCandidates, value);
 }
 
 /** Every violation of VertexV1Beta1LogprobsResultTopCandidates in `value` (empty when valid). */
 export function checkVertexV1Beta1LogprobsResultTopCandidates(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1LogprobsResultTopCandidates = validators().validateVertexV1Beta1LogprobsResultTopCandidates;
-  return validateVertexV1Beta1LogprobsResultTopCandidates(value) ? [] : violations(validateVertexV1Beta1LogprobsResultTopCandidates);
+  return checkWith(validators().validateVertexV1Beta1LogprobsResultTopCandidates, value);
 }
 
 /** Reads a received VertexV1Beta1LogprobsResultTopCandidates with its read contract (ReadVertexV1Beta1LogprobsResultTopCandidates): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -961,19 +871,17 @@ export function readVertexV1Beta1LogprobsResultTopCandidates(value: unknown): Re
 
 /** True when `value` is a valid VertexV1Beta1ModalityTokenCount (schemas/vertex/v1beta1/ModalityTokenCount.schema.json). */
 export function isVertexV1Beta1ModalityTokenCount(value: unknown): value is VertexV1Beta1ModalityTokenCount {
-  return validators().validateVertexV1Beta1ModalityTokenCount(value);
+  return isValid(validators().validateVertexV1Beta1ModalityTokenCount, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1ModalityTokenCount. */
 export function assertVertexV1Beta1ModalityTokenCount(value: unknown): asserts value is VertexV1Beta1ModalityTokenCount {
-  const validateVertexV1Beta1ModalityTokenCount = validators().validateVertexV1Beta1ModalityTokenCount;
-  if (!validateVertexV1Beta1ModalityTokenCount(value)) fail('VertexV1Beta1ModalityTokenCount', validateVertexV1Beta1ModalityTokenCount);
+  assertWith('VertexV1Beta1ModalityTokenCount', validators().validateVertexV1Beta1ModalityTokenCount, value);
 }
 
 /** Every violation of VertexV1Beta1ModalityTokenCount in `value` (empty when valid). */
 export function checkVertexV1Beta1ModalityTokenCount(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1ModalityTokenCount = validators().validateVertexV1Beta1ModalityTokenCount;
-  return validateVertexV1Beta1ModalityTokenCount(value) ? [] : violations(validateVertexV1Beta1ModalityTokenCount);
+  return checkWith(validators().validateVertexV1Beta1ModalityTokenCount, value);
 }
 
 /** Reads a received VertexV1Beta1ModalityTokenCount with its read contract (ReadVertexV1Beta1ModalityTokenCount): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -984,53 +892,47 @@ export function readVertexV1Beta1ModalityTokenCount(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1ModelArmorConfig (schemas/vertex/v1beta1/ModelArmorConfig.schema.json). */
 export function isVertexV1Beta1ModelArmorConfig(value: unknown): value is VertexV1Beta1ModelArmorConfig {
-  return validators().validateVertexV1Beta1ModelArmorConfig(value);
+  return isValid(validators().validateVertexV1Beta1ModelArmorConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1ModelArmorConfig. */
 export function assertVertexV1Beta1ModelArmorConfig(value: unknown): asserts value is VertexV1Beta1ModelArmorConfig {
-  const validateVertexV1Beta1ModelArmorConfig = validators().validateVertexV1Beta1ModelArmorConfig;
-  if (!validateVertexV1Beta1ModelArmorConfig(value)) fail('VertexV1Beta1ModelArmorConfig', validateVertexV1Beta1ModelArmorConfig);
+  assertWith('VertexV1Beta1ModelArmorConfig', validators().validateVertexV1Beta1ModelArmorConfig, value);
 }
 
 /** Every violation of VertexV1Beta1ModelArmorConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1ModelArmorConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1ModelArmorConfig = validators().validateVertexV1Beta1ModelArmorConfig;
-  return validateVertexV1Beta1ModelArmorConfig(value) ? [] : violations(validateVertexV1Beta1ModelArmorConfig);
+  return checkWith(validators().validateVertexV1Beta1ModelArmorConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1MultiSpeakerVoiceConfig (schemas/vertex/v1beta1/MultiSpeakerVoiceConfig.schema.json). */
 export function isVertexV1Beta1MultiSpeakerVoiceConfig(value: unknown): value is VertexV1Beta1MultiSpeakerVoiceConfig {
-  return validators().validateVertexV1Beta1MultiSpeakerVoiceConfig(value);
+  return isValid(validators().validateVertexV1Beta1MultiSpeakerVoiceConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1MultiSpeakerVoiceConfig. */
 export function assertVertexV1Beta1MultiSpeakerVoiceConfig(value: unknown): asserts value is VertexV1Beta1MultiSpeakerVoiceConfig {
-  const validateVertexV1Beta1MultiSpeakerVoiceConfig = validators().validateVertexV1Beta1MultiSpeakerVoiceConfig;
-  if (!validateVertexV1Beta1MultiSpeakerVoiceConfig(value)) fail('VertexV1Beta1MultiSpeakerVoiceConfig', validateVertexV1Beta1MultiSpeakerVoiceConfig);
+  assertWith('VertexV1Beta1MultiSpeakerVoiceConfig', validators().validateVertexV1Beta1MultiSpeakerVoiceConfig, value);
 }
 
 /** Every violation of VertexV1Beta1MultiSpeakerVoiceConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1MultiSpeakerVoiceConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1MultiSpeakerVoiceConfig = validators().validateVertexV1Beta1MultiSpeakerVoiceConfig;
-  return validateVertexV1Beta1MultiSpeakerVoiceConfig(value) ? [] : violations(validateVertexV1Beta1MultiSpeakerVoiceConfig);
+  return checkWith(validators().validateVertexV1Beta1MultiSpeakerVoiceConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1Part (schemas/vertex/v1beta1/Part.schema.json). */
 export function isVertexV1Beta1Part(value: unknown): value is VertexV1Beta1Part {
-  return validators().validateVertexV1Beta1Part(value);
+  return isValid(validators().validateVertexV1Beta1Part, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1Part. */
 export function assertVertexV1Beta1Part(value: unknown): asserts value is VertexV1Beta1Part {
-  const validateVertexV1Beta1Part = validators().validateVertexV1Beta1Part;
-  if (!validateVertexV1Beta1Part(value)) fail('VertexV1Beta1Part', validateVertexV1Beta1Part);
+  assertWith('VertexV1Beta1Part', validators().validateVertexV1Beta1Part, value);
 }
 
 /** Every violation of VertexV1Beta1Part in `value` (empty when valid). */
 export function checkVertexV1Beta1Part(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1Part = validators().validateVertexV1Beta1Part;
-  return validateVertexV1Beta1Part(value) ? [] : violations(validateVertexV1Beta1Part);
+  return checkWith(validators().validateVertexV1Beta1Part, value);
 }
 
 /** Reads a received VertexV1Beta1Part with its read contract (ReadVertexV1Beta1Part): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1041,19 +943,17 @@ export function readVertexV1Beta1Part(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1PartialArg (schemas/vertex/v1beta1/PartialArg.schema.json). */
 export function isVertexV1Beta1PartialArg(value: unknown): value is VertexV1Beta1PartialArg {
-  return validators().validateVertexV1Beta1PartialArg(value);
+  return isValid(validators().validateVertexV1Beta1PartialArg, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1PartialArg. */
 export function assertVertexV1Beta1PartialArg(value: unknown): asserts value is VertexV1Beta1PartialArg {
-  const validateVertexV1Beta1PartialArg = validators().validateVertexV1Beta1PartialArg;
-  if (!validateVertexV1Beta1PartialArg(value)) fail('VertexV1Beta1PartialArg', validateVertexV1Beta1PartialArg);
+  assertWith('VertexV1Beta1PartialArg', validators().validateVertexV1Beta1PartialArg, value);
 }
 
 /** Every violation of VertexV1Beta1PartialArg in `value` (empty when valid). */
 export function checkVertexV1Beta1PartialArg(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1PartialArg = validators().validateVertexV1Beta1PartialArg;
-  return validateVertexV1Beta1PartialArg(value) ? [] : violations(validateVertexV1Beta1PartialArg);
+  return checkWith(validators().validateVertexV1Beta1PartialArg, value);
 }
 
 /** Reads a received VertexV1Beta1PartialArg with its read contract (ReadVertexV1Beta1PartialArg): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1064,36 +964,32 @@ export function readVertexV1Beta1PartialArg(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1PrebuiltVoiceConfig (schemas/vertex/v1beta1/PrebuiltVoiceConfig.schema.json). */
 export function isVertexV1Beta1PrebuiltVoiceConfig(value: unknown): value is VertexV1Beta1PrebuiltVoiceConfig {
-  return validators().validateVertexV1Beta1PrebuiltVoiceConfig(value);
+  return isValid(validators().validateVertexV1Beta1PrebuiltVoiceConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1PrebuiltVoiceConfig. */
 export function assertVertexV1Beta1PrebuiltVoiceConfig(value: unknown): asserts value is VertexV1Beta1PrebuiltVoiceConfig {
-  const validateVertexV1Beta1PrebuiltVoiceConfig = validators().validateVertexV1Beta1PrebuiltVoiceConfig;
-  if (!validateVertexV1Beta1PrebuiltVoiceConfig(value)) fail('VertexV1Beta1PrebuiltVoiceConfig', validateVertexV1Beta1PrebuiltVoiceConfig);
+  assertWith('VertexV1Beta1PrebuiltVoiceConfig', validators().validateVertexV1Beta1PrebuiltVoiceConfig, value);
 }
 
 /** Every violation of VertexV1Beta1PrebuiltVoiceConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1PrebuiltVoiceConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1PrebuiltVoiceConfig = validators().validateVertexV1Beta1PrebuiltVoiceConfig;
-  return validateVertexV1Beta1PrebuiltVoiceConfig(value) ? [] : violations(validateVertexV1Beta1PrebuiltVoiceConfig);
+  return checkWith(validators().validateVertexV1Beta1PrebuiltVoiceConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1RagChunk (schemas/vertex/v1beta1/RagChunk.schema.json). */
 export function isVertexV1Beta1RagChunk(value: unknown): value is VertexV1Beta1RagChunk {
-  return validators().validateVertexV1Beta1RagChunk(value);
+  return isValid(validators().validateVertexV1Beta1RagChunk, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1RagChunk. */
 export function assertVertexV1Beta1RagChunk(value: unknown): asserts value is VertexV1Beta1RagChunk {
-  const validateVertexV1Beta1RagChunk = validators().validateVertexV1Beta1RagChunk;
-  if (!validateVertexV1Beta1RagChunk(value)) fail('VertexV1Beta1RagChunk', validateVertexV1Beta1RagChunk);
+  assertWith('VertexV1Beta1RagChunk', validators().validateVertexV1Beta1RagChunk, value);
 }
 
 /** Every violation of VertexV1Beta1RagChunk in `value` (empty when valid). */
 export function checkVertexV1Beta1RagChunk(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1RagChunk = validators().validateVertexV1Beta1RagChunk;
-  return validateVertexV1Beta1RagChunk(value) ? [] : violations(validateVertexV1Beta1RagChunk);
+  return checkWith(validators().validateVertexV1Beta1RagChunk, value);
 }
 
 /** Reads a received VertexV1Beta1RagChunk with its read contract (ReadVertexV1Beta1RagChunk): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1104,19 +1000,17 @@ export function readVertexV1Beta1RagChunk(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1RagChunkPageSpan (schemas/vertex/v1beta1/RagChunkPageSpan.schema.json). */
 export function isVertexV1Beta1RagChunkPageSpan(value: unknown): value is VertexV1Beta1RagChunkPageSpan {
-  return validators().validateVertexV1Beta1RagChunkPageSpan(value);
+  return isValid(validators().validateVertexV1Beta1RagChunkPageSpan, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1RagChunkPageSpan. */
 export function assertVertexV1Beta1RagChunkPageSpan(value: unknown): asserts value is VertexV1Beta1RagChunkPageSpan {
-  const validateVertexV1Beta1RagChunkPageSpan = validators().validateVertexV1Beta1RagChunkPageSpan;
-  if (!validateVertexV1Beta1RagChunkPageSpan(value)) fail('VertexV1Beta1RagChunkPageSpan', validateVertexV1Beta1RagChunkPageSpan);
+  assertWith('VertexV1Beta1RagChunkPageSpan', validators().validateVertexV1Beta1RagChunkPageSpan, value);
 }
 
 /** Every violation of VertexV1Beta1RagChunkPageSpan in `value` (empty when valid). */
 export function checkVertexV1Beta1RagChunkPageSpan(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1RagChunkPageSpan = validators().validateVertexV1Beta1RagChunkPageSpan;
-  return validateVertexV1Beta1RagChunkPageSpan(value) ? [] : violations(validateVertexV1Beta1RagChunkPageSpan);
+  return checkWith(validators().validateVertexV1Beta1RagChunkPageSpan, value);
 }
 
 /** Reads a received VertexV1Beta1RagChunkPageSpan with its read contract (ReadVertexV1Beta1RagChunkPageSpan): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1127,172 +1021,152 @@ export function readVertexV1Beta1RagChunkPageSpan(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1RagRetrievalConfig (schemas/vertex/v1beta1/RagRetrievalConfig.schema.json). */
 export function isVertexV1Beta1RagRetrievalConfig(value: unknown): value is VertexV1Beta1RagRetrievalConfig {
-  return validators().validateVertexV1Beta1RagRetrievalConfig(value);
+  return isValid(validators().validateVertexV1Beta1RagRetrievalConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1RagRetrievalConfig. */
 export function assertVertexV1Beta1RagRetrievalConfig(value: unknown): asserts value is VertexV1Beta1RagRetrievalConfig {
-  const validateVertexV1Beta1RagRetrievalConfig = validators().validateVertexV1Beta1RagRetrievalConfig;
-  if (!validateVertexV1Beta1RagRetrievalConfig(value)) fail('VertexV1Beta1RagRetrievalConfig', validateVertexV1Beta1RagRetrievalConfig);
+  assertWith('VertexV1Beta1RagRetrievalConfig', validators().validateVertexV1Beta1RagRetrievalConfig, value);
 }
 
 /** Every violation of VertexV1Beta1RagRetrievalConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1RagRetrievalConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1RagRetrievalConfig = validators().validateVertexV1Beta1RagRetrievalConfig;
-  return validateVertexV1Beta1RagRetrievalConfig(value) ? [] : violations(validateVertexV1Beta1RagRetrievalConfig);
+  return checkWith(validators().validateVertexV1Beta1RagRetrievalConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1RagRetrievalConfigFilter (schemas/vertex/v1beta1/RagRetrievalConfigFilter.schema.json). */
 export function isVertexV1Beta1RagRetrievalConfigFilter(value: unknown): value is VertexV1Beta1RagRetrievalConfigFilter {
-  return validators().validateVertexV1Beta1RagRetrievalConfigFilter(value);
+  return isValid(validators().validateVertexV1Beta1RagRetrievalConfigFilter, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1RagRetrievalConfigFilter. */
 export function assertVertexV1Beta1RagRetrievalConfigFilter(value: unknown): asserts value is VertexV1Beta1RagRetrievalConfigFilter {
-  const validateVertexV1Beta1RagRetrievalConfigFilter = validators().validateVertexV1Beta1RagRetrievalConfigFilter;
-  if (!validateVertexV1Beta1RagRetrievalConfigFilter(value)) fail('VertexV1Beta1RagRetrievalConfigFilter', validateVertexV1Beta1RagRetrievalConfigFilter);
+  assertWith('VertexV1Beta1RagRetrievalConfigFilter', validators().validateVertexV1Beta1RagRetrievalConfigFilter, value);
 }
 
 /** Every violation of VertexV1Beta1RagRetrievalConfigFilter in `value` (empty when valid). */
 export function checkVertexV1Beta1RagRetrievalConfigFilter(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1RagRetrievalConfigFilter = validators().validateVertexV1Beta1RagRetrievalConfigFilter;
-  return validateVertexV1Beta1RagRetrievalConfigFilter(value) ? [] : violations(validateVertexV1Beta1RagRetrievalConfigFilter);
+  return checkWith(validators().validateVertexV1Beta1RagRetrievalConfigFilter, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1RagRetrievalConfigHybridSearch (schemas/vertex/v1beta1/RagRetrievalConfigHybridSearch.schema.json). */
 export function isVertexV1Beta1RagRetrievalConfigHybridSearch(value: unknown): value is VertexV1Beta1RagRetrievalConfigHybridSearch {
-  return validators().validateVertexV1Beta1RagRetrievalConfigHybridSearch(value);
+  return isValid(validators().validateVertexV1Beta1RagRetrievalConfigHybridSearch, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1RagRetrievalConfigHybridSearch. */
 export function assertVertexV1Beta1RagRetrievalConfigHybridSearch(value: unknown): asserts value is VertexV1Beta1RagRetrievalConfigHybridSearch {
-  const validateVertexV1Beta1RagRetrievalConfigHybridSearch = validators().validateVertexV1Beta1RagRetrievalConfigHybridSearch;
-  if (!validateVertexV1Beta1RagRetrievalConfigHybridSearch(value)) fail('VertexV1Beta1RagRetrievalConfigHybridSearch', validateVertexV1Beta1RagRetrievalConfigHybridSearch);
+  assertWith('VertexV1Beta1RagRetrievalConfigHybridSearch', validators().validateVertexV1Beta1RagRetrievalConfigHybridSearch, value);
 }
 
 /** Every violation of VertexV1Beta1RagRetrievalConfigHybridSearch in `value` (empty when valid). */
 export function checkVertexV1Beta1RagRetrievalConfigHybridSearch(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1RagRetrievalConfigHybridSearch = validators().validateVertexV1Beta1RagRetrievalConfigHybridSearch;
-  return validateVertexV1Beta1RagRetrievalConfigHybridSearch(value) ? [] : violations(validateVertexV1Beta1RagRetrievalConfigHybridSearch);
+  return checkWith(validators().validateVertexV1Beta1RagRetrievalConfigHybridSearch, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1RagRetrievalConfigRanking (schemas/vertex/v1beta1/RagRetrievalConfigRanking.schema.json). */
 export function isVertexV1Beta1RagRetrievalConfigRanking(value: unknown): value is VertexV1Beta1RagRetrievalConfigRanking {
-  return validators().validateVertexV1Beta1RagRetrievalConfigRanking(value);
+  return isValid(validators().validateVertexV1Beta1RagRetrievalConfigRanking, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1RagRetrievalConfigRanking. */
 export function assertVertexV1Beta1RagRetrievalConfigRanking(value: unknown): asserts value is VertexV1Beta1RagRetrievalConfigRanking {
-  const validateVertexV1Beta1RagRetrievalConfigRanking = validators().validateVertexV1Beta1RagRetrievalConfigRanking;
-  if (!validateVertexV1Beta1RagRetrievalConfigRanking(value)) fail('VertexV1Beta1RagRetrievalConfigRanking', validateVertexV1Beta1RagRetrievalConfigRanking);
+  assertWith('VertexV1Beta1RagRetrievalConfigRanking', validators().validateVertexV1Beta1RagRetrievalConfigRanking, value);
 }
 
 /** Every violation of VertexV1Beta1RagRetrievalConfigRanking in `value` (empty when valid). */
 export function checkVertexV1Beta1RagRetrievalConfigRanking(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1RagRetrievalConfigRanking = validators().validateVertexV1Beta1RagRetrievalConfigRanking;
-  return validateVertexV1Beta1RagRetrievalConfigRanking(value) ? [] : violations(validateVertexV1Beta1RagRetrievalConfigRanking);
+  return checkWith(validators().validateVertexV1Beta1RagRetrievalConfigRanking, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1RagRetrievalConfigRankingLlmRanker (schemas/vertex/v1beta1/RagRetrievalConfigRankingLlmRanker.schema.json). */
 export function isVertexV1Beta1RagRetrievalConfigRankingLlmRanker(value: unknown): value is VertexV1Beta1RagRetrievalConfigRankingLlmRanker {
-  return validators().validateVertexV1Beta1RagRetrievalConfigRankingLlmRanker(value);
+  return isValid(validators().validateVertexV1Beta1RagRetrievalConfigRankingLlmRanker, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1RagRetrievalConfigRankingLlmRanker. */
 export function assertVertexV1Beta1RagRetrievalConfigRankingLlmRanker(value: unknown): asserts value is VertexV1Beta1RagRetrievalConfigRankingLlmRanker {
-  const validateVertexV1Beta1RagRetrievalConfigRankingLlmRanker = validators().validateVertexV1Beta1RagRetrievalConfigRankingLlmRanker;
-  if (!validateVertexV1Beta1RagRetrievalConfigRankingLlmRanker(value)) fail('VertexV1Beta1RagRetrievalConfigRankingLlmRanker', validateVertexV1Beta1RagRetrievalConfigRankingLlmRanker);
+  assertWith('VertexV1Beta1RagRetrievalConfigRankingLlmRanker', validators().validateVertexV1Beta1RagRetrievalConfigRankingLlmRanker, value);
 }
 
 /** Every violation of VertexV1Beta1RagRetrievalConfigRankingLlmRanker in `value` (empty when valid). */
 export function checkVertexV1Beta1RagRetrievalConfigRankingLlmRanker(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1RagRetrievalConfigRankingLlmRanker = validators().validateVertexV1Beta1RagRetrievalConfigRankingLlmRanker;
-  return validateVertexV1Beta1RagRetrievalConfigRankingLlmRanker(value) ? [] : violations(validateVertexV1Beta1RagRetrievalConfigRankingLlmRanker);
+  return checkWith(validators().validateVertexV1Beta1RagRetrievalConfigRankingLlmRanker, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1RagRetrievalConfigRankingRankService (schemas/vertex/v1beta1/RagRetrievalConfigRankingRankService.schema.json). */
 export function isVertexV1Beta1RagRetrievalConfigRankingRankService(value: unknown): value is VertexV1Beta1RagRetrievalConfigRankingRankService {
-  return validators().validateVertexV1Beta1RagRetrievalConfigRankingRankService(value);
+  return isValid(validators().validateVertexV1Beta1RagRetrievalConfigRankingRankService, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1RagRetrievalConfigRankingRankService. */
 export function assertVertexV1Beta1RagRetrievalConfigRankingRankService(value: unknown): asserts value is VertexV1Beta1RagRetrievalConfigRankingRankService {
-  const validateVertexV1Beta1RagRetrievalConfigRankingRankService = validators().validateVertexV1Beta1RagRetrievalConfigRankingRankService;
-  if (!validateVertexV1Beta1RagRetrievalConfigRankingRankService(value)) fail('VertexV1Beta1RagRetrievalConfigRankingRankService', validateVertexV1Beta1RagRetrievalConfigRankingRankService);
+  assertWith('VertexV1Beta1RagRetrievalConfigRankingRankService', validators().validateVertexV1Beta1RagRetrievalConfigRankingRankService, value);
 }
 
 /** Every violation of VertexV1Beta1RagRetrievalConfigRankingRankService in `value` (empty when valid). */
 export function checkVertexV1Beta1RagRetrievalConfigRankingRankService(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1RagRetrievalConfigRankingRankService = validators().validateVertexV1Beta1RagRetrievalConfigRankingRankService;
-  return validateVertexV1Beta1RagRetrievalConfigRankingRankService(value) ? [] : violations(validateVertexV1Beta1RagRetrievalConfigRankingRankService);
+  return checkWith(validators().validateVertexV1Beta1RagRetrievalConfigRankingRankService, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1ReplicatedVoiceConfig (schemas/vertex/v1beta1/ReplicatedVoiceConfig.schema.json). */
 export function isVertexV1Beta1ReplicatedVoiceConfig(value: unknown): value is VertexV1Beta1ReplicatedVoiceConfig {
-  return validators().validateVertexV1Beta1ReplicatedVoiceConfig(value);
+  return isValid(validators().validateVertexV1Beta1ReplicatedVoiceConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1ReplicatedVoiceConfig. */
 export function assertVertexV1Beta1ReplicatedVoiceConfig(value: unknown): asserts value is VertexV1Beta1ReplicatedVoiceConfig {
-  const validateVertexV1Beta1ReplicatedVoiceConfig = validators().validateVertexV1Beta1ReplicatedVoiceConfig;
-  if (!validateVertexV1Beta1ReplicatedVoiceConfig(value)) fail('VertexV1Beta1ReplicatedVoiceConfig', validateVertexV1Beta1ReplicatedVoiceConfig);
+  assertWith('VertexV1Beta1ReplicatedVoiceConfig', validators().validateVertexV1Beta1ReplicatedVoiceConfig, value);
 }
 
 /** Every violation of VertexV1Beta1ReplicatedVoiceConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1ReplicatedVoiceConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1ReplicatedVoiceConfig = validators().validateVertexV1Beta1ReplicatedVoiceConfig;
-  return validateVertexV1Beta1ReplicatedVoiceConfig(value) ? [] : violations(validateVertexV1Beta1ReplicatedVoiceConfig);
+  return checkWith(validators().validateVertexV1Beta1ReplicatedVoiceConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1Retrieval (schemas/vertex/v1beta1/Retrieval.schema.json). */
 export function isVertexV1Beta1Retrieval(value: unknown): value is VertexV1Beta1Retrieval {
-  return validators().validateVertexV1Beta1Retrieval(value);
+  return isValid(validators().validateVertexV1Beta1Retrieval, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1Retrieval. */
 export function assertVertexV1Beta1Retrieval(value: unknown): asserts value is VertexV1Beta1Retrieval {
-  const validateVertexV1Beta1Retrieval = validators().validateVertexV1Beta1Retrieval;
-  if (!validateVertexV1Beta1Retrieval(value)) fail('VertexV1Beta1Retrieval', validateVertexV1Beta1Retrieval);
+  assertWith('VertexV1Beta1Retrieval', validators().validateVertexV1Beta1Retrieval, value);
 }
 
 /** Every violation of VertexV1Beta1Retrieval in `value` (empty when valid). */
 export function checkVertexV1Beta1Retrieval(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1Retrieval = validators().validateVertexV1Beta1Retrieval;
-  return validateVertexV1Beta1Retrieval(value) ? [] : violations(validateVertexV1Beta1Retrieval);
+  return checkWith(validators().validateVertexV1Beta1Retrieval, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1RetrievalConfig (schemas/vertex/v1beta1/RetrievalConfig.schema.json). */
 export function isVertexV1Beta1RetrievalConfig(value: unknown): value is VertexV1Beta1RetrievalConfig {
-  return validators().validateVertexV1Beta1RetrievalConfig(value);
+  return isValid(validators().validateVertexV1Beta1RetrievalConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1RetrievalConfig. */
 export function assertVertexV1Beta1RetrievalConfig(value: unknown): asserts value is VertexV1Beta1RetrievalConfig {
-  const validateVertexV1Beta1RetrievalConfig = validators().validateVertexV1Beta1RetrievalConfig;
-  if (!validateVertexV1Beta1RetrievalConfig(value)) fail('VertexV1Beta1RetrievalConfig', validateVertexV1Beta1RetrievalConfig);
+  assertWith('VertexV1Beta1RetrievalConfig', validators().validateVertexV1Beta1RetrievalConfig, value);
 }
 
 /** Every violation of VertexV1Beta1RetrievalConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1RetrievalConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1RetrievalConfig = validators().validateVertexV1Beta1RetrievalConfig;
-  return validateVertexV1Beta1RetrievalConfig(value) ? [] : violations(validateVertexV1Beta1RetrievalConfig);
+  return checkWith(validators().validateVertexV1Beta1RetrievalConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1RetrievalMetadata (schemas/vertex/v1beta1/RetrievalMetadata.schema.json). */
 export function isVertexV1Beta1RetrievalMetadata(value: unknown): value is VertexV1Beta1RetrievalMetadata {
-  return validators().validateVertexV1Beta1RetrievalMetadata(value);
+  return isValid(validators().validateVertexV1Beta1RetrievalMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1RetrievalMetadata. */
 export function assertVertexV1Beta1RetrievalMetadata(value: unknown): asserts value is VertexV1Beta1RetrievalMetadata {
-  const validateVertexV1Beta1RetrievalMetadata = validators().validateVertexV1Beta1RetrievalMetadata;
-  if (!validateVertexV1Beta1RetrievalMetadata(value)) fail('VertexV1Beta1RetrievalMetadata', validateVertexV1Beta1RetrievalMetadata);
+  assertWith('VertexV1Beta1RetrievalMetadata', validators().validateVertexV1Beta1RetrievalMetadata, value);
 }
 
 /** Every violation of VertexV1Beta1RetrievalMetadata in `value` (empty when valid). */
 export function checkVertexV1Beta1RetrievalMetadata(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1RetrievalMetadata = validators().validateVertexV1Beta1RetrievalMetadata;
-  return validateVertexV1Beta1RetrievalMetadata(value) ? [] : violations(validateVertexV1Beta1RetrievalMetadata);
+  return checkWith(validators().validateVertexV1Beta1RetrievalMetadata, value);
 }
 
 /** Reads a received VertexV1Beta1RetrievalMetadata with its read contract (ReadVertexV1Beta1RetrievalMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1303,19 +1177,17 @@ export function readVertexV1Beta1RetrievalMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1SafetyRating (schemas/vertex/v1beta1/SafetyRating.schema.json). */
 export function isVertexV1Beta1SafetyRating(value: unknown): value is VertexV1Beta1SafetyRating {
-  return validators().validateVertexV1Beta1SafetyRating(value);
+  return isValid(validators().validateVertexV1Beta1SafetyRating, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1SafetyRating. */
 export function assertVertexV1Beta1SafetyRating(value: unknown): asserts value is VertexV1Beta1SafetyRating {
-  const validateVertexV1Beta1SafetyRating = validators().validateVertexV1Beta1SafetyRating;
-  if (!validateVertexV1Beta1SafetyRating(value)) fail('VertexV1Beta1SafetyRating', validateVertexV1Beta1SafetyRating);
+  assertWith('VertexV1Beta1SafetyRating', validators().validateVertexV1Beta1SafetyRating, value);
 }
 
 /** Every violation of VertexV1Beta1SafetyRating in `value` (empty when valid). */
 export function checkVertexV1Beta1SafetyRating(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1SafetyRating = validators().validateVertexV1Beta1SafetyRating;
-  return validateVertexV1Beta1SafetyRating(value) ? [] : violations(validateVertexV1Beta1SafetyRating);
+  return checkWith(validators().validateVertexV1Beta1SafetyRating, value);
 }
 
 /** Reads a received VertexV1Beta1SafetyRating with its read contract (ReadVertexV1Beta1SafetyRating): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1326,53 +1198,47 @@ export function readVertexV1Beta1SafetyRating(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1SafetySetting (schemas/vertex/v1beta1/SafetySetting.schema.json). */
 export function isVertexV1Beta1SafetySetting(value: unknown): value is VertexV1Beta1SafetySetting {
-  return validators().validateVertexV1Beta1SafetySetting(value);
+  return isValid(validators().validateVertexV1Beta1SafetySetting, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1SafetySetting. */
 export function assertVertexV1Beta1SafetySetting(value: unknown): asserts value is VertexV1Beta1SafetySetting {
-  const validateVertexV1Beta1SafetySetting = validators().validateVertexV1Beta1SafetySetting;
-  if (!validateVertexV1Beta1SafetySetting(value)) fail('VertexV1Beta1SafetySetting', validateVertexV1Beta1SafetySetting);
+  assertWith('VertexV1Beta1SafetySetting', validators().validateVertexV1Beta1SafetySetting, value);
 }
 
 /** Every violation of VertexV1Beta1SafetySetting in `value` (empty when valid). */
 export function checkVertexV1Beta1SafetySetting(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1SafetySetting = validators().validateVertexV1Beta1SafetySetting;
-  return validateVertexV1Beta1SafetySetting(value) ? [] : violations(validateVertexV1Beta1SafetySetting);
+  return checkWith(validators().validateVertexV1Beta1SafetySetting, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1Schema (schemas/vertex/v1beta1/Schema.schema.json). */
 export function isVertexV1Beta1Schema(value: unknown): value is VertexV1Beta1Schema {
-  return validators().validateVertexV1Beta1Schema(value);
+  return isValid(validators().validateVertexV1Beta1Schema, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1Schema. */
 export function assertVertexV1Beta1Schema(value: unknown): asserts value is VertexV1Beta1Schema {
-  const validateVertexV1Beta1Schema = validators().validateVertexV1Beta1Schema;
-  if (!validateVertexV1Beta1Schema(value)) fail('VertexV1Beta1Schema', validateVertexV1Beta1Schema);
+  assertWith('VertexV1Beta1Schema', validators().validateVertexV1Beta1Schema, value);
 }
 
 /** Every violation of VertexV1Beta1Schema in `value` (empty when valid). */
 export function checkVertexV1Beta1Schema(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1Schema = validators().validateVertexV1Beta1Schema;
-  return validateVertexV1Beta1Schema(value) ? [] : violations(validateVertexV1Beta1Schema);
+  return checkWith(validators().validateVertexV1Beta1Schema, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1SearchEntryPoint (schemas/vertex/v1beta1/SearchEntryPoint.schema.json). */
 export function isVertexV1Beta1SearchEntryPoint(value: unknown): value is VertexV1Beta1SearchEntryPoint {
-  return validators().validateVertexV1Beta1SearchEntryPoint(value);
+  return isValid(validators().validateVertexV1Beta1SearchEntryPoint, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1SearchEntryPoint. */
 export function assertVertexV1Beta1SearchEntryPoint(value: unknown): asserts value is VertexV1Beta1SearchEntryPoint {
-  const validateVertexV1Beta1SearchEntryPoint = validators().validateVertexV1Beta1SearchEntryPoint;
-  if (!validateVertexV1Beta1SearchEntryPoint(value)) fail('VertexV1Beta1SearchEntryPoint', validateVertexV1Beta1SearchEntryPoint);
+  assertWith('VertexV1Beta1SearchEntryPoint', validators().validateVertexV1Beta1SearchEntryPoint, value);
 }
 
 /** Every violation of VertexV1Beta1SearchEntryPoint in `value` (empty when valid). */
 export function checkVertexV1Beta1SearchEntryPoint(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1SearchEntryPoint = validators().validateVertexV1Beta1SearchEntryPoint;
-  return validateVertexV1Beta1SearchEntryPoint(value) ? [] : violations(validateVertexV1Beta1SearchEntryPoint);
+  return checkWith(validators().validateVertexV1Beta1SearchEntryPoint, value);
 }
 
 /** Reads a received VertexV1Beta1SearchEntryPoint with its read contract (ReadVertexV1Beta1SearchEntryPoint): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1383,19 +1249,17 @@ export function readVertexV1Beta1SearchEntryPoint(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1Segment (schemas/vertex/v1beta1/Segment.schema.json). */
 export function isVertexV1Beta1Segment(value: unknown): value is VertexV1Beta1Segment {
-  return validators().validateVertexV1Beta1Segment(value);
+  return isValid(validators().validateVertexV1Beta1Segment, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1Segment. */
 export function assertVertexV1Beta1Segment(value: unknown): asserts value is VertexV1Beta1Segment {
-  const validateVertexV1Beta1Segment = validators().validateVertexV1Beta1Segment;
-  if (!validateVertexV1Beta1Segment(value)) fail('VertexV1Beta1Segment', validateVertexV1Beta1Segment);
+  assertWith('VertexV1Beta1Segment', validators().validateVertexV1Beta1Segment, value);
 }
 
 /** Every violation of VertexV1Beta1Segment in `value` (empty when valid). */
 export function checkVertexV1Beta1Segment(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1Segment = validators().validateVertexV1Beta1Segment;
-  return validateVertexV1Beta1Segment(value) ? [] : violations(validateVertexV1Beta1Segment);
+  return checkWith(validators().validateVertexV1Beta1Segment, value);
 }
 
 /** Reads a received VertexV1Beta1Segment with its read contract (ReadVertexV1Beta1Segment): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1406,172 +1270,152 @@ export function readVertexV1Beta1Segment(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1SpeakerVoiceConfig (schemas/vertex/v1beta1/SpeakerVoiceConfig.schema.json). */
 export function isVertexV1Beta1SpeakerVoiceConfig(value: unknown): value is VertexV1Beta1SpeakerVoiceConfig {
-  return validators().validateVertexV1Beta1SpeakerVoiceConfig(value);
+  return isValid(validators().validateVertexV1Beta1SpeakerVoiceConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1SpeakerVoiceConfig. */
 export function assertVertexV1Beta1SpeakerVoiceConfig(value: unknown): asserts value is VertexV1Beta1SpeakerVoiceConfig {
-  const validateVertexV1Beta1SpeakerVoiceConfig = validators().validateVertexV1Beta1SpeakerVoiceConfig;
-  if (!validateVertexV1Beta1SpeakerVoiceConfig(value)) fail('VertexV1Beta1SpeakerVoiceConfig', validateVertexV1Beta1SpeakerVoiceConfig);
+  assertWith('VertexV1Beta1SpeakerVoiceConfig', validators().validateVertexV1Beta1SpeakerVoiceConfig, value);
 }
 
 /** Every violation of VertexV1Beta1SpeakerVoiceConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1SpeakerVoiceConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1SpeakerVoiceConfig = validators().validateVertexV1Beta1SpeakerVoiceConfig;
-  return validateVertexV1Beta1SpeakerVoiceConfig(value) ? [] : violations(validateVertexV1Beta1SpeakerVoiceConfig);
+  return checkWith(validators().validateVertexV1Beta1SpeakerVoiceConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1SpeechConfig (schemas/vertex/v1beta1/SpeechConfig.schema.json). */
 export function isVertexV1Beta1SpeechConfig(value: unknown): value is VertexV1Beta1SpeechConfig {
-  return validators().validateVertexV1Beta1SpeechConfig(value);
+  return isValid(validators().validateVertexV1Beta1SpeechConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1SpeechConfig. */
 export function assertVertexV1Beta1SpeechConfig(value: unknown): asserts value is VertexV1Beta1SpeechConfig {
-  const validateVertexV1Beta1SpeechConfig = validators().validateVertexV1Beta1SpeechConfig;
-  if (!validateVertexV1Beta1SpeechConfig(value)) fail('VertexV1Beta1SpeechConfig', validateVertexV1Beta1SpeechConfig);
+  assertWith('VertexV1Beta1SpeechConfig', validators().validateVertexV1Beta1SpeechConfig, value);
 }
 
 /** Every violation of VertexV1Beta1SpeechConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1SpeechConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1SpeechConfig = validators().validateVertexV1Beta1SpeechConfig;
-  return validateVertexV1Beta1SpeechConfig(value) ? [] : violations(validateVertexV1Beta1SpeechConfig);
+  return checkWith(validators().validateVertexV1Beta1SpeechConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1Tool (schemas/vertex/v1beta1/Tool.schema.json). */
 export function isVertexV1Beta1Tool(value: unknown): value is VertexV1Beta1Tool {
-  return validators().validateVertexV1Beta1Tool(value);
+  return isValid(validators().validateVertexV1Beta1Tool, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1Tool. */
 export function assertVertexV1Beta1Tool(value: unknown): asserts value is VertexV1Beta1Tool {
-  const validateVertexV1Beta1Tool = validators().validateVertexV1Beta1Tool;
-  if (!validateVertexV1Beta1Tool(value)) fail('VertexV1Beta1Tool', validateVertexV1Beta1Tool);
+  assertWith('VertexV1Beta1Tool', validators().validateVertexV1Beta1Tool, value);
 }
 
 /** Every violation of VertexV1Beta1Tool in `value` (empty when valid). */
 export function checkVertexV1Beta1Tool(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1Tool = validators().validateVertexV1Beta1Tool;
-  return validateVertexV1Beta1Tool(value) ? [] : violations(validateVertexV1Beta1Tool);
+  return checkWith(validators().validateVertexV1Beta1Tool, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1ToolCodeExecution (schemas/vertex/v1beta1/ToolCodeExecution.schema.json). */
 export function isVertexV1Beta1ToolCodeExecution(value: unknown): value is VertexV1Beta1ToolCodeExecution {
-  return validators().validateVertexV1Beta1ToolCodeExecution(value);
+  return isValid(validators().validateVertexV1Beta1ToolCodeExecution, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1ToolCodeExecution. */
 export function assertVertexV1Beta1ToolCodeExecution(value: unknown): asserts value is VertexV1Beta1ToolCodeExecution {
-  const validateVertexV1Beta1ToolCodeExecution = validators().validateVertexV1Beta1ToolCodeExecution;
-  if (!validateVertexV1Beta1ToolCodeExecution(value)) fail('VertexV1Beta1ToolCodeExecution', validateVertexV1Beta1ToolCodeExecution);
+  assertWith('VertexV1Beta1ToolCodeExecution', validators().validateVertexV1Beta1ToolCodeExecution, value);
 }
 
 /** Every violation of VertexV1Beta1ToolCodeExecution in `value` (empty when valid). */
 export function checkVertexV1Beta1ToolCodeExecution(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1ToolCodeExecution = validators().validateVertexV1Beta1ToolCodeExecution;
-  return validateVertexV1Beta1ToolCodeExecution(value) ? [] : violations(validateVertexV1Beta1ToolCodeExecution);
+  return checkWith(validators().validateVertexV1Beta1ToolCodeExecution, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1ToolComputerUse (schemas/vertex/v1beta1/ToolComputerUse.schema.json). */
 export function isVertexV1Beta1ToolComputerUse(value: unknown): value is VertexV1Beta1ToolComputerUse {
-  return validators().validateVertexV1Beta1ToolComputerUse(value);
+  return isValid(validators().validateVertexV1Beta1ToolComputerUse, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1ToolComputerUse. */
 export function assertVertexV1Beta1ToolComputerUse(value: unknown): asserts value is VertexV1Beta1ToolComputerUse {
-  const validateVertexV1Beta1ToolComputerUse = validators().validateVertexV1Beta1ToolComputerUse;
-  if (!validateVertexV1Beta1ToolComputerUse(value)) fail('VertexV1Beta1ToolComputerUse', validateVertexV1Beta1ToolComputerUse);
+  assertWith('VertexV1Beta1ToolComputerUse', validators().validateVertexV1Beta1ToolComputerUse, value);
 }
 
 /** Every violation of VertexV1Beta1ToolComputerUse in `value` (empty when valid). */
 export function checkVertexV1Beta1ToolComputerUse(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1ToolComputerUse = validators().validateVertexV1Beta1ToolComputerUse;
-  return validateVertexV1Beta1ToolComputerUse(value) ? [] : violations(validateVertexV1Beta1ToolComputerUse);
+  return checkWith(validators().validateVertexV1Beta1ToolComputerUse, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1ToolConfig (schemas/vertex/v1beta1/ToolConfig.schema.json). */
 export function isVertexV1Beta1ToolConfig(value: unknown): value is VertexV1Beta1ToolConfig {
-  return validators().validateVertexV1Beta1ToolConfig(value);
+  return isValid(validators().validateVertexV1Beta1ToolConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1ToolConfig. */
 export function assertVertexV1Beta1ToolConfig(value: unknown): asserts value is VertexV1Beta1ToolConfig {
-  const validateVertexV1Beta1ToolConfig = validators().validateVertexV1Beta1ToolConfig;
-  if (!validateVertexV1Beta1ToolConfig(value)) fail('VertexV1Beta1ToolConfig', validateVertexV1Beta1ToolConfig);
+  assertWith('VertexV1Beta1ToolConfig', validators().validateVertexV1Beta1ToolConfig, value);
 }
 
 /** Every violation of VertexV1Beta1ToolConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1ToolConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1ToolConfig = validators().validateVertexV1Beta1ToolConfig;
-  return validateVertexV1Beta1ToolConfig(value) ? [] : violations(validateVertexV1Beta1ToolConfig);
+  return checkWith(validators().validateVertexV1Beta1ToolConfig, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1ToolGoogleSearch (schemas/vertex/v1beta1/ToolGoogleSearch.schema.json). */
 export function isVertexV1Beta1ToolGoogleSearch(value: unknown): value is VertexV1Beta1ToolGoogleSearch {
-  return validators().validateVertexV1Beta1ToolGoogleSearch(value);
+  return isValid(validators().validateVertexV1Beta1ToolGoogleSearch, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1ToolGoogleSearch. */
 export function assertVertexV1Beta1ToolGoogleSearch(value: unknown): asserts value is VertexV1Beta1ToolGoogleSearch {
-  const validateVertexV1Beta1ToolGoogleSearch = validators().validateVertexV1Beta1ToolGoogleSearch;
-  if (!validateVertexV1Beta1ToolGoogleSearch(value)) fail('VertexV1Beta1ToolGoogleSearch', validateVertexV1Beta1ToolGoogleSearch);
+  assertWith('VertexV1Beta1ToolGoogleSearch', validators().validateVertexV1Beta1ToolGoogleSearch, value);
 }
 
 /** Every violation of VertexV1Beta1ToolGoogleSearch in `value` (empty when valid). */
 export function checkVertexV1Beta1ToolGoogleSearch(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1ToolGoogleSearch = validators().validateVertexV1Beta1ToolGoogleSearch;
-  return validateVertexV1Beta1ToolGoogleSearch(value) ? [] : violations(validateVertexV1Beta1ToolGoogleSearch);
+  return checkWith(validators().validateVertexV1Beta1ToolGoogleSearch, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1ToolParallelAiSearch (schemas/vertex/v1beta1/ToolParallelAiSearch.schema.json). */
 export function isVertexV1Beta1ToolParallelAiSearch(value: unknown): value is VertexV1Beta1ToolParallelAiSearch {
-  return validators().validateVertexV1Beta1ToolParallelAiSearch(value);
+  return isValid(validators().validateVertexV1Beta1ToolParallelAiSearch, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1ToolParallelAiSearch. */
 export function assertVertexV1Beta1ToolParallelAiSearch(value: unknown): asserts value is VertexV1Beta1ToolParallelAiSearch {
-  const validateVertexV1Beta1ToolParallelAiSearch = validators().validateVertexV1Beta1ToolParallelAiSearch;
-  if (!validateVertexV1Beta1ToolParallelAiSearch(value)) fail('VertexV1Beta1ToolParallelAiSearch', validateVertexV1Beta1ToolParallelAiSearch);
+  assertWith('VertexV1Beta1ToolParallelAiSearch', validators().validateVertexV1Beta1ToolParallelAiSearch, value);
 }
 
 /** Every violation of VertexV1Beta1ToolParallelAiSearch in `value` (empty when valid). */
 export function checkVertexV1Beta1ToolParallelAiSearch(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1ToolParallelAiSearch = validators().validateVertexV1Beta1ToolParallelAiSearch;
-  return validateVertexV1Beta1ToolParallelAiSearch(value) ? [] : violations(validateVertexV1Beta1ToolParallelAiSearch);
+  return checkWith(validators().validateVertexV1Beta1ToolParallelAiSearch, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1UrlContext (schemas/vertex/v1beta1/UrlContext.schema.json). */
 export function isVertexV1Beta1UrlContext(value: unknown): value is VertexV1Beta1UrlContext {
-  return validators().validateVertexV1Beta1UrlContext(value);
+  return isValid(validators().validateVertexV1Beta1UrlContext, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1UrlContext. */
 export function assertVertexV1Beta1UrlContext(value: unknown): asserts value is VertexV1Beta1UrlContext {
-  const validateVertexV1Beta1UrlContext = validators().validateVertexV1Beta1UrlContext;
-  if (!validateVertexV1Beta1UrlContext(value)) fail('VertexV1Beta1UrlContext', validateVertexV1Beta1UrlContext);
+  assertWith('VertexV1Beta1UrlContext', validators().validateVertexV1Beta1UrlContext, value);
 }
 
 /** Every violation of VertexV1Beta1UrlContext in `value` (empty when valid). */
 export function checkVertexV1Beta1UrlContext(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1UrlContext = validators().validateVertexV1Beta1UrlContext;
-  return validateVertexV1Beta1UrlContext(value) ? [] : violations(validateVertexV1Beta1UrlContext);
+  return checkWith(validators().validateVertexV1Beta1UrlContext, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1UrlContextMetadata (schemas/vertex/v1beta1/UrlContextMetadata.schema.json). */
 export function isVertexV1Beta1UrlContextMetadata(value: unknown): value is VertexV1Beta1UrlContextMetadata {
-  return validators().validateVertexV1Beta1UrlContextMetadata(value);
+  return isValid(validators().validateVertexV1Beta1UrlContextMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1UrlContextMetadata. */
 export function assertVertexV1Beta1UrlContextMetadata(value: unknown): asserts value is VertexV1Beta1UrlContextMetadata {
-  const validateVertexV1Beta1UrlContextMetadata = validators().validateVertexV1Beta1UrlContextMetadata;
-  if (!validateVertexV1Beta1UrlContextMetadata(value)) fail('VertexV1Beta1UrlContextMetadata', validateVertexV1Beta1UrlContextMetadata);
+  assertWith('VertexV1Beta1UrlContextMetadata', validators().validateVertexV1Beta1UrlContextMetadata, value);
 }
 
 /** Every violation of VertexV1Beta1UrlContextMetadata in `value` (empty when valid). */
 export function checkVertexV1Beta1UrlContextMetadata(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1UrlContextMetadata = validators().validateVertexV1Beta1UrlContextMetadata;
-  return validateVertexV1Beta1UrlContextMetadata(value) ? [] : violations(validateVertexV1Beta1UrlContextMetadata);
+  return checkWith(validators().validateVertexV1Beta1UrlContextMetadata, value);
 }
 
 /** Reads a received VertexV1Beta1UrlContextMetadata with its read contract (ReadVertexV1Beta1UrlContextMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1582,19 +1426,17 @@ export function readVertexV1Beta1UrlContextMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1UrlMetadata (schemas/vertex/v1beta1/UrlMetadata.schema.json). */
 export function isVertexV1Beta1UrlMetadata(value: unknown): value is VertexV1Beta1UrlMetadata {
-  return validators().validateVertexV1Beta1UrlMetadata(value);
+  return isValid(validators().validateVertexV1Beta1UrlMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1UrlMetadata. */
 export function assertVertexV1Beta1UrlMetadata(value: unknown): asserts value is VertexV1Beta1UrlMetadata {
-  const validateVertexV1Beta1UrlMetadata = validators().validateVertexV1Beta1UrlMetadata;
-  if (!validateVertexV1Beta1UrlMetadata(value)) fail('VertexV1Beta1UrlMetadata', validateVertexV1Beta1UrlMetadata);
+  assertWith('VertexV1Beta1UrlMetadata', validators().validateVertexV1Beta1UrlMetadata, value);
 }
 
 /** Every violation of VertexV1Beta1UrlMetadata in `value` (empty when valid). */
 export function checkVertexV1Beta1UrlMetadata(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1UrlMetadata = validators().validateVertexV1Beta1UrlMetadata;
-  return validateVertexV1Beta1UrlMetadata(value) ? [] : violations(validateVertexV1Beta1UrlMetadata);
+  return checkWith(validators().validateVertexV1Beta1UrlMetadata, value);
 }
 
 /** Reads a received VertexV1Beta1UrlMetadata with its read contract (ReadVertexV1Beta1UrlMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1605,87 +1447,77 @@ export function readVertexV1Beta1UrlMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1VertexAISearch (schemas/vertex/v1beta1/VertexAISearch.schema.json). */
 export function isVertexV1Beta1VertexAISearch(value: unknown): value is VertexV1Beta1VertexAISearch {
-  return validators().validateVertexV1Beta1VertexAISearch(value);
+  return isValid(validators().validateVertexV1Beta1VertexAISearch, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1VertexAISearch. */
 export function assertVertexV1Beta1VertexAISearch(value: unknown): asserts value is VertexV1Beta1VertexAISearch {
-  const validateVertexV1Beta1VertexAISearch = validators().validateVertexV1Beta1VertexAISearch;
-  if (!validateVertexV1Beta1VertexAISearch(value)) fail('VertexV1Beta1VertexAISearch', validateVertexV1Beta1VertexAISearch);
+  assertWith('VertexV1Beta1VertexAISearch', validators().validateVertexV1Beta1VertexAISearch, value);
 }
 
 /** Every violation of VertexV1Beta1VertexAISearch in `value` (empty when valid). */
 export function checkVertexV1Beta1VertexAISearch(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1VertexAISearch = validators().validateVertexV1Beta1VertexAISearch;
-  return validateVertexV1Beta1VertexAISearch(value) ? [] : violations(validateVertexV1Beta1VertexAISearch);
+  return checkWith(validators().validateVertexV1Beta1VertexAISearch, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1VertexAISearchDataStoreSpec (schemas/vertex/v1beta1/VertexAISearchDataStoreSpec.schema.json). */
 export function isVertexV1Beta1VertexAISearchDataStoreSpec(value: unknown): value is VertexV1Beta1VertexAISearchDataStoreSpec {
-  return validators().validateVertexV1Beta1VertexAISearchDataStoreSpec(value);
+  return isValid(validators().validateVertexV1Beta1VertexAISearchDataStoreSpec, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1VertexAISearchDataStoreSpec. */
 export function assertVertexV1Beta1VertexAISearchDataStoreSpec(value: unknown): asserts value is VertexV1Beta1VertexAISearchDataStoreSpec {
-  const validateVertexV1Beta1VertexAISearchDataStoreSpec = validators().validateVertexV1Beta1VertexAISearchDataStoreSpec;
-  if (!validateVertexV1Beta1VertexAISearchDataStoreSpec(value)) fail('VertexV1Beta1VertexAISearchDataStoreSpec', validateVertexV1Beta1VertexAISearchDataStoreSpec);
+  assertWith('VertexV1Beta1VertexAISearchDataStoreSpec', validators().validateVertexV1Beta1VertexAISearchDataStoreSpec, value);
 }
 
 /** Every violation of VertexV1Beta1VertexAISearchDataStoreSpec in `value` (empty when valid). */
 export function checkVertexV1Beta1VertexAISearchDataStoreSpec(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1VertexAISearchDataStoreSpec = validators().validateVertexV1Beta1VertexAISearchDataStoreSpec;
-  return validateVertexV1Beta1VertexAISearchDataStoreSpec(value) ? [] : violations(validateVertexV1Beta1VertexAISearchDataStoreSpec);
+  return checkWith(validators().validateVertexV1Beta1VertexAISearchDataStoreSpec, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1VertexRagStore (schemas/vertex/v1beta1/VertexRagStore.schema.json). */
 export function isVertexV1Beta1VertexRagStore(value: unknown): value is VertexV1Beta1VertexRagStore {
-  return validators().validateVertexV1Beta1VertexRagStore(value);
+  return isValid(validators().validateVertexV1Beta1VertexRagStore, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1VertexRagStore. */
 export function assertVertexV1Beta1VertexRagStore(value: unknown): asserts value is VertexV1Beta1VertexRagStore {
-  const validateVertexV1Beta1VertexRagStore = validators().validateVertexV1Beta1VertexRagStore;
-  if (!validateVertexV1Beta1VertexRagStore(value)) fail('VertexV1Beta1VertexRagStore', validateVertexV1Beta1VertexRagStore);
+  assertWith('VertexV1Beta1VertexRagStore', validators().validateVertexV1Beta1VertexRagStore, value);
 }
 
 /** Every violation of VertexV1Beta1VertexRagStore in `value` (empty when valid). */
 export function checkVertexV1Beta1VertexRagStore(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1VertexRagStore = validators().validateVertexV1Beta1VertexRagStore;
-  return validateVertexV1Beta1VertexRagStore(value) ? [] : violations(validateVertexV1Beta1VertexRagStore);
+  return checkWith(validators().validateVertexV1Beta1VertexRagStore, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1VertexRagStoreRagResource (schemas/vertex/v1beta1/VertexRagStoreRagResource.schema.json). */
 export function isVertexV1Beta1VertexRagStoreRagResource(value: unknown): value is VertexV1Beta1VertexRagStoreRagResource {
-  return validators().validateVertexV1Beta1VertexRagStoreRagResource(value);
+  return isValid(validators().validateVertexV1Beta1VertexRagStoreRagResource, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1VertexRagStoreRagResource. */
 export function assertVertexV1Beta1VertexRagStoreRagResource(value: unknown): asserts value is VertexV1Beta1VertexRagStoreRagResource {
-  const validateVertexV1Beta1VertexRagStoreRagResource = validators().validateVertexV1Beta1VertexRagStoreRagResource;
-  if (!validateVertexV1Beta1VertexRagStoreRagResource(value)) fail('VertexV1Beta1VertexRagStoreRagResource', validateVertexV1Beta1VertexRagStoreRagResource);
+  assertWith('VertexV1Beta1VertexRagStoreRagResource', validators().validateVertexV1Beta1VertexRagStoreRagResource, value);
 }
 
 /** Every violation of VertexV1Beta1VertexRagStoreRagResource in `value` (empty when valid). */
 export function checkVertexV1Beta1VertexRagStoreRagResource(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1VertexRagStoreRagResource = validators().validateVertexV1Beta1VertexRagStoreRagResource;
-  return validateVertexV1Beta1VertexRagStoreRagResource(value) ? [] : violations(validateVertexV1Beta1VertexRagStoreRagResource);
+  return checkWith(validators().validateVertexV1Beta1VertexRagStoreRagResource, value);
 }
 
 /** True when `value` is a valid VertexV1Beta1VideoMetadata (schemas/vertex/v1beta1/VideoMetadata.schema.json). */
 export function isVertexV1Beta1VideoMetadata(value: unknown): value is VertexV1Beta1VideoMetadata {
-  return validators().validateVertexV1Beta1VideoMetadata(value);
+  return isValid(validators().validateVertexV1Beta1VideoMetadata, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1VideoMetadata. */
 export function assertVertexV1Beta1VideoMetadata(value: unknown): asserts value is VertexV1Beta1VideoMetadata {
-  const validateVertexV1Beta1VideoMetadata = validators().validateVertexV1Beta1VideoMetadata;
-  if (!validateVertexV1Beta1VideoMetadata(value)) fail('VertexV1Beta1VideoMetadata', validateVertexV1Beta1VideoMetadata);
+  assertWith('VertexV1Beta1VideoMetadata', validators().validateVertexV1Beta1VideoMetadata, value);
 }
 
 /** Every violation of VertexV1Beta1VideoMetadata in `value` (empty when valid). */
 export function checkVertexV1Beta1VideoMetadata(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1VideoMetadata = validators().validateVertexV1Beta1VideoMetadata;
-  return validateVertexV1Beta1VideoMetadata(value) ? [] : violations(validateVertexV1Beta1VideoMetadata);
+  return checkWith(validators().validateVertexV1Beta1VideoMetadata, value);
 }
 
 /** Reads a received VertexV1Beta1VideoMetadata with its read contract (ReadVertexV1Beta1VideoMetadata): `violations` when even that fails, else a notice for each tolerance used (a field, enum value or part kind the vendored schemas do not know). */
@@ -1696,19 +1528,17 @@ export function readVertexV1Beta1VideoMetadata(value: unknown): ReadCheck {
 
 /** True when `value` is a valid VertexV1Beta1VoiceConfig (schemas/vertex/v1beta1/VoiceConfig.schema.json). */
 export function isVertexV1Beta1VoiceConfig(value: unknown): value is VertexV1Beta1VoiceConfig {
-  return validators().validateVertexV1Beta1VoiceConfig(value);
+  return isValid(validators().validateVertexV1Beta1VoiceConfig, value);
 }
 
 /** Throws GeminiMcpError INVALID_PAYLOAD unless `value` is a valid VertexV1Beta1VoiceConfig. */
 export function assertVertexV1Beta1VoiceConfig(value: unknown): asserts value is VertexV1Beta1VoiceConfig {
-  const validateVertexV1Beta1VoiceConfig = validators().validateVertexV1Beta1VoiceConfig;
-  if (!validateVertexV1Beta1VoiceConfig(value)) fail('VertexV1Beta1VoiceConfig', validateVertexV1Beta1VoiceConfig);
+  assertWith('VertexV1Beta1VoiceConfig', validators().validateVertexV1Beta1VoiceConfig, value);
 }
 
 /** Every violation of VertexV1Beta1VoiceConfig in `value` (empty when valid). */
 export function checkVertexV1Beta1VoiceConfig(value: unknown): ViolationDetail[] {
-  const validateVertexV1Beta1VoiceConfig = validators().validateVertexV1Beta1VoiceConfig;
-  return validateVertexV1Beta1VoiceConfig(value) ? [] : violations(validateVertexV1Beta1VoiceConfig);
+  return checkWith(validators().validateVertexV1Beta1VoiceConfig, value);
 }
 
 /** The guards of every vertex/v1beta1 schema, by name (the `SCHEMAS` table's part). */

@@ -153,6 +153,8 @@ describe('CC-2..5: elicitation during a tool call (stdio)', () => {
               return answer;
             },
             maxRequestBytes: 32 * 1024,
+            // More elicitations in a minute than the default 10: each test asks one or two.
+            requestsPerMinute: 100,
           },
         },
       },

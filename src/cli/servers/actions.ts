@@ -17,7 +17,7 @@ import { type GenAiClient, genaiGenerate } from '../../runtime/model/generate.js
 import { answerCalls } from '../../runtime/turn/answer.js';
 import { runConversation } from '../../runtime/turn/conversation.js';
 import { CliError, describeFileError, EXIT } from '../cli-error.js';
-import { type CliIo, terminalSafe } from '../io.js';
+import { type CliIo, shownMessage, shownPath, terminalSafe } from '../io.js';
 import { connect, type ServerFlags } from './connect.js';
 import { watchFetch } from './model-endpoint.js';
 import { progressLine } from './progress.js';
@@ -44,6 +44,10 @@ const flagsOf = (opts: ServerOpts): ServerFlags => ({
   ...(opts.serverLog === undefined ? {} : { serverLog: opts.serverLog }),
   timeout: opts.timeout,
 });
+
+/** `value` as the commands print JSON: indented, C1 controls and bidirectional overrides escaped too. */
+const jsonText = (value: unknown): string =>
+  terminalSafe(JSON.stringify(value, null, 2), { json: true });
 
 /** The configuration's warnings on stderr (for the commands whose stdout is their result). */
 function writeConfigLines(io: CliIo, lines: readonly string[]): void {
@@ -78,21 +82,24 @@ export function warningLine(
   const where = `${warning.serverId}${warning.toolName === undefined ? '' : `/${warning.toolName}`}`;
   if ('unchecked' in warning) {
     const { path, keyword, reason } = warning.unchecked;
-    return `[${warning.code}] ${where} ${warning.schema}#${path} (${keyword}): ${reason}`;
+    return `[${warning.code}] ${where} ${warning.schema}#${schemaPath(path)} (${keyword}): ${shownMessage(reason)}`;
   }
   if ('warning' in warning) {
     const { path, keyword, detail } = warning.warning;
-    return `[${warning.code}] ${where} ${warning.schema}#${path} (${keyword}): ${detail}`;
+    return `[${warning.code}] ${where} ${warning.schema}#${schemaPath(path)} (${keyword}): ${shownMessage(detail)}`;
   }
   const why =
     warning.code === 'TOOL_RENAMED' && toolset !== undefined && warning.toolName !== undefined
       ? ` (why: ${renameReasons(warning.toolName, toolset, prefix).join('; ')})`
       : '';
-  return `[${warning.code}] ${where}: ${warning.message}${why}`;
+  return `[${warning.code}] ${where}: ${shownMessage(warning.message)}${why}`;
 }
 
+/** A pointer into a schema after its `#`: empty for the schema itself, bounded otherwise. */
+const schemaPath = (path: string): string => (path === '' ? '' : shownPath(path));
+
 function table(rows: string[][]): string {
-  rows = rows.map((row) => row.map(terminalSafe));
+  rows = rows.map((row) => row.map((cell) => terminalSafe(cell)));
   const widths = rows[0]!.map((_, c) =>
     rows.reduce((most, row) => Math.max(most, row[c]!.length), 0),
   );
@@ -136,6 +143,8 @@ export interface ChatOpts extends ServerOpts {
   maxTurns: number;
   schemaMode: 'json' | 'openapi';
   format: string;
+  /** The answer's text as the model sent it, control characters and all (default: escaped). */
+  raw?: boolean;
 }
 
 /**
@@ -160,7 +169,7 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
       ...[...connections.warnings, ...declarationWarnings].map((w) =>
         warningLine(w, connections.toolset, opts.prefix),
       ),
-    ].map(terminalSafe);
+    ].map((line) => terminalSafe(line));
     const servers = [...connections.clients.keys()];
     if (opts.format === 'table') {
       const rows = [
@@ -175,7 +184,7 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
       io.stdout.write(`${table(rows)}\n\n`);
       const from = connections.example ? ' (the bundled example server)' : '';
       io.stdout.write(
-        `${connections.toolset.entries.length} tool(s) from ${servers.length} server(s): ${servers.join(', ')}${from}; schema mode ${opts.schemaMode}\n`,
+        `${connections.toolset.entries.length} tool(s) from ${servers.length} server(s): ${servers.map((id) => terminalSafe(id)).join(', ')}${from}; schema mode ${opts.schemaMode}\n`,
       );
       io.stdout.write(
         warnings.length === 0
@@ -184,7 +193,7 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
       );
       io.stdout.write(SAMPLING_NOTE);
     } else {
-      io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+      io.stdout.write(`${jsonText(tools)}\n`);
       for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
     }
   } finally {
@@ -214,9 +223,9 @@ async function readJsonFile(path: string): Promise<unknown> {
   }
 }
 
-/** A notice of the read contract, as a warning line. */
+/** A notice of the read contract, as a warning line (the field names in it escaped, its pointer and message bounded). */
 function noticeLine(source: string, notice: ReadNotice): string {
-  return `warning: ${source} at ${notice.path || '(root)'}: ${notice.message}\n`;
+  return `warning: ${terminalSafe(`${source} at ${shownPath(notice.path)}: ${shownMessage(notice.message)}`)}\n`;
 }
 
 /**
@@ -243,7 +252,7 @@ function readTurn(
   if (read === undefined || turn === undefined) {
     const first = asResponse.violations[0] ?? { path: '', message: 'has no candidates' };
     throw new CliError(
-      `${path}: not a ${response.schema} (nor a model ${modelContent.schema}): at ${first.path || '(root)'}: ${first.message}; gemini-mcp-kit validate ${path} lists every problem`,
+      `${path}: not a ${response.schema} (nor a model ${modelContent.schema}): at ${shownPath(first.path)}: ${shownMessage(first.message)}; gemini-mcp-kit validate ${path} lists every problem`,
       EXIT.INVALID,
     );
   }
@@ -290,7 +299,7 @@ export async function runAnswer(io: CliIo, file: string, opts: AnswerOpts): Prom
       ...progress.callOptions,
     });
     progress.clear();
-    io.stdout.write(`${JSON.stringify(content, null, 2)}\n`);
+    io.stdout.write(`${jsonText(content)}\n`);
     const summary = errorSummary(content.parts);
     if (summary !== undefined) {
       io.stderr.write(`gemini-mcp-kit answer: ${terminalSafe(summary)}\n`);
@@ -355,7 +364,7 @@ function chatSampling(
     },
     onWarning: (warning, { serverId }) =>
       io.stderr.write(
-        `warning: sampling for ${terminalSafe(serverId)} at ${warning.path || '(root)'}: ${terminalSafe(warning.message)}\n`,
+        `warning: ${terminalSafe(`sampling for ${serverId} at ${shownPath(warning.path)}: ${shownMessage(warning.message)}`)}\n`,
       ),
   };
 }
@@ -426,10 +435,11 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
     });
     if (opts.format === 'json') {
       io.stdout.write(
-        `${JSON.stringify({ stop: result.stop, turns: result.turns, contents: result.contents }, null, 2)}\n`,
+        `${jsonText({ stop: result.stop, turns: result.turns, contents: result.contents })}\n`,
       );
     } else if (result.stop.reason === 'answered') {
-      io.stdout.write(`${result.stop.text}\n`);
+      const { text } = result.stop;
+      io.stdout.write(`${opts.raw === true ? text : terminalSafe(text, { keepLines: true })}\n`);
     }
     const { stop } = result;
     if (stop.reason === 'answered') return;
@@ -441,7 +451,7 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
           : stop.reason === 'no-content'
             ? `the model returned no content${stop.finishReason === undefined ? '' : ` (finish reason ${stop.finishReason})`}`
             : 'cancelled';
-    io.stderr.write(`gemini-mcp-kit chat: ${why}\n`);
+    io.stderr.write(`gemini-mcp-kit chat: ${terminalSafe(why)}\n`);
     process.exitCode = EXIT.INVALID;
   } finally {
     watch.restore();

@@ -121,7 +121,7 @@ function chatCommand(io: CliIo): Command {
       .summary('talk to Gemini with the MCP servers as tools (needs GEMINI_API_KEY)')
       .description(
         [
-          'The live loop: send PROMPT to Gemini with the tool set, run the calls it makes on the MCP servers, send the answers back, until it answers in words or --max-turns is reached. Tool calls are shown on stderr, the answer on stdout.',
+          'The live loop: send PROMPT to Gemini with the tool set, run the calls it makes on the MCP servers, send the answers back, until it answers in words or --max-turns is reached. Tool calls are shown on stderr, the answer on stdout: its control characters and bidirectional overrides as visible escapes (\\x1b, \\u202e; line feeds and tabs kept), whether stdout is a terminal or a pipe, since a pipe often ends at one; --raw prints the bytes as the model sent them.',
           'Servers may ask for completions of their own (MCP sampling): chat serves them with the same model, at most 10 per server and minute and 4096 tokens each, and shows each request on stderr; --no-sampling declares no sampling capability.',
           'Needs GEMINI_API_KEY (https://aistudio.google.com/apikey) and the @google/genai package. GOOGLE_GEMINI_BASE_URL points @google/genai at another endpoint.',
           'With --dialect vertex-v1 or vertex-v1beta1 (vertex: v1beta1), it talks to Vertex AI through @google/genai, which reads GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (application default credentials) or GOOGLE_API_KEY (express mode); GOOGLE_VERTEX_BASE_URL points it at another endpoint.',
@@ -153,6 +153,10 @@ function chatCommand(io: CliIo): Command {
     )
     .addOption(
       new Option('-f, --format <format>', 'output').choices(['text', 'json']).default('text'),
+    )
+    .option(
+      '--raw',
+      "print the answer's text as the model sent it (default: control characters and bidirectional overrides shown as escapes such as \\x1b, on a terminal or not)",
     )
     .action(async (words: string[], opts: ChatOpts) =>
       (await import('./actions.js')).runChat(io, words, opts),

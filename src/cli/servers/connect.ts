@@ -14,6 +14,7 @@ import type { ServerConfig, ServerEntry } from '../../runtime/mcp/config/types.j
 import { connectServers, type ServerConnections } from '../../runtime/mcp/connect.js';
 import type { SamplingOptions } from '../../runtime/mcp/features/sampling.js';
 import { CliError, describeFileError } from '../cli-error.js';
+import { shownMessage, shownPath } from '../io.js';
 import { cliAuth } from './auth.js';
 import { type PromptIo, terminalElicitation } from './elicit-prompt.js';
 import { ServerLog } from './log.js';
@@ -114,7 +115,10 @@ async function readConfigFile(path: string, warnings: string[]): Promise<ServerE
   }
   try {
     return await readServersConfig(path, {
-      onWarning: (w) => warnings.push(`[CONFIG] ${path}#${w.path}: ${w.message}`),
+      onWarning: (w) =>
+        warnings.push(
+          `[CONFIG] ${path}#${w.path === '' ? '' : shownPath(w.path)}: ${shownMessage(w.message)}`,
+        ),
     });
   } catch (error) {
     if (!(error instanceof GeminiMcpError)) throw error;

@@ -164,7 +164,7 @@ function jsonReporter(out: NodeJS.WritableStream, maxErrors: number): Reporter {
         inputErrors,
         omitted,
       };
-      out.write(`${JSON.stringify(report, null, 2)}\n`);
+      out.write(`${terminalSafe(JSON.stringify(report, null, 2), { json: true })}\n`);
     },
   };
 }

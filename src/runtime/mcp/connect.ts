@@ -36,6 +36,7 @@ import {
   type ToolsChange,
   type ToolsSettleOptions,
 } from './live-toolset.js';
+import { limitPendingRequests } from './server-request-limits.js';
 import {
   createTransport,
   describeStartFailure,
@@ -59,6 +60,15 @@ export interface ConnectOptions<
   toolSet?: BuildToolSetOptions;
   /** Limit for connecting to one server and for each `tools/list` page. Default 30 000 ms. */
   timeoutMs?: number;
+  /**
+   * Requests one server may have waiting for this client's answer at once (sampling,
+   * elicitation, roots, pings), until the answer is written out; past it, a request is refused
+   * at once with JSON-RPC error -32010 (`limit: 'maxPendingServerRequests'`). A server that
+   * stops reading while it floods requests costs at most this many answers held.
+   *
+   * @defaultValue 64
+   */
+  maxPendingServerRequests?: number;
   /**
    * Cancels connecting: every server still being reached is closed at once (a stdio server's
    * process group ended, as by `close()`), so are those already reached, and
@@ -121,6 +131,8 @@ export interface ServerConnections extends ToolSetSource {
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+
+const DEFAULT_MAX_PENDING_SERVER_REQUESTS = 64;
 
 /** Both filters: names both include lists allow (either, when one is absent), and either exclude list. */
 function bothFilters(a: ToolFilter, b: ToolFilter): ToolFilter {
@@ -188,7 +200,14 @@ async function openOnce(entry: ServerEntry, options: OpenOptions): Promise<OpenS
   signal?.addEventListener('abort', cancel, { once: true });
   try {
     const cancellable = signal === undefined ? {} : { signal };
-    await client.connect(transport, { timeout, ...cancellable });
+    const connecting = client.connect(transport, { timeout, ...cancellable });
+    // The SDK attached its handler to the transport before the handshake: capped from the first.
+    limitPendingRequests(
+      client,
+      entry.serverId,
+      options.maxPendingServerRequests ?? DEFAULT_MAX_PENDING_SERVER_REQUESTS,
+    );
+    await connecting;
     const tools = await listAllTools(client, { timeoutMs: timeout, ...cancellable });
     return { entry, client, roots, tools };
   } catch (error) {
@@ -244,9 +263,9 @@ async function openAll(entries: ServerEntry[], options: OpenOptions): Promise<Op
  * rebuilt. If any server fails to connect, the others are closed and a `GeminiMcpError`
  * (`CONFIG_INVALID`, `path` the entry's pointer) names it, and for an HTTP server its URL and
  * the cause (`ECONNREFUSED 127.0.0.1:1234`, `HTTP 404`); a server that refuses authorization
- * gives `UNAUTHORIZED` instead. A `timeoutMs` outside (0, 2^31 - 1] or a `maxMessageBytes` that
- * is not a whole number >= 1 is refused with INVALID_INPUT naming the option, and so are bad
- * `capabilities`. Each client declares only the capabilities configured for its server
+ * gives `UNAUTHORIZED` instead. A `timeoutMs` outside (0, 2^31 - 1], or a `maxMessageBytes` or
+ * `maxPendingServerRequests` that is not a whole number >= 1, is refused with INVALID_INPUT
+ * naming the option, and so are bad `capabilities`. Each client declares only the capabilities configured for its server
  * (elicitation, roots, sampling), with their handlers in place before it connects.
  *
  * @example
@@ -273,6 +292,7 @@ export async function connectServers<
 ): Promise<ServerConnections> {
   checkTimeout('timeoutMs', options.timeoutMs);
   checkCount('maxMessageBytes', options.maxMessageBytes);
+  checkCount('maxPendingServerRequests', options.maxPendingServerRequests);
   // The features' modules load only when a capability or sampling is configured.
   const capabilities =
     options.capabilities === undefined && options.servers === undefined

@@ -4,14 +4,17 @@
  * bounded in size, read into {@link FormField}s and handed to the application's
  * `onElicitation`; an accepted answer gets the schema's defaults for the fields it leaves out and
  * is checked against the schema before it is sent (strict when we write). URL mode (the user
- * opens a link) is answered only when enabled.
+ * opens a link) is answered only when enabled, and only for an `https:` (or loopback `http:`)
+ * link. Each server gets at most `requestsPerMinute` elicitations a minute.
  */
 import { ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { GeminiMcpError, type GeminiMcpErrorCode, type ViolationDetail } from '../../../errors.js';
 import { isJsonObject, ownValue, setOwn } from '../../../json/object.js';
 import { appendPointer } from '../../../json/pointer.js';
 import { utf8ByteLength } from '../../../json/utf8.js';
+import { checkOpenableUrl } from '../../openable-url.js';
 import { checkCount } from '../../options.js';
+import { OVER_LIMIT, rateWindow } from '../server-request-limits.js';
 import type { ClientFeature, ServerRequestContext } from './capabilities.js';
 
 /** A value of a form field: text, a number, a yes/no, or several choices. */
@@ -106,6 +109,9 @@ export type ElicitationAnswer =
 /** The default bound on one elicitation request: message and schema together, 64 KiB of JSON. */
 const DEFAULT_MAX_ELICITATION_BYTES = 64 * 1024;
 
+/** The default number of elicitations one server may send per rolling minute (as sampling's). */
+const DEFAULT_ELICITATIONS_PER_MINUTE = 10;
+
 /** How a client answers elicitation requests. */
 export interface ElicitationOptions {
   /** Asks the user (or decides) and returns the answer; `context.signal` aborts when the server gives up. */
@@ -113,8 +119,21 @@ export interface ElicitationOptions {
     query: ElicitationQuery,
     context: ServerRequestContext,
   ) => ElicitationAnswer | Promise<ElicitationAnswer>;
-  /** Also declare and answer URL mode. Default `false`: form mode only. */
+  /**
+   * Also declare and answer URL mode. Default `false`: form mode only. Only an `https:` URL, or
+   * `http:` to a loopback host, reaches `onElicitation`; any other (`javascript:`, `data:`,
+   * `file:`, `smb:`, plain http to another host) is refused to the server (InvalidParams naming
+   * the scheme).
+   */
   url?: boolean;
+  /**
+   * Requests (form and URL mode together) one server may send per rolling minute; more are
+   * refused to the server (-32010, `limit: 'requestsPerMinute'`) without calling
+   * `onElicitation`, as sampling's requests are.
+   *
+   * @defaultValue 10
+   */
+  requestsPerMinute?: number;
   /**
    * Largest request handled, in bytes of JSON (message and requested schema; 64 KiB by
    * default); a larger one is refused to the server (SCHEMA_TOO_LARGE) without calling
@@ -369,8 +388,8 @@ function toServer(rpcCode: number, code: GeminiMcpErrorCode, message: string, pa
 }
 
 /**
- * Checks elicitation options up front: `onElicitation` a function, `maxRequestBytes` a whole
- * number >= 1. Otherwise INVALID_INPUT naming the option (`option` is its name for the caller).
+ * Checks elicitation options up front: `onElicitation` a function, `maxRequestBytes` and
+ * `requestsPerMinute` whole numbers >= 1. Otherwise INVALID_INPUT naming the option (`option` is its name for the caller).
  *
  * @example
  * ```ts
@@ -384,14 +403,18 @@ export function checkElicitationOptions(options: ElicitationOptions, option = 'e
     });
   }
   checkCount(`${option}.maxRequestBytes`, options.maxRequestBytes);
+  checkCount(`${option}.requestsPerMinute`, options.requestsPerMinute);
 }
 
 /**
  * The elicitation feature: declares `elicitation: {form: {}}` (and `url: {}` when enabled) and
- * answers `elicitation/create` through `onElicitation`. A request over `maxRequestBytes` is
- * refused (InvalidParams, `SCHEMA_TOO_LARGE`); an accepted form answer gets its defaults and is
- * checked (a mismatch is not sent: the server gets an error naming the field); a declined or
- * cancelled answer carries no content.
+ * answers `elicitation/create` through `onElicitation`. Each client it is installed on counts
+ * its server's requests: past `requestsPerMinute` they are refused (-32010). A request over
+ * `maxRequestBytes` is refused (InvalidParams, `SCHEMA_TOO_LARGE`), and so is a URL-mode link
+ * that is neither `https:` nor `http:` to a loopback host (InvalidParams, `INVALID_INPUT`, with
+ * its `scheme`); an accepted form answer gets its defaults and is checked (a mismatch is not
+ * sent: the server gets an error naming the field); a declined or cancelled answer carries no
+ * content.
  *
  * @example
  * ```ts
@@ -402,10 +425,19 @@ export function checkElicitationOptions(options: ElicitationOptions, option = 'e
  */
 export function elicitationFeature(options: ElicitationOptions): ClientFeature {
   const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_ELICITATION_BYTES;
+  const perMinute = options.requestsPerMinute ?? DEFAULT_ELICITATIONS_PER_MINUTE;
   return {
     capabilities: { elicitation: options.url === true ? { form: {}, url: {} } : { form: {} } },
-    install: (registry) =>
+    install: (registry) => {
+      const take = rateWindow(perMinute);
       registry.handle(ElicitRequestSchema, async (request, context) => {
+        if (!take()) {
+          throw new McpError(
+            OVER_LIMIT,
+            `elicitation rate limit: at most ${perMinute} request(s) per minute from server "${context.serverId}"`,
+            { limit: 'requestsPerMinute' },
+          );
+        }
         const { params } = request;
         const size = utf8ByteLength(JSON.stringify(params));
         if (size > maxBytes) {
@@ -416,6 +448,13 @@ export function elicitationFeature(options: ElicitationOptions): ClientFeature {
           );
         }
         if (params.mode === 'url') {
+          const link = checkOpenableUrl(params.url);
+          if (!link.ok) {
+            throw new McpError(ErrorCode.InvalidParams, `elicitation URL refused: ${link.reason}`, {
+              code: 'INVALID_INPUT',
+              scheme: link.scheme,
+            });
+          }
           const query = {
             mode: 'url' as const,
             message: params.message,
@@ -438,6 +477,7 @@ export function elicitationFeature(options: ElicitationOptions): ClientFeature {
           if (!(error instanceof GeminiMcpError)) throw error;
           throw toServer(ErrorCode.InternalError, error.code, error.message, error.path);
         }
-      }),
+      });
+    },
   };
 }

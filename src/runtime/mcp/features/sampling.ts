@@ -32,6 +32,7 @@ import {
   readGenerateContentResponse,
 } from '../../model/generate.js';
 import { checkCount, checkTimeout } from '../../options.js';
+import { OVER_LIMIT, rateWindow } from '../server-request-limits.js';
 import { type ClientFeature, equipClient } from './capabilities.js';
 
 /** Limits on one server's sampling requests. */
@@ -106,7 +107,7 @@ export const SAMPLING_ERROR_CODES = {
   /** The approval hook declined the request (the code the specification's example uses). */
   declined: -1,
   /** Over a limit: requests per minute, messages or tools in one request. */
-  overLimit: -32_010,
+  overLimit: OVER_LIMIT,
   /** The request cannot be served as sent (bad params, a tool_result answering nothing, a task). */
   invalidParams: ErrorCode.InvalidParams,
   /** The model failed (HTTP error, timeout, no content) or the approval hook threw. */
@@ -120,8 +121,6 @@ const DEFAULT_LIMITS = {
   maxTools: 64,
   timeoutMs: 120_000,
 } as const;
-
-const MINUTE_MS = 60_000;
 
 type Limits = { readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 
@@ -139,18 +138,6 @@ function limitsFor(options: SamplingOptions<ResponseInput, SchemaMode>, serverId
   checkCount('maxTools', limits.maxTools);
   checkTimeout('timeoutMs', limits.timeoutMs);
   return limits;
-}
-
-/** A rolling one-minute window of accepted requests (at most `perMinute` times kept). */
-function rateWindow(perMinute: number): () => boolean {
-  const times: number[] = [];
-  return () => {
-    const now = Date.now();
-    while (times.length > 0 && now - times[0]! >= MINUTE_MS) times.shift();
-    if (times.length >= perMinute) return false;
-    times.push(now);
-    return true;
-  };
 }
 
 function refuse(code: number, message: string, data: Record<string, unknown> = {}): McpError {

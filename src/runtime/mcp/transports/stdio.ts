@@ -66,6 +66,8 @@ export class ProcessGroupStdioTransport implements Transport {
   readonly #server: ProcessGroupServer;
   readonly #lines: LineBuffer;
   #process: ChildProcess | undefined;
+  /** Sends waiting for stdin to drain. */
+  readonly #drainWaiters: (() => void)[] = [];
   /** With `stderr: 'pipe'`: the child's stderr, available before it starts (as the SDK's). */
   readonly #stderr: PassThrough | undefined;
 
@@ -140,9 +142,14 @@ export class ProcessGroupStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#process?.stdin;
     if (stdin === undefined || stdin === null) return Promise.reject(new Error('Not connected'));
+    if (stdin.write(serializeMessage(message))) return Promise.resolve();
+    // One 'drain' listener for every send waiting (a server that stops reading can have many).
     return new Promise((resolve) => {
-      if (stdin.write(serializeMessage(message))) resolve();
-      else stdin.once('drain', resolve);
+      if (this.#drainWaiters.push(resolve) === 1) {
+        stdin.once('drain', () => {
+          for (const waiter of this.#drainWaiters.splice(0)) waiter();
+        });
+      }
     });
   }
 
