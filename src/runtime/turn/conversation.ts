@@ -18,7 +18,7 @@ import type { CallFinish } from '../../adapter/turn/calls.js';
 import { functionCalls } from '../../adapter/turn/calls.js';
 import type { GenerateContentResponse } from '../../generated/types.js';
 import { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS, type ToolSetSource } from '../mcp/live-toolset.js';
-import { gatherTurn } from '../model/gather.js';
+import { type GatherOptions, gatherTurn } from '../model/gather.js';
 import type { ContentOf, Generate, ReadOptions } from '../model/generate.js';
 import { checkTimeout } from '../options.js';
 import { type AnswerOptions, answerCalls } from './answer.js';
@@ -81,6 +81,12 @@ export interface ConversationOptions<
   declarations?: FunctionDeclarationsOptions<M>;
   /** Called after each model turn whose calls were answered. */
   onTurn?: (turn: AnsweredTurn<R, C>) => void;
+  /**
+   * Hears the arguments of each streamed function call as they arrive (Vertex AI's
+   * `streamFunctionCallArguments` with a streaming `generate`): the call opening, each piece and
+   * the arguments so far, the call closing (see `gatherTurn`). A UI can show them.
+   */
+  onPartialArgs?: GatherOptions['onPartialArgs'];
 }
 
 /** A model turn with calls, and the answer sent back; `C` is the given history's Content type. */
@@ -198,7 +204,12 @@ export async function runConversation<
   M extends SchemaMode = 'json',
   C extends ContentInput = ContentOf<R>,
 >(options: ConversationOptions<R, M, C>): Promise<ConversationResult<R, C>> {
-  const { generate, clients, signal, onTurn, onNotice } = options;
+  const { generate, clients, signal, onTurn, onNotice, onPartialArgs, dialect } = options;
+  const gathering: GatherOptions = {
+    ...(onNotice === undefined ? {} : { onNotice }),
+    ...(onPartialArgs === undefined ? {} : { onPartialArgs }),
+    ...(dialect === undefined ? {} : { dialect }),
+  };
   checkTimeout('toolsRefreshTimeoutMs', options.toolsRefreshTimeoutMs);
   apiDialect(options.dialect); // an unknown one is refused before the first turn
   const refreshTimeoutMs = options.toolsRefreshTimeoutMs ?? DEFAULT_TOOLS_REFRESH_TIMEOUT_MS;
@@ -225,6 +236,7 @@ export async function runConversation<
           ...(signal ? { signal } : {}),
           ...(onNotice ? { onNotice } : {}),
         }),
+        gathering,
       );
     let planned: PlannedRequest<M> = plan.next(toolset, turn);
     let response: R;
