@@ -88,7 +88,9 @@ export function readArgumentPath(text: string, maxSteps: number): ArgumentPathRe
     if (char === '.') {
       let end = i + 1;
       if (end >= text.length || !isNameFirst(text[end]!)) {
-        return refuse('a "." not followed by a member name (descendants and wildcards are not taken)');
+        return refuse(
+          'a "." not followed by a member name (descendants and wildcards are not taken)',
+        );
       }
       while (end < text.length && isNameChar(text[end]!)) end++;
       steps.push(text.slice(i + 1, end));

@@ -192,14 +192,19 @@ function unknownFunction(name: string, callId: string | null, context: Context):
  * Why a call's streamed arguments are not whole, if they are not: run with `args` alone, such
  * a call would run with a part of what the model sent.
  */
-function unassembledArguments(functionCall: Record<string, unknown>, name: string): string | undefined {
+function unassembledArguments(
+  functionCall: Record<string, unknown>,
+  name: string,
+): string | undefined {
   const pieces = ownValue(functionCall, 'partialArgs');
   const streaming = ownValue(functionCall, 'willContinue') === true;
   if (!streaming && !(Array.isArray(pieces) && pieces.length > 0)) return undefined;
   const first: unknown = Array.isArray(pieces) ? pieces[0] : undefined;
   const path = isJsonObject(first) ? ownValue(first, 'jsonPath') : undefined;
   const where =
-    typeof path === 'string' ? ` (at ${JSON.stringify(path.length > 100 ? `${path.slice(0, 100)}…` : path)})` : '';
+    typeof path === 'string'
+      ? ` (at ${JSON.stringify(path.length > 100 ? `${path.slice(0, 100)}…` : path)})`
+      : '';
   return `The arguments of "${name}" arrived in pieces that could not be put together${where}, so it was not run. Call it again.`;
 }
 

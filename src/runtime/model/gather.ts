@@ -4,10 +4,9 @@
  * arguments were streamed in pieces is one call again.
  */
 import type { CandidateInput, ResponseInput } from '../../adapter/shapes.js';
-import { StreamedCalls, type StreamedCallOptions } from './streamed-calls.js';
+import { type GatherOptions, StreamedCalls } from './streamed-calls.js';
 
-/** Options of {@link gatherTurn}: how streamed function-call arguments are assembled and heard. */
-export type GatherOptions = StreamedCallOptions;
+export type { GatherOptions } from './streamed-calls.js';
 
 function isAsyncIterable<R>(value: R | AsyncIterable<R>): value is AsyncIterable<R> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;

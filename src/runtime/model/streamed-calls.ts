@@ -64,8 +64,8 @@ export interface PartialArgsUpdate {
   readonly args: Readonly<Record<string, unknown>>;
 }
 
-/** Options of the assembly, given to `gatherTurn`. */
-export interface StreamedCallOptions {
+/** Options of `gatherTurn`: how streamed function-call arguments are assembled and heard. */
+export interface GatherOptions {
   /** Where each piece not assembled, and each call the stream left open, is reported. */
   onNotice?: (notice: ReadNotice) => void;
   /** Hears the arguments of each streamed call as they arrive (a UI can show them). */
@@ -133,7 +133,7 @@ export class StreamedCalls {
 
   constructor(
     readonly candidate: number,
-    readonly options: StreamedCallOptions,
+    readonly options: GatherOptions,
   ) {}
 
   /** Takes the parts of one chunk, in order. */
@@ -165,12 +165,12 @@ export class StreamedCalls {
     const continues = ownValue(functionCall, 'willContinue') === true;
     const pieces = ownValue(functionCall, 'partialArgs');
     if (typeof name === 'string') {
-      if (!continues && pieces === undefined) this.parts.push(part); // a call in one part
+      if (!continues && pieces === undefined)
+        this.parts.push(part); // a call in one part
       else this.#begin(part, functionCall, name, id, pieces, continues);
       return;
     }
-    const call =
-      id === undefined ? this.#open.at(-1) : this.#open.find((open) => open.id === id);
+    const call = id === undefined ? this.#open.at(-1) : this.#open.find((open) => open.id === id);
     if (call === undefined) {
       this.parts.push(part); // continues no call: `functionCalls` answers it as a call without a name
       return;
@@ -259,7 +259,9 @@ export class StreamedCalls {
     const read = readArgumentPath(text, MAX_JSON_DEPTH);
     if (!read.ok) return `jsonPath ${shown(text)}: ${read.reason}`;
     const { path } = read;
-    const forbidden = path.steps.find((step) => typeof step === 'string' && FORBIDDEN_STEPS.has(step));
+    const forbidden = path.steps.find(
+      (step) => typeof step === 'string' && FORBIDDEN_STEPS.has(step),
+    );
     if (forbidden !== undefined) return `jsonPath ${shown(text)} has the step "${forbidden}"`;
     if (path.steps.length === 0) return `jsonPath ${shown(text)} names the arguments themselves`;
     const held = entryValue(entry);
@@ -268,7 +270,8 @@ export class StreamedCalls {
         ? `jsonPath ${shown(text)} ends in "[]" but the entry has a value`
         : `the entry at ${shown(text)} has no value`;
     }
-    call.bytes += utf8ByteLength(text) + (typeof held?.value === 'string' ? utf8ByteLength(held.value) : 0);
+    call.bytes +=
+      utf8ByteLength(text) + (typeof held?.value === 'string' ? utf8ByteLength(held.value) : 0);
     if (call.bytes > MAX_ARGUMENT_BYTES) {
       return `the arguments pass ${MAX_ARGUMENT_BYTES} bytes at ${shown(text)}`;
     }
@@ -280,7 +283,10 @@ export class StreamedCalls {
     return this.#set(call.args, path, held?.value, continuing, text);
   }
 
-  /** Walks `path` from the arguments, making containers on the way, and sets the leaf. */
+  /**
+   * Walks `path` from the arguments and sets the leaf; the containers it makes on the way are
+   * attached only when the leaf is set, so a refused entry leaves no trace.
+   */
   #set(
     root: Json,
     path: ArgumentPath,
@@ -288,47 +294,48 @@ export class StreamedCalls {
     continuing: boolean,
     text: string,
   ): string | undefined {
+    const made: { container: Json | unknown[]; step: string | number; child: unknown }[] = [];
+    const attach = (container: Json | unknown[], step: string | number, child: unknown): void => {
+      for (const each of made) this.#put(each.container, each.step, each.child);
+      this.#put(container, step, child);
+    };
     let container: Json | unknown[] = root;
     const { steps } = path;
-    for (let s = 0; s < steps.length; s++) {
+    for (let s = 0; s < steps.length - 1; s++) {
       const step = steps[s]!;
-      const last = s === steps.length - 1;
-      const wanted = last ? undefined : typeof steps[s + 1] === 'number' ? 'array' : 'object';
-      const existing = this.#get(container, step);
-      if (existing === 'gap') return `jsonPath ${shown(text)} skips array indexes`;
-      if (existing === 'kind') {
-        return `jsonPath ${shown(text)} uses ${typeof step === 'number' ? 'an index' : 'a member name'} on ${Array.isArray(container) ? 'an array' : 'an object'}`;
+      const wanted = typeof steps[s + 1] === 'number' ? 'array' : 'object';
+      const existing = this.#get(container, step, text);
+      if (typeof existing === 'string') return existing;
+      let child = existing.value;
+      const fits = wanted === 'array' ? Array.isArray(child) : isJsonObject(child);
+      if (child !== undefined && !fits && !this.#isPlaceholder(child)) {
+        return `jsonPath ${shown(text)} goes into a value that is not ${wanted === 'array' ? 'an array' : 'an object'}`;
       }
-      if (!last) {
-        let child = existing.value;
-        const fits = wanted === 'array' ? Array.isArray(child) : isJsonObject(child);
-        if (child !== undefined && !fits && !this.#isPlaceholder(child)) {
-          return `jsonPath ${shown(text)} goes into a value that is not ${wanted === 'array' ? 'an array' : 'an object'}`;
-        }
-        if (child === undefined || !fits) {
-          child = wanted === 'array' ? [] : {};
-          this.#put(container, step, child);
-        }
-        container = child as Json | unknown[];
-        continue;
+      if (child === undefined || !fits) {
+        child = wanted === 'array' ? [] : {};
+        made.push({ container, step, child });
       }
-      const current = existing.value;
-      if (path.emptyContainer) {
-        if (current === undefined) {
-          const empty: unknown[] = [];
-          this.#placeholders.add(empty);
-          this.#put(container, step, empty);
-        } else if (typeof current !== 'object' || current === null) {
-          return `jsonPath ${shown(text)} names an empty container where a value is`;
-        }
-        return undefined;
-      }
-      if (continuing && typeof current === 'string' && typeof value === 'string') {
-        this.#put(container, step, current + value);
-      } else if (current !== undefined && !this.#isPlaceholder(current)) {
-        return `jsonPath ${shown(text)} is set twice`;
-      } else this.#put(container, step, value);
+      container = child as Json | unknown[];
     }
+    const step = steps.at(-1)!;
+    const existing = this.#get(container, step, text);
+    if (typeof existing === 'string') return existing;
+    const current = existing.value;
+    if (path.emptyContainer) {
+      if (current === undefined) {
+        const empty: unknown[] = [];
+        this.#placeholders.add(empty);
+        attach(container, step, empty);
+      } else if (typeof current !== 'object' || current === null) {
+        return `jsonPath ${shown(text)} names an empty container where a value is`;
+      }
+      return undefined;
+    }
+    if (continuing && typeof current === 'string' && typeof value === 'string') {
+      attach(container, step, current + value);
+    } else if (current !== undefined && !this.#isPlaceholder(current)) {
+      return `jsonPath ${shown(text)} is set twice`;
+    } else attach(container, step, value);
     return undefined;
   }
 
@@ -341,15 +348,19 @@ export class StreamedCalls {
     );
   }
 
-  /** The own value at `step` of `container`, `'kind'` for a step of the wrong kind, `'gap'` past an array's end. */
-  #get(container: Json | unknown[], step: string | number): { value: unknown } | 'kind' | 'gap' {
-    if (Array.isArray(container)) {
-      if (typeof step !== 'number') return 'kind';
-      if (step > container.length) return 'gap';
-      return { value: container[step] };
+  /** The own value at `step` of `container`, or why the step cannot be taken there. */
+  #get(
+    container: Json | unknown[],
+    step: string | number,
+    text: string,
+  ): { value: unknown } | string {
+    const isArray = Array.isArray(container);
+    if (isArray !== (typeof step === 'number')) {
+      return `jsonPath ${shown(text)} uses ${isArray ? 'a member name on an array' : 'an index on an object'}`;
     }
-    if (typeof step === 'number') return 'kind';
-    return { value: ownValue(container, step) };
+    if (!isArray) return { value: ownValue(container, step as string) };
+    if ((step as number) > container.length) return `jsonPath ${shown(text)} skips array indexes`;
+    return { value: container[step as number] };
   }
 
   #put(container: Json | unknown[], step: string | number, value: unknown): void {
