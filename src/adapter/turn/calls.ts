@@ -258,8 +258,9 @@ function outcomeOf(functionCall: unknown, context: Context): CallItem {
  *
  * - A call whose name resolves becomes a {@link ResolvedCall} carrying its tool: `callId` is its
  *   `id` or `null`, absent `args` are `{}`; `args` is passed on as the model sent it.
- * - An unknown name, `args` that are not a plain object, a call without a name, or (with
- *   `validateArgs`) arguments failing the inputSchema are not run: each becomes a
+ * - An unknown name, `args` that are not a plain object, a call without a name, streamed
+ *   arguments not assembled (`partialArgs` left, or `willContinue: true`: see `gatherTurn`), or
+ *   (with `validateArgs`) arguments failing the inputSchema are not run: each becomes a
  *   {@link RejectedCall} saying why (naming close matches, or the failing paths), in
  *   `rejected`; `answerCalls` (or `rejectionResponse`) answers it to the model.
  * - `items` lists every call in call order, run or rejected, so a runtime can answer each

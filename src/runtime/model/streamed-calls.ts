@@ -138,7 +138,7 @@ export class StreamedCalls {
 
   /** Takes the parts of one chunk, in order. */
   add(parts: readonly PartInput[]): void {
-    for (const [p, part] of parts.entries()) this.#take(part, p);
+    for (const part of parts) this.#take(part);
   }
 
   /** The stream ended: a call still open is closed as it stands, with a notice. */
@@ -153,7 +153,7 @@ export class StreamedCalls {
     }
   }
 
-  #take(part: PartInput, p: number): void {
+  #take(part: PartInput): void {
     const functionCall: unknown = part.functionCall;
     if (!isJsonObject(functionCall)) {
       this.parts.push(part);
@@ -179,7 +179,7 @@ export class StreamedCalls {
       if (key === 'functionCall' || Object.hasOwn(call.part, key)) continue;
       setOwn(call.part, key, value); // a signature on a later piece stays with its call
     }
-    this.#apply(call, pieces, p);
+    this.#apply(call, pieces);
     if (!continues) this.#close(call);
   }
 
@@ -224,11 +224,11 @@ export class StreamedCalls {
     this.#open.push(call);
     this.#update('open', call);
     if (typeof given === 'string') this.#refuse(call, { jsonPath: '$' }, given);
-    this.#apply(call, pieces, 0);
+    this.#apply(call, pieces);
     if (!continues) this.#close(call);
   }
 
-  #apply(call: OpenCall, pieces: unknown, p: number): void {
+  #apply(call: OpenCall, pieces: unknown): void {
     if (pieces === undefined || call.refused !== undefined) return;
     if (!Array.isArray(pieces)) {
       this.#refuse(call, { jsonPath: '$' }, 'partialArgs that are not a list');
@@ -242,8 +242,8 @@ export class StreamedCalls {
       if (first !== undefined || !isJsonObject(entry)) {
         this.#refuse(
           call,
-          isJsonObject(entry) ? entry : {},
-          `partialArgs[${e}] (part ${p}) is not a ${schema}${first === undefined ? '' : ` at "${first.path}": ${first.message}`}`,
+          isJsonObject(entry) ? entry : { jsonPath: '$' },
+          `partialArgs[${e}] is not a ${schema}${first === undefined ? '' : ` at "${first.path}": ${first.message}`}`,
         );
         return;
       }
