@@ -5,13 +5,17 @@
  * with the thought signature, then `partialArgs` pieces, empty `{willContinue: true}` steps and
  * a closing `{}`.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PartInput, ResponseInput } from '../../src/adapter/shapes.js';
 import { buildToolSet } from '../../src/adapter/tools/toolset.js';
 import { functionCalls } from '../../src/adapter/turn/calls.js';
 import { checkRequest } from '../../src/adapter/turn/request-checks.js';
 import type { ReadNotice } from '../../src/generated/guards-common.js';
-import { checkVertexV1Beta1Part } from '../../src/generated/guards-vertex-v1beta1.js';
+import {
+  checkVertexV1Beta1FunctionCall,
+  checkVertexV1Beta1Part,
+} from '../../src/generated/guards-vertex-v1beta1.js';
 import { readArgumentPath } from '../../src/json/json-path.js';
 import { type GatherOptions, gatherTurn } from '../../src/runtime/model/gather.js';
 import type { PartialArgsUpdate } from '../../src/runtime/model/streamed-calls.js';
@@ -23,7 +27,7 @@ const META = {
   createTime: '2026-12-03T10:00:00Z',
 };
 
-const chunk = (parts: object[], extra: object = {}): ResponseInput =>
+const chunk = (parts: unknown[], extra: object = {}): ResponseInput =>
   ({ candidates: [{ content: { role: 'model', parts }, ...extra }], ...META }) as ResponseInput;
 const piece = (jsonPath: string, value: object, more = true) => ({
   functionCall: {
@@ -480,6 +484,78 @@ describe('issue 37: streamed function-call arguments assembled by gatherTurn', (
     const read = functionCalls([{ functionCall: { name: 'hello', willContinue: true } }], toolset);
     expect(read.calls).toEqual([]);
     expect(read.rejected[0]?.reason).toBe('UNASSEMBLED_ARGUMENTS');
+  });
+});
+
+describe('issue 37: any stream of call pieces is gathered without a throw', () => {
+  const paths = fc.constantFrom(
+    '$.a',
+    '$.a.b',
+    '$.a[0]',
+    '$.a[1]',
+    '$.a[]',
+    '$.b[0].c',
+    "$['x y']",
+    '$.__proto__.p',
+    '$.constructor.prototype.p',
+    '$..a',
+    '$',
+    '$[0]',
+    'nope',
+  );
+  const entry = fc.record(
+    {
+      jsonPath: fc.oneof(paths, fc.string()),
+      stringValue: fc.string(),
+      numberValue: fc.double({ noNaN: true, noDefaultInfinity: true }),
+      boolValue: fc.boolean(),
+      willContinue: fc.boolean(),
+    },
+    { requiredKeys: [] },
+  );
+  const functionCall = fc.record(
+    {
+      name: fc.constantFrom('hello', 'writeItems', ''),
+      id: fc.constantFrom('a', 'b'),
+      args: fc.oneof(fc.constant({ k: 1 }), fc.constant(7)),
+      partialArgs: fc.oneof(fc.array(entry, { maxLength: 4 }), fc.constant('x')),
+      willContinue: fc.boolean(),
+    },
+    { requiredKeys: [] },
+  );
+  const part = fc.oneof(
+    fc.record({ functionCall }),
+    fc.record({ functionCall, thoughtSignature: fc.constant(SIGNATURE) }),
+    fc.constant({ text: 't' }),
+    fc.constant(null),
+  );
+
+  it('notices, never a throw; every assembled call is a valid FunctionCall; no prototype is touched', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(part, { maxLength: 3 }), { maxLength: 8 }),
+        async (chunks) => {
+          const { parts, notices } = await gather(chunks.map((parts) => chunk(parts)));
+          for (const notice of notices)
+            expect(notice.code).toMatch(/^streamed-call-(refused|unclosed)$/);
+          for (const gathered of parts) {
+            const call = (gathered as { functionCall?: unknown } | null)?.functionCall;
+            if (
+              call !== undefined &&
+              Object.hasOwn(call as object, 'args') &&
+              typeof (call as { args: unknown }).args === 'object'
+            ) {
+              expect(
+                checkVertexV1Beta1FunctionCall({ args: (call as { args: unknown }).args }),
+              ).toEqual([]);
+            }
+          }
+          expect(Object.prototype).not.toHaveProperty('p');
+          functionCalls(parts, toolset); // answers whatever it gets
+        },
+      ),
+      { numRuns: 300, seed: 37 },
+    );
   });
 });
 

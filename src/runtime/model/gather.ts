@@ -79,7 +79,7 @@ export async function gatherTurn<R extends ResponseInput>(
     chunks.push(chunk);
     for (const [index, candidate] of (chunk.candidates ?? []).entries()) {
       calls[index] ??= new StreamedCalls(index, options);
-      calls[index].add(candidate.content?.parts ?? []);
+      calls[index].add(candidate.content?.parts);
     }
   }
   for (const candidate of calls) candidate?.finish();

@@ -137,8 +137,10 @@ export class StreamedCalls {
   ) {}
 
   /** Takes the parts of one chunk, in order. */
-  add(parts: readonly PartInput[]): void {
-    for (const part of parts) this.#take(part);
+  add(parts: readonly PartInput[] | undefined): void {
+    // What a chunk holds is the sender's: a `parts` that is not a list is one part, as before.
+    const list: unknown = parts ?? [];
+    for (const part of Array.isArray(list) ? list : [list]) this.#take(part as PartInput);
   }
 
   /** The stream ended: a call still open is closed as it stands, with a notice. */
@@ -154,7 +156,7 @@ export class StreamedCalls {
   }
 
   #take(part: PartInput): void {
-    const functionCall: unknown = part.functionCall;
+    const functionCall: unknown = isJsonObject(part) ? part.functionCall : undefined;
     if (!isJsonObject(functionCall)) {
       this.parts.push(part);
       return;
