@@ -97,7 +97,10 @@ export interface AnsweredTurn<
   /** 1 for the first model turn. */
   turn: number;
   response: R;
-  /** The model's Content as returned (for a stream: every chunk's parts, in order). */
+  /**
+   * The model's Content as returned (for a stream: every chunk's parts, in order, each streamed
+   * call assembled into one part).
+   */
   model: ContentOf<R>;
   /** The user Content answering each call. */
   answer: AnswerContent;
@@ -166,7 +169,8 @@ function answerText(content: ContentInput): string {
  * Plays a conversation with tools: calls `generate` with the history and the tool set as
  * Gemini tools, appends the model's Content exactly as returned (thought signatures and every
  * other field untouched; a stream's chunks gathered into one Content, so parallel calls stay
- * together), answers its function calls with {@link answerCalls} and repeats. Stops, with a
+ * together, and a call whose arguments were streamed in pieces is one part again: see
+ * `gatherTurn`), answers its function calls with {@link answerCalls} and repeats. Stops, with a
  * typed {@link ConversationStop} rather than a throw, when the model answers without calls, at
  * `maxTurns`, when function calling fails or no content comes back, or when `signal` fires.
  * Errors of `generate` itself (network, HTTP 4xx/5xx) propagate, but one: the API refusing a
