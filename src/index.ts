@@ -128,6 +128,11 @@ export type {
   GenerateRequest,
 } from './runtime/model/generate.js';
 export { genaiGenerate, genaiGenerateStream } from './runtime/model/generate.js';
+export type {
+  GatherOptions,
+  PartialArgInput,
+  PartialArgsUpdate,
+} from './runtime/model/streamed-calls.js';
 export type { AnswerOptions, ModelTurn } from './runtime/turn/answer.js';
 export { answerCalls } from './runtime/turn/answer.js';
 export type {

@@ -152,10 +152,24 @@ export function violations(validate: Validate): ViolationDetail[] {
   return details;
 }
 
-/** A tolerance a read contract used: something newer than the vendored schemas, kept as it came. */
+/**
+ * A tolerance a read contract used: something newer than the vendored schemas, kept as it came;
+ * or, from gathering a stream (\`gatherTurn\`), a piece of a streamed function call that was not
+ * assembled into it.
+ */
 export interface ReadNotice extends Warning {
-  /** A field the schema does not define, an enum value it does not list, or a Part holding none of the data fields it knows. */
-  code: 'unknown-field' | 'unknown-enum-value' | 'unknown-part-kind';
+  /**
+   * A field the schema does not define, an enum value it does not list, or a Part holding none
+   * of the data fields it knows; \`streamed-call-refused\`: a piece of a streamed call's
+   * arguments refused (its path, its value, a bound); \`streamed-call-unclosed\`: a streamed call
+   * that the stream ended (or a new call replaced) before its last piece.
+   */
+  code:
+    | 'unknown-field'
+    | 'unknown-enum-value'
+    | 'unknown-part-kind'
+    | 'streamed-call-refused'
+    | 'streamed-call-unclosed';
   /** The schema read, e.g. \`GenerateContentResponse\`. */
   schema: string;
   /** JSON pointer to the field, value or part. */

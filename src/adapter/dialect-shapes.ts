@@ -8,6 +8,7 @@ import type { ViolationDetail } from '../errors.js';
 import type { ReadCheck } from '../generated/guards-common.js';
 import {
   checkContent,
+  checkFunctionCall,
   checkFunctionResponse,
   checkGenerateContentRequest,
   checkPart,
@@ -16,19 +17,23 @@ import {
 } from '../generated/guards-gemini.js';
 import {
   checkVertexV1Content,
+  checkVertexV1FunctionCall,
   checkVertexV1FunctionResponse,
   checkVertexV1GenerateContentRequest,
   checkVertexV1Part,
   readVertexV1Content,
   readVertexV1GenerateContentResponse,
+  readVertexV1PartialArg,
 } from '../generated/guards-vertex-v1.js';
 import {
   checkVertexV1Beta1Content,
+  checkVertexV1Beta1FunctionCall,
   checkVertexV1Beta1FunctionResponse,
   checkVertexV1Beta1GenerateContentRequest,
   checkVertexV1Beta1Part,
   readVertexV1Beta1Content,
   readVertexV1Beta1GenerateContentResponse,
+  readVertexV1Beta1PartialArg,
 } from '../generated/guards-vertex-v1beta1.js';
 import { type ApiDialect, apiDialect, type Dialect } from './dialect.js';
 
@@ -56,6 +61,13 @@ export interface DialectShapes {
   readonly response: ShapeRead;
   /** The read contract of the version's Content (a model turn saved on its own). */
   readonly modelContent: ShapeRead;
+  /** The FunctionCall schema the arguments assembled from a stream are proven against. */
+  readonly functionCall: ShapeCheck;
+  /**
+   * The read contract of a streamed argument piece (`PartialArg`): the version's own, and
+   * Vertex AI v1beta1's for the Gemini API, whose reference has no streamed arguments.
+   */
+  readonly partialArg: ShapeRead;
   /** Whether the version's FunctionCall and FunctionResponse carry an `id` (echoed when they do). */
   readonly callIds: boolean;
 }
@@ -76,6 +88,8 @@ const SHAPES: Readonly<Record<ApiDialect, () => DialectShapes>> = {
     request: { schema: 'GenerateContentRequest', check: checkGenerateContentRequest },
     response: { schema: 'GenerateContentResponse', read: readGenerateContentResponse },
     modelContent: { schema: 'Content', read: readContent },
+    functionCall: { schema: 'FunctionCall', check: checkFunctionCall },
+    partialArg: { schema: 'VertexV1Beta1PartialArg', read: readVertexV1Beta1PartialArg },
     callIds: takesIds(checkFunctionResponse),
   }),
   'vertex-v1': () => ({
@@ -90,6 +104,8 @@ const SHAPES: Readonly<Record<ApiDialect, () => DialectShapes>> = {
       read: readVertexV1GenerateContentResponse,
     },
     modelContent: { schema: 'VertexV1Content', read: readVertexV1Content },
+    functionCall: { schema: 'VertexV1FunctionCall', check: checkVertexV1FunctionCall },
+    partialArg: { schema: 'VertexV1PartialArg', read: readVertexV1PartialArg },
     callIds: takesIds(checkVertexV1FunctionResponse),
   }),
   'vertex-v1beta1': () => ({
@@ -104,6 +120,8 @@ const SHAPES: Readonly<Record<ApiDialect, () => DialectShapes>> = {
       read: readVertexV1Beta1GenerateContentResponse,
     },
     modelContent: { schema: 'VertexV1Beta1Content', read: readVertexV1Beta1Content },
+    functionCall: { schema: 'VertexV1Beta1FunctionCall', check: checkVertexV1Beta1FunctionCall },
+    partialArg: { schema: 'VertexV1Beta1PartialArg', read: readVertexV1Beta1PartialArg },
     callIds: takesIds(checkVertexV1Beta1FunctionResponse),
   }),
 };

@@ -14,7 +14,7 @@ import { setOwn } from './object.js';
 export const MAX_JSON_DEPTH = 512;
 
 /** Most values kept; the rest are replaced by a marker. */
-const MAX_JSON_VALUES = 1_000_000;
+export const MAX_JSON_VALUES = 1_000_000;
 
 interface Frame {
   source: unknown;

@@ -393,7 +393,7 @@ describe('model calls (FC)', () => {
     }
   });
 
-  it('EX-3b: a Vertex AI call with streamed-argument fields is read by its name and args; partialArgs are not assembled', () => {
+  it('EX-3b, issue 37: a Vertex AI call that still carries partialArgs is answered UNASSEMBLED_ARGUMENTS, never run with its args alone', () => {
     const part = {
       functionCall: {
         id: 'x2',
@@ -404,8 +404,19 @@ describe('model calls (FC)', () => {
       },
     };
     expect(checkVertexV1Beta1Part(part)).toEqual([]);
-    const { calls } = functionCalls([part], toolset);
-    expect(calls.map((c) => [c.callId, c.arguments])).toEqual([['x2', { a: 1 }]]);
+    const { calls, rejected } = functionCalls([part], toolset);
+    expect(calls).toEqual([]);
+    expect(rejected).toEqual([
+      expect.objectContaining({
+        reason: 'UNASSEMBLED_ARGUMENTS',
+        callId: 'x2',
+        message: expect.stringContaining('(at "$.a")'),
+      }),
+    ]);
+    const plain = { functionCall: { ...part.functionCall, partialArgs: [] } };
+    expect(functionCalls([plain], toolset).calls.map((c) => [c.callId, c.arguments])).toEqual([
+      ['x2', { a: 1 }],
+    ]);
   });
 });
 

@@ -41,7 +41,12 @@ export type RejectionReason =
   /** `args` is not a plain JSON object. */
   | 'ARGUMENTS_NOT_OBJECT'
   /** `args` fails the tool's inputSchema (option `validateArgs`). */
-  | 'INVALID_ARGUMENTS';
+  | 'INVALID_ARGUMENTS'
+  /**
+   * The arguments were streamed and are not whole: the call still has `willContinue: true`, or
+   * `partialArgs` that `gatherTurn` did not (or could not) assemble into `args`.
+   */
+  | 'UNASSEMBLED_ARGUMENTS';
 
 /**
  * A function call that cannot run, as data: `answerCalls` (or {@link rejectionResponse}) answers
@@ -183,6 +188,26 @@ function unknownFunction(name: string, callId: string | null, context: Context):
   return reject('UNKNOWN_FUNCTION', name, callId, `There is no function named "${shown}".${hint}`);
 }
 
+/**
+ * Why a call's streamed arguments are not whole, if they are not: run with `args` alone, such
+ * a call would run with a part of what the model sent.
+ */
+function unassembledArguments(
+  functionCall: Record<string, unknown>,
+  name: string,
+): string | undefined {
+  const pieces = ownValue(functionCall, 'partialArgs');
+  const streaming = ownValue(functionCall, 'willContinue') === true;
+  if (!streaming && !(Array.isArray(pieces) && pieces.length > 0)) return undefined;
+  const first: unknown = Array.isArray(pieces) ? pieces[0] : undefined;
+  const path = isJsonObject(first) ? ownValue(first, 'jsonPath') : undefined;
+  const where =
+    typeof path === 'string'
+      ? ` (at ${JSON.stringify(path.length > 100 ? `${path.slice(0, 100)}…` : path)})`
+      : '';
+  return `The arguments of "${name}" arrived in pieces that could not be put together${where}, so it was not run. Call it again.`;
+}
+
 function outcomeOf(functionCall: unknown, context: Context): CallItem {
   if (!isJsonObject(functionCall) || typeof ownValue(functionCall, 'name') !== 'string') {
     const id = isJsonObject(functionCall) ? ownValue(functionCall, 'id') : undefined;
@@ -193,6 +218,8 @@ function outcomeOf(functionCall: unknown, context: Context): CallItem {
   const name = ownValue(functionCall, 'name') as string;
   const id = ownValue(functionCall, 'id');
   const callId = typeof id === 'string' ? id : null;
+  const unassembled = unassembledArguments(functionCall, name);
+  if (unassembled !== undefined) return reject('UNASSEMBLED_ARGUMENTS', name, callId, unassembled);
   const entry = context.toolset.resolve(name);
   if (entry === undefined) return unknownFunction(name, callId, context);
   const rawArgs = ownValue(functionCall, 'args');
@@ -231,8 +258,9 @@ function outcomeOf(functionCall: unknown, context: Context): CallItem {
  *
  * - A call whose name resolves becomes a {@link ResolvedCall} carrying its tool: `callId` is its
  *   `id` or `null`, absent `args` are `{}`; `args` is passed on as the model sent it.
- * - An unknown name, `args` that are not a plain object, a call without a name, or (with
- *   `validateArgs`) arguments failing the inputSchema are not run: each becomes a
+ * - An unknown name, `args` that are not a plain object, a call without a name, streamed
+ *   arguments not assembled (`partialArgs` left, or `willContinue: true`: see `gatherTurn`), or
+ *   (with `validateArgs`) arguments failing the inputSchema are not run: each becomes a
  *   {@link RejectedCall} saying why (naming close matches, or the failing paths), in
  *   `rejected`; `answerCalls` (or `rejectionResponse`) answers it to the model.
  * - `items` lists every call in call order, run or rejected, so a runtime can answer each

@@ -51,6 +51,14 @@ export interface RequestCheckOptions {
    * name its server and tool (`serverId`, `toolName`).
    */
   toolset?: ToolSet;
+  /**
+   * Whether the request goes to a streaming method (`streamGenerateContent`,
+   * `generateContentStream`) or a unary one (`generateContent`): the body is the same either
+   * way, so only the caller can say. With `false`, a request asking for streamed function-call
+   * arguments (`toolConfig.functionCallingConfig.streamFunctionCallArguments`) is flagged; left
+   * out, that rule says nothing.
+   */
+  streamed?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -411,6 +419,30 @@ function checkSignatures(
 }
 
 /**
+ * Streamed function-call arguments asked of a unary request: only a stream delivers the pieces
+ * (the option streams "arguments of a single function call in multiple parts/contents/
+ * responses", Vertex AI's FunctionCallingConfig reference), so a unary reply either ignores the
+ * option or carries a call in pieces no client joins.
+ */
+function checkStreamedArguments(
+  request: Json,
+  options: RequestCheckOptions,
+  out: RequestFinding[],
+): void {
+  if (options.streamed !== false) return;
+  const { toolConfig } = request;
+  const calling = isRecord(toolConfig) ? toolConfig.functionCallingConfig : undefined;
+  if (!isRecord(calling) || calling.streamFunctionCallArguments !== true) return;
+  out.push({
+    severity: 'warning',
+    path: '/toolConfig/functionCallingConfig/streamFunctionCallArguments',
+    keyword: 'request/stream-function-call-arguments',
+    message:
+      'streamFunctionCallArguments asks for function-call arguments in pieces over a stream, but this request is not streamed: leave it out, or send the request with a streaming method (streamGenerateContent)',
+  });
+}
+
+/**
  * The cross-field findings for one GenerateContentRequest (already parsed; shape errors are
  * the schema's job, so anything unexpected here is skipped, never thrown on):
  * - `request/function-name-collision`: two declarations with one name, across or within tools;
@@ -431,7 +463,9 @@ function checkSignatures(
  *   preceding model turn's functionCalls one for one (by id when the calls have ids); at most
  *   20 findings per rule and turn, then one that counts the rest, and at most 5 call ids
  *   quoted per message, so the report stays linear in the request's size;
- * - `request/thought-signature`: see the module comment.
+ * - `request/thought-signature`: see the module comment;
+ * - `request/stream-function-call-arguments` (a warning): with `streamed: false`, a request that
+ *   sets `toolConfig.functionCallingConfig.streamFunctionCallArguments`.
  *
  * @example
  * ```ts
@@ -456,5 +490,6 @@ export function checkRequest(
   const turns = turnsOf(request);
   checkResponses(turns, out);
   checkSignatures(request, turns, options, out);
+  checkStreamedArguments(request, options, out);
   return out;
 }

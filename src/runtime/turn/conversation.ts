@@ -18,7 +18,7 @@ import type { CallFinish } from '../../adapter/turn/calls.js';
 import { functionCalls } from '../../adapter/turn/calls.js';
 import type { GenerateContentResponse } from '../../generated/types.js';
 import { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS, type ToolSetSource } from '../mcp/live-toolset.js';
-import { gatherTurn } from '../model/gather.js';
+import { type GatherOptions, gatherTurn } from '../model/gather.js';
 import type { ContentOf, Generate, ReadOptions } from '../model/generate.js';
 import { checkTimeout } from '../options.js';
 import { type AnswerOptions, answerCalls } from './answer.js';
@@ -81,6 +81,12 @@ export interface ConversationOptions<
   declarations?: FunctionDeclarationsOptions<M>;
   /** Called after each model turn whose calls were answered. */
   onTurn?: (turn: AnsweredTurn<R, C>) => void;
+  /**
+   * Hears the arguments of each streamed function call as they arrive (Vertex AI's
+   * `streamFunctionCallArguments` with a streaming `generate`): the call opening, each piece and
+   * the arguments so far, the call closing (see `gatherTurn`). A UI can show them.
+   */
+  onPartialArgs?: GatherOptions['onPartialArgs'];
 }
 
 /** A model turn with calls, and the answer sent back; `C` is the given history's Content type. */
@@ -91,7 +97,10 @@ export interface AnsweredTurn<
   /** 1 for the first model turn. */
   turn: number;
   response: R;
-  /** The model's Content as returned (for a stream: every chunk's parts, in order). */
+  /**
+   * The model's Content as returned (for a stream: every chunk's parts, in order, each streamed
+   * call assembled into one part).
+   */
   model: ContentOf<R>;
   /** The user Content answering each call. */
   answer: AnswerContent;
@@ -160,7 +169,8 @@ function answerText(content: ContentInput): string {
  * Plays a conversation with tools: calls `generate` with the history and the tool set as
  * Gemini tools, appends the model's Content exactly as returned (thought signatures and every
  * other field untouched; a stream's chunks gathered into one Content, so parallel calls stay
- * together), answers its function calls with {@link answerCalls} and repeats. Stops, with a
+ * together, and a call whose arguments were streamed in pieces is one part again: see
+ * `gatherTurn`), answers its function calls with {@link answerCalls} and repeats. Stops, with a
  * typed {@link ConversationStop} rather than a throw, when the model answers without calls, at
  * `maxTurns`, when function calling fails or no content comes back, or when `signal` fires.
  * Errors of `generate` itself (network, HTTP 4xx/5xx) propagate, but one: the API refusing a
@@ -198,7 +208,12 @@ export async function runConversation<
   M extends SchemaMode = 'json',
   C extends ContentInput = ContentOf<R>,
 >(options: ConversationOptions<R, M, C>): Promise<ConversationResult<R, C>> {
-  const { generate, clients, signal, onTurn, onNotice } = options;
+  const { generate, clients, signal, onTurn, onNotice, onPartialArgs, dialect } = options;
+  const gathering: GatherOptions = {
+    ...(onNotice === undefined ? {} : { onNotice }),
+    ...(onPartialArgs === undefined ? {} : { onPartialArgs }),
+    ...(dialect === undefined ? {} : { dialect }),
+  };
   checkTimeout('toolsRefreshTimeoutMs', options.toolsRefreshTimeoutMs);
   apiDialect(options.dialect); // an unknown one is refused before the first turn
   const refreshTimeoutMs = options.toolsRefreshTimeoutMs ?? DEFAULT_TOOLS_REFRESH_TIMEOUT_MS;
@@ -225,6 +240,7 @@ export async function runConversation<
           ...(signal ? { signal } : {}),
           ...(onNotice ? { onNotice } : {}),
         }),
+        gathering,
       );
     let planned: PlannedRequest<M> = plan.next(toolset, turn);
     let response: R;
