@@ -103,6 +103,7 @@ export type {
   SchemaMode,
   SchemaWarning,
   SchemaWarningCode,
+  SelectionMode,
   ServerConfig,
   ServerConnections,
   ServerEntry,
@@ -117,7 +118,10 @@ export type {
   ToolError,
   ToolErrorCode,
   ToolFilter,
+  ToolRanker,
   ToolResult,
+  ToolSelection,
+  ToolSelectionOptions,
   ToolSet,
   ToolSetEntry,
   ToolSetSource,
@@ -150,6 +154,7 @@ export {
   readServersConfig,
   rejectionResponse,
   runConversation,
+  toolSelection,
 } from './index.js';
 
 /** `toGeminiSchema`'s result, typed with genai's `Schema`. */
