@@ -81,6 +81,15 @@ function toolsCommand(io: CliIo): Command {
     )
     .option('--response-schema', "declare tools' outputSchema too")
     .addOption(
+      new Option('-d, --dialect <dialect>', 'the API whose limits the request is fitted to')
+        .choices(DIALECT_NAMES)
+        .default('gemini'),
+    )
+    .option(
+      '--budget',
+      "report what the dialect's request would accept: its limits, how many tools fit, and each tool left out with why",
+    )
+    .addOption(
       new Option('-f, --format <format>', 'output format')
         .choices(['json', 'table'])
         .default('json'),
@@ -145,6 +154,12 @@ function chatCommand(io: CliIo): Command {
     )
     .addOption(
       new Option('--max-turns <n>', 'model turns at most').argParser(positiveInteger).default(10),
+    )
+    .addOption(
+      new Option(
+        '--max-tools <n>',
+        "tools declared per request at most (>= 2); past that, and past the dialect's limit, the model searches the tools (gmk__search_tools) and each one found is declared from the next request",
+      ).argParser(positiveInteger),
     )
     .addOption(
       new Option('--schema-mode <mode>', 'how tools are declared')
