@@ -85,7 +85,7 @@ describe('issue 31 item 3: progressive discovery in runConversation', () => {
     const response = answer.parts?.[0]?.functionResponse;
     expect(response?.id).toBe('s1');
     expect(response?.name).toBe('gmk__search_tools');
-    const found = (response?.response as { output: { tools: { name: string; loaded: boolean }[] } })
+    const found = (response!.response as { output: { tools: { name: string; loaded: boolean }[] } })
       .output.tools;
     expect(found[0]).toMatchObject({ name: 'bitcoin_price', loaded: true });
     expect(found.length).toBeLessThanOrEqual(3);
