@@ -25,6 +25,7 @@ import { p5 } from './figures/p5-execute.js';
 import { p6Generate } from './figures/p6-generate.js';
 import { p6Startup } from './figures/p6-startup.js';
 import { p7 } from './figures/p7-import.js';
+import { s1Selection } from './figures/s1-selection.js';
 import { FINDINGS } from './findings.js';
 import { builtCli } from './lib/build-cli.js';
 import { loadBuilt } from './lib/built.js';
@@ -89,6 +90,7 @@ const FIGURES: ReadonlyArray<readonly [string, FigureRun]> = [
   ['M', memory],
   ['P7', p7],
   ['L1', l1Limits],
+  ['S1', s1Selection],
 ];
 
 function commit(rev = 'HEAD'): string {

@@ -25,10 +25,11 @@ export interface Bm25fParameters {
 }
 
 /**
- * The default parameters. The weights follow the fields' precision (a word of the name says
- * more of what the tool does than one of a parameter's description); they were chosen on one
- * half of the labelled queries of bench/corpus/queries.json and are reported on the other
- * (BENCHMARKS.md, figure S1).
+ * The default parameters, chosen before measuring and not fitted to any labelled query: field
+ * weights by how precisely a field says what a tool does (a word of its name more than one of a
+ * parameter's description), light length normalisation for the short fields, BM25's usual k1.
+ * A grid search over them on one half of bench/corpus/queries.json gave no gain on the other
+ * half (BENCHMARKS.md, figure S1), so they stay.
  */
 const DEFAULT_BM25F: Bm25fParameters = {
   weights: { name: 3, title: 2, description: 1, parameters: 0.3, server: 0.5 },

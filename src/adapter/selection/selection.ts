@@ -230,6 +230,34 @@ function summary(entry: ToolSetEntry): string {
     : sentence;
 }
 
+/** Per list of candidates (the same list turn after turn): by exposed name, and their entries. */
+const byNames = new WeakMap<
+  readonly DeclarationCandidate[],
+  ReadonlyMap<string, DeclarationCandidate>
+>();
+const entryLists = new WeakMap<readonly DeclarationCandidate[], readonly ToolSetEntry[]>();
+
+function candidatesByName(
+  candidates: readonly DeclarationCandidate[],
+): ReadonlyMap<string, DeclarationCandidate> {
+  let found = byNames.get(candidates);
+  if (found === undefined) {
+    found = new Map(candidates.map((candidate) => [candidate.entry.exposedName, candidate]));
+    byNames.set(candidates, found);
+  }
+  return found;
+}
+
+/** The entries of a list of candidates, one list per list (so the ranker's index is kept). */
+function entriesOf(candidates: readonly DeclarationCandidate[]): readonly ToolSetEntry[] {
+  let found = entryLists.get(candidates);
+  if (found === undefined) {
+    found = Object.freeze(candidates.map((candidate) => candidate.entry));
+    entryLists.set(candidates, found);
+  }
+  return found;
+}
+
 /**
  * One conversation's discovery: the tools loaded so far, in the order loaded, the select hook
  * that declares them, and the answers to `gmk__search_tools`.
@@ -250,11 +278,11 @@ export class Discovery {
   readonly select: DeclarationSelector = (candidates, context) => {
     this.#candidates = candidates;
     this.#room = context.budget.maxDeclarations - context.reserved.length;
-    return candidates
-      .filter((candidate) => this.#loaded.has(candidate.entry.exposedName))
-      .sort(
-        (a, b) => this.#loaded.get(a.entry.exposedName)! - this.#loaded.get(b.entry.exposedName)!,
-      );
+    const byName = candidatesByName(candidates);
+    return [...this.#loaded.keys()].flatMap((name) => {
+      const candidate = byName.get(name);
+      return candidate === undefined ? [] : [candidate];
+    });
   };
 
   /** The exposed names loaded, in order. */
@@ -275,7 +303,7 @@ export class Discovery {
         content: [{ type: 'text', text: 'Give "query": a few words saying what you want to do.' }],
       };
     }
-    const tools = this.#candidates.map((candidate) => candidate.entry);
+    const tools = entriesOf(this.#candidates);
     const found = await this.selection.rank(query, tools);
     const results = found.map((entry) => {
       const name = entry.exposedName;

@@ -15,7 +15,7 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'a an the and or nor but if then else of to in on at by for with from into onto over under ' +
     'about as up down out off is are was were be been being am do does did doing done have has ' +
-    'had having it its it’s this that these those there here i me my mine we us our ours you your ' +
+    'had having it its this that these those there here i me my mine we us our ours you your ' +
     'yours he him his she her hers they them their theirs what which who whom whose when where why ' +
     'how all any each both either neither some such no not only own same so than too very can ' +
     'could will would shall should may might must just also via per e g eg ie etc let please'
@@ -39,11 +39,22 @@ function stemOf(word: string): string {
   return stem;
 }
 
+/** The kind of a character: 0 a separator, 1 lower case (or a letter without case), 2 upper case, 3 a digit. */
+function kindOf(code: number, char: string): number {
+  if (code >= 97 && code <= 122) return 1;
+  if (code >= 65 && code <= 90) return 2;
+  if (code >= 48 && code <= 57) return 3;
+  if (code < 128) return 0;
+  if (/\p{N}/u.test(char)) return 3;
+  if (/\p{Lu}/u.test(char)) return 2;
+  return /\p{L}/u.test(char) ? 1 : 0;
+}
+
 /**
  * The words of `text`, in order: split at every character that is not a letter or digit, and
  * inside identifiers at a lower-to-upper case change (`pullRequest`), an acronym's end
- * (`HTTPServer` → http, server) and a letter-digit change (`v2010`); lower-cased; function words
- * and one-letter words dropped; each stemmed.
+ * (`HTTPServer`: http, server) and a letter-digit change (`v2010`); lower-cased; function words
+ * and one-letter words dropped; each stemmed. One pass over the text (a catalog is megabytes).
  *
  * @example
  * ```ts
@@ -52,15 +63,33 @@ function stemOf(word: string): string {
  */
 export function words(text: string): string[] {
   const out: string[] = [];
-  const spaced = text
-    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
-    .replace(/(\p{L})(\p{N})|(\p{N})(\p{L})/gu, '$1$3 $2$4')
-    .toLowerCase();
-  for (const raw of spaced.split(/[^\p{L}\p{N}]+/u)) {
-    const word = raw.replace(/['’]/g, '');
-    if (word.length < 2 || word.length > MAX_WORD_LENGTH || STOP_WORDS.has(word)) continue;
-    out.push(stemOf(word));
+  const push = (from: number, to: number): void => {
+    if (to - from < 2 || to - from > MAX_WORD_LENGTH) return;
+    const word = text.slice(from, to).toLowerCase();
+    if (!STOP_WORDS.has(word)) out.push(stemOf(word));
+  };
+  let start = -1;
+  let previous = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    const kind = kindOf(char.charCodeAt(0), char);
+    if (kind === 0) {
+      if (start !== -1) push(start, i);
+      start = -1;
+    } else if (start === -1) {
+      start = i;
+    } else if (
+      (kind === 2 && previous === 1) ||
+      (kind === 3) !== (previous === 3) ||
+      (kind === 1 && previous === 2 && i - start > 1)
+    ) {
+      // a new word: lower to upper, letter to digit or back, or the last capital of an acronym
+      const at = kind === 1 && previous === 2 ? i - 1 : i;
+      push(start, at);
+      start = at;
+    }
+    previous = kind;
   }
+  if (start !== -1) push(start, text.length);
   return out;
 }
