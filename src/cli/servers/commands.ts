@@ -17,6 +17,15 @@ function milliseconds(value: string): number {
   return n;
 }
 
+/** `--max-tools`: a whole number of at least 2 (gmk__search_tools takes one declaration). */
+function maxTools(value: string): number {
+  const n = positiveInteger(value);
+  if (n < 2) {
+    throw new InvalidArgumentError('must be at least 2 (gmk__search_tools takes one declaration)');
+  }
+  return n;
+}
+
 /** The options every server-using command shares. */
 function serverOptions(command: Command): Command {
   return command
@@ -159,7 +168,7 @@ function chatCommand(io: CliIo): Command {
       new Option(
         '--max-tools <n>',
         "tools declared per request at most (>= 2); past that, and past the dialect's limit, the model searches the tools (gmk__search_tools) and each one found is declared from the next request",
-      ).argParser(positiveInteger),
+      ).argParser(maxTools),
     )
     .addOption(
       new Option('--schema-mode <mode>', 'how tools are declared')
