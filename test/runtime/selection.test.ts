@@ -225,6 +225,40 @@ describe('issue 31 item 3: progressive discovery in runConversation', () => {
     expect(JSON.stringify(response)).not.toContain('UNKNOWN_SERVER');
   });
 
+  it('issue 31: a search result carries the first sentence of the description as declared: invisible characters removed, bounded', async () => {
+    const { toolset: odd } = buildToolSet([
+      {
+        serverId: 'w',
+        tools: [
+          {
+            name: 'weather',
+            description: `Gets the weather\u202E\u200B for a city. ${'Then much more. '.repeat(50)}`,
+            inputSchema: { type: 'object' },
+          },
+          { name: 'long', description: 'lengthy '.repeat(80), inputSchema: { type: 'object' } },
+        ],
+      },
+    ]);
+    const { generate } = scripted([
+      respond([search('s1', 'weather for a city'), search('s2', 'lengthy')]),
+      respond([{ text: 'ok' }]),
+    ]);
+    const result = await runConversation({
+      generate,
+      toolset: odd,
+      clients: new Map(),
+      contents: [USER],
+      selection: toolSelection(),
+    });
+    const outputs = (result.contents[2] as Content).parts?.map(
+      (part) =>
+        (part.functionResponse?.response as { output: { tools: { description: string }[] } }).output
+          .tools[0]?.description,
+    );
+    expect(outputs?.[0]).toBe('Gets the weather for a city.');
+    expect([...(outputs?.[1] ?? '')]).toHaveLength(160);
+  });
+
   it('issue 31: toolSelection refuses options out of range with INVALID_INPUT naming the option', () => {
     for (const options of [
       { maxTools: 1 },

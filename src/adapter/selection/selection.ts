@@ -221,12 +221,16 @@ export function searchDeclaration(mode: 'json' | 'openapi'): FunctionDeclaration
   return SEARCH_DECLARATIONS[mode] as FunctionDeclaration;
 }
 
-/** A tool's first line of description, cut to fit a search result. */
-function summary(entry: ToolSetEntry): string {
-  const text = (entry.tool.description ?? '').replace(/\s+/g, ' ').trim();
+/**
+ * A tool's first sentence of description, as declared (invisible characters removed), cut on a
+ * code point to fit a search result.
+ */
+function summary(description: string | undefined): string {
+  const text = (description ?? '').replace(/\s+/g, ' ').trim();
   const sentence = /^(.+?[.!?])(\s|$)/.exec(text)?.[1] ?? text;
-  return sentence.length > MAX_SUMMARY_LENGTH
-    ? `${sentence.slice(0, MAX_SUMMARY_LENGTH - 1)}…`
+  const points = [...sentence];
+  return points.length > MAX_SUMMARY_LENGTH
+    ? `${points.slice(0, MAX_SUMMARY_LENGTH - 1).join('')}…`
     : sentence;
 }
 
@@ -305,12 +309,14 @@ export class Discovery {
     }
     const tools = entriesOf(this.#candidates);
     const found = await this.selection.rank(query, tools);
+    const byName = candidatesByName(this.#candidates);
     const results = found.map((entry) => {
       const name = entry.exposedName;
       if (!this.#loaded.has(name) && this.#loaded.size < this.#room) {
         this.#loaded.set(name, this.#loaded.size);
       }
-      return { name, description: summary(entry), loaded: this.#loaded.has(name) };
+      const description = summary(byName.get(name)?.declaration.description);
+      return { name, description, loaded: this.#loaded.has(name) };
     });
     const full = results.some((result) => !result.loaded);
     const text =
