@@ -252,7 +252,7 @@ describe('issue 31 item 3: progressive discovery in runConversation', () => {
     });
     const outputs = (result.contents[2] as Content).parts?.map(
       (part) =>
-        (part.functionResponse?.response as { output: { tools: { description: string }[] } }).output
+        (part.functionResponse!.response as { output: { tools: { description: string }[] } }).output
           .tools[0]?.description,
     );
     expect(outputs?.[0]).toBe('Gets the weather for a city.');
