@@ -21,6 +21,7 @@ const INTEGRATION = [
   'test/cli/memory.test.ts',
   'test/cli/oauth.test.ts',
   'test/cli/package.test.ts',
+  'test/cli/selection.test.ts',
   'test/cli/servers.test.ts',
   'test/cli/validate-inputs.test.ts',
   'test/cli/validate-read.test.ts',

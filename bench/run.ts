@@ -26,6 +26,7 @@ import { p6Generate } from './figures/p6-generate.js';
 import { p6Startup } from './figures/p6-startup.js';
 import { p7 } from './figures/p7-import.js';
 import { r1LargeMessages } from './figures/r1-large-messages.js';
+import { s1Selection } from './figures/s1-selection.js';
 import { FINDINGS } from './findings.js';
 import { builtCli } from './lib/build-cli.js';
 import { loadBuilt } from './lib/built.js';
@@ -91,6 +92,7 @@ const FIGURES: ReadonlyArray<readonly [string, FigureRun]> = [
   ['P7', p7],
   ['L1', l1Limits],
   ['R1', r1LargeMessages],
+  ['S1', s1Selection],
 ];
 
 function commit(rev = 'HEAD'): string {

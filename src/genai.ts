@@ -106,6 +106,7 @@ export type {
   SchemaMode,
   SchemaWarning,
   SchemaWarningCode,
+  SelectionMode,
   ServerConfig,
   ServerConnections,
   ServerEntry,
@@ -120,7 +121,10 @@ export type {
   ToolError,
   ToolErrorCode,
   ToolFilter,
+  ToolRanker,
   ToolResult,
+  ToolSelection,
+  ToolSelectionOptions,
   ToolSet,
   ToolSetEntry,
   ToolSetSource,
@@ -153,6 +157,7 @@ export {
   readServersConfig,
   rejectionResponse,
   runConversation,
+  toolSelection,
 } from './index.js';
 
 /** `toGeminiSchema`'s result, typed with genai's `Schema`. */

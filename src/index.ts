@@ -20,6 +20,13 @@
 
 export type { ApiDialect, Dialect } from './adapter/dialect.js';
 export type {
+  SelectionMode,
+  ToolRanker,
+  ToolSelection,
+  ToolSelectionOptions,
+} from './adapter/selection/selection.js';
+export { toolSelection } from './adapter/selection/selection.js';
+export type {
   AnswerContent,
   AnswerPart,
   CallToolResultInput,

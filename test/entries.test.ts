@@ -45,6 +45,7 @@ const TIERS = {
     'runConversation',
     'toGeminiParameters',
     'toGeminiSchema',
+    'toolSelection',
   ],
   './schemas': [
     'API_LIMITS',

@@ -389,3 +389,24 @@ describe('issue 31 item 2: mcpCallableTool declares within the budget', () => {
     expect(JSON.stringify(answer?.functionResponse.response)).toContain('crawl');
   });
 });
+
+describe('issue 31: mcpCallableTool never declares an empty Tool', () => {
+  it('issue 31: with nothing to declare, tool() throws INVALID_INPUT saying why (the API refuses functionDeclarations: [])', async () => {
+    const empty = mcpCallableTool({ toolset: toolsetOf(), clients: new Map() });
+    await expect(empty.tool()).rejects.toThrow(/nothing to declare: the servers list no tools/);
+    const { onWarning } = collect();
+    const tooDeep = mcpCallableTool(
+      { toolset: toolsetOf(['deep', [nested('deep', 12)]]), clients: new Map() },
+      { onWarning },
+    );
+    const error = await tooDeep.tool().catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(GeminiMcpError);
+    expect((error as GeminiMcpError).code).toBe('INVALID_INPUT');
+    expect((error as GeminiMcpError).message).toContain('every one of the 1 tools was left out');
+    const unbudgeted = mcpCallableTool(
+      { toolset: toolsetOf(), clients: new Map() },
+      { budget: false },
+    );
+    await expect(unbudgeted.tool()).rejects.toThrow(/nothing to declare/);
+  });
+});

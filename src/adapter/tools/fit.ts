@@ -143,31 +143,8 @@ export function fitDeclarations(
 ): FittedDeclarations {
   const { budget } = options;
   const reserved = options.reserved ?? [];
-  const leftOut: LeftOut[] = [];
-  const eligible: DeclarationCandidate[] = [];
-  for (const candidate of candidates) {
-    const refusal = options.refused?.get(candidate.entry.exposedName);
-    if (refusal !== undefined) {
-      leftOut.push({ candidate, code: 'TOOL_REFUSED', message: refusal });
-      continue;
-    }
-    const error =
-      options.checkLimits === false
-        ? undefined
-        : declarationProblems(candidate.declaration, budget).find(
-            (problem) => problem.severity === 'error',
-          );
-    if (error === undefined) eligible.push(candidate);
-    else {
-      leftOut.push({
-        candidate,
-        code: 'TOOL_OVER_LIMIT',
-        rule: error.rule,
-        path: error.path,
-        message: error.message,
-      });
-    }
-  }
+  const { eligible, leftOut: ownLeftOut } = eligibleOf(candidates, options);
+  const leftOut = [...ownLeftOut];
   const selected =
     options.select === undefined
       ? eligible
@@ -212,12 +189,88 @@ export function fitDeclarations(
   };
 }
 
+/** The candidates that break no limit on their own, and those left out, sorted once. */
+interface Eligibility {
+  readonly eligible: readonly DeclarationCandidate[];
+  readonly leftOut: readonly LeftOut[];
+}
+
+/**
+ * Per list of candidates (a tool set's, made once), per budget and refusals: the eligibility, so
+ * that a conversation's later turns do not check every declaration of a large set again.
+ */
+const eligibility = new WeakMap<readonly DeclarationCandidate[], Map<string, Eligibility>>();
+
+/** Budgets and refusals remembered per list of candidates, at most (a bound, not a tuning). */
+const MAX_ELIGIBILITIES = 16;
+
+function eligibleOf(candidates: readonly DeclarationCandidate[], options: FitOptions): Eligibility {
+  const { budget } = options;
+  const refused = options.refused === undefined ? [] : [...options.refused];
+  const key = JSON.stringify([
+    budget.dialect,
+    budget.maxDepth,
+    budget.maxDeclarationBytes,
+    options.checkLimits !== false,
+    refused,
+  ]);
+  let known = eligibility.get(candidates);
+  const found = known?.get(key);
+  if (found !== undefined) return found;
+  const leftOut: LeftOut[] = [];
+  const eligible: DeclarationCandidate[] = [];
+  for (const candidate of candidates) {
+    const refusal = options.refused?.get(candidate.entry.exposedName);
+    if (refusal !== undefined) {
+      leftOut.push({ candidate, code: 'TOOL_REFUSED', message: refusal });
+      continue;
+    }
+    const error =
+      options.checkLimits === false
+        ? undefined
+        : declarationProblems(candidate.declaration, budget).find(
+            (problem) => problem.severity === 'error',
+          );
+    if (error === undefined) eligible.push(candidate);
+    else {
+      leftOut.push({
+        candidate,
+        code: 'TOOL_OVER_LIMIT',
+        rule: error.rule,
+        path: error.path,
+        message: error.message,
+      });
+    }
+  }
+  const result: Eligibility = {
+    eligible: Object.freeze(eligible),
+    leftOut: Object.freeze(leftOut),
+  };
+  if (known === undefined) {
+    known = new Map();
+    eligibility.set(candidates, known);
+  }
+  if (known.size >= MAX_ELIGIBILITIES) known.clear();
+  known.set(key, result);
+  return result;
+}
+
+/** The eligible candidates as a set, per list (made once). */
+const eligibleSets = new WeakMap<
+  readonly DeclarationCandidate[],
+  ReadonlySet<DeclarationCandidate>
+>();
+
 /** What the selection returned, kept to the eligible candidates, each once. */
 function pickedFrom(
   eligible: readonly DeclarationCandidate[],
   picked: readonly DeclarationCandidate[],
 ): DeclarationCandidate[] {
-  const allowed = new Set(eligible);
+  let allowed = eligibleSets.get(eligible);
+  if (allowed === undefined) {
+    allowed = new Set(eligible);
+    eligibleSets.set(eligible, allowed);
+  }
   const seen = new Set<DeclarationCandidate>();
   return picked.filter((candidate) => {
     if (!allowed.has(candidate) || seen.has(candidate)) return false;

@@ -5,13 +5,17 @@
 import { stat } from 'node:fs/promises';
 import { apiDialect, type Dialect } from '../../adapter/dialect.js';
 import { dialectShapes } from '../../adapter/dialect-shapes.js';
+import { resolveBudget } from '../../adapter/limits.js';
+import { toolSelection } from '../../adapter/selection/selection.js';
 import { type DeclarationWarning, geminiTools } from '../../adapter/tools/declarations.js';
+import { isBudgetWarning } from '../../adapter/tools/fit.js';
 import { EXPOSED_NAME_PATTERN, type PrefixMode } from '../../adapter/tools/names.js';
 import type { ToolSet, ToolSetWarning } from '../../adapter/tools/toolset-types.js';
 import { GeminiMcpError } from '../../errors.js';
 import type { ReadNotice } from '../../generated/guards-common.js';
 import type { Content, GenerateContentResponse } from '../../generated/types.js';
 import { FileRefusal, readRegularFile } from '../../json/regular-file.js';
+import { utf8ByteLength as utf8Bytes } from '../../json/utf8.js';
 import type { SamplingOptions } from '../../runtime/mcp/features/sampling.js';
 import { type GenAiClient, genaiGenerate } from '../../runtime/model/generate.js';
 import { answerCalls } from '../../runtime/turn/answer.js';
@@ -123,6 +127,8 @@ function parameterSummary(inputSchema: unknown): string {
 export interface ToolsOpts extends ServerOpts {
   schemaMode: 'json' | 'openapi';
   responseSchema?: boolean;
+  dialect: Dialect;
+  budget?: boolean;
   format: string;
 }
 
@@ -141,6 +147,7 @@ export interface ChatOpts extends ServerOpts {
   sampling: boolean;
   dialect: Dialect;
   maxTurns: number;
+  maxTools?: number;
   schemaMode: 'json' | 'openapi';
   format: string;
   /** The answer's text as the model sent it, control characters and all (default: escaped). */
@@ -162,8 +169,13 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
     const tools = geminiTools(connections.toolset, {
       schemaMode: opts.schemaMode,
       responseSchema: opts.responseSchema === true,
+      budget: { dialect: opts.dialect },
       onWarning: (w) => declarationWarnings.push(w),
     });
+    const report =
+      opts.budget === true
+        ? budgetReport(opts.dialect, tools, connections.toolset, declarationWarnings)
+        : [];
     const warnings = [
       ...connections.configLines,
       ...[...connections.warnings, ...declarationWarnings].map((w) =>
@@ -191,10 +203,12 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
           ? 'no warnings\n'
           : `${warnings.length} warning(s):\n${warnings.map((w) => `  ${w}\n`).join('')}`,
       );
+      for (const line of report) io.stdout.write(`${line}\n`);
       io.stdout.write(SAMPLING_NOTE);
     } else {
       io.stdout.write(`${jsonText(tools)}\n`);
       for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
+      for (const line of report) io.stderr.write(`${line}\n`);
     }
   } finally {
     await connections.close();
@@ -203,6 +217,30 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
 
 /** A turn file larger than this is refused (read no further): 64 MiB. */
 const MAX_TURN_FILE_BYTES = 64 * 1024 * 1024;
+/**
+ * `tools --budget`: the dialect's limits, how many tools its request declares of the set, and
+ * each tool left out with why (the budget warnings, already among the warnings), in a few lines.
+ */
+function budgetReport(
+  dialect: Dialect,
+  tools: readonly { functionDeclarations: readonly unknown[] }[],
+  toolset: ToolSet,
+  warnings: readonly DeclarationWarning[],
+): string[] {
+  const budget = resolveBudget({ dialect });
+  const declared = tools[0]?.functionDeclarations.length ?? 0;
+  const bytes =
+    tools[0] === undefined ? 0 : utf8Bytes(JSON.stringify(tools[0].functionDeclarations));
+  const left = warnings.filter(isBudgetWarning);
+  const count = (code: string): number => left.filter((w) => w.code === code).length;
+  return [
+    `budget for ${budget.dialect}: ${budget.maxDeclarations} declarations, ${budget.maxRequestBytes} bytes of declarations, ${budget.maxDeclarationBytes} bytes and ${budget.maxDepth} JSON levels of schema per declaration`,
+    `declared: ${declared} of ${toolset.entries.length} tool(s), ${bytes} bytes; left out: ${left.length} (${count('TOOL_OVER_LIMIT')} over a limit on their own, ${count('TOOL_OVER_BUDGET')} over the request's budget)${left.length === 0 ? '' : ', each named in a warning above'}`,
+    ...(left.length === 0
+      ? []
+      : ['`chat --max-tools N` lets the model search the tools left out (gmk__search_tools)']),
+  ];
+}
 
 async function readJsonFile(path: string): Promise<unknown> {
   let text: string;
@@ -386,6 +424,29 @@ function clientOptions(dialect: Dialect): ClientOptions {
   return { apiKey };
 }
 
+/**
+ * The chat's tool selection: when the set holds more tools than `--max-tools` or the dialect's
+ * limit on declarations, the model searches them (said on stderr); else every tool is declared.
+ */
+function chatSelection(io: CliIo, toolset: ToolSet, opts: ChatOpts) {
+  if (opts.maxTools !== undefined && opts.maxTools < 2) {
+    throw new CliError(
+      '--max-tools must be at least 2 (gmk__search_tools takes one declaration)',
+      EXIT.USAGE,
+    );
+  }
+  const most = Math.min(
+    opts.maxTools ?? Number.POSITIVE_INFINITY,
+    resolveBudget({ dialect: opts.dialect }).maxDeclarations,
+  );
+  const count = toolset.entries.length;
+  if (count <= most) return undefined;
+  io.stderr.write(
+    `${count} tools, more than the ${most} a request declares here: the model searches them (gmk__search_tools)\n`,
+  );
+  return toolSelection(opts.maxTools === undefined ? {} : { maxTools: opts.maxTools });
+}
+
 /** `gemini-mcp-kit chat`. */
 export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promise<void> {
   const model = opts.model ?? process.env.GEMINI_MODEL ?? DEFAULT_MODEL;
@@ -401,6 +462,7 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
   writeConfigLines(io, connections.configLines);
   const progress = progressLine(io.stderr);
   const watch = watchFetch();
+  const selection = chatSelection(io, connections.toolset, opts);
   try {
     const result = await runConversation({
       generate,
@@ -411,6 +473,7 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
       dialect: opts.dialect,
       timeoutMs: opts.timeout,
       declarations: { schemaMode: opts.schemaMode },
+      ...(selection === undefined ? {} : { selection }),
       onNotice: (notice) => io.stderr.write(noticeLine('the model', notice)),
       ...progress.callOptions,
       onTurn: (turn) => {

@@ -17,6 +17,15 @@ function milliseconds(value: string): number {
   return n;
 }
 
+/** `--max-tools`: a whole number of at least 2 (gmk__search_tools takes one declaration). */
+function maxTools(value: string): number {
+  const n = positiveInteger(value);
+  if (n < 2) {
+    throw new InvalidArgumentError('must be at least 2 (gmk__search_tools takes one declaration)');
+  }
+  return n;
+}
+
 /** The options every server-using command shares. */
 function serverOptions(command: Command): Command {
   return command
@@ -80,6 +89,15 @@ function toolsCommand(io: CliIo): Command {
         .default('json'),
     )
     .option('--response-schema', "declare tools' outputSchema too")
+    .addOption(
+      new Option('-d, --dialect <dialect>', 'the API whose limits the request is fitted to')
+        .choices(DIALECT_NAMES)
+        .default('gemini'),
+    )
+    .option(
+      '--budget',
+      "report what the dialect's request would accept: its limits, how many tools fit, and each tool left out with why",
+    )
     .addOption(
       new Option('-f, --format <format>', 'output format')
         .choices(['json', 'table'])
@@ -145,6 +163,12 @@ function chatCommand(io: CliIo): Command {
     )
     .addOption(
       new Option('--max-turns <n>', 'model turns at most').argParser(positiveInteger).default(10),
+    )
+    .addOption(
+      new Option(
+        '--max-tools <n>',
+        "tools declared per request at most (>= 2); past that, and past the dialect's limit, the model searches the tools (gmk__search_tools) and each one found is declared from the next request",
+      ).argParser(maxTools),
     )
     .addOption(
       new Option('--schema-mode <mode>', 'how tools are declared')

@@ -13,6 +13,8 @@ import type {
 } from '../../adapter/shapes.js';
 import type { ToolSet } from '../../adapter/tools/toolset-types.js';
 import {
+  type CallItem,
+  type CallToRun,
   type FunctionCallsOptions,
   type FunctionCallsResult,
   functionCalls,
@@ -22,6 +24,7 @@ import {
   unprovenRejectionPart,
   unprovenResponsePart,
 } from '../../adapter/turn/responses.js';
+import type { ToolResult } from '../../adapter/types.js';
 import { GeminiMcpError } from '../../errors.js';
 import { proveContract } from '../../json/contract.js';
 import { isJsonObject } from '../../json/object.js';
@@ -122,6 +125,29 @@ export async function answerCalls(
   clients: ClientMap,
   options: AnswerOptions = {},
 ): Promise<AnswerContent> {
+  return answerTurn(turn, toolset, clients, options);
+}
+
+/**
+ * gemini-mcp-kit's own functions (the reserved namespace): each answers a call of its exposed
+ * name itself, never on a server.
+ */
+export type OwnFunctions = ReadonlyMap<
+  string,
+  (args: Readonly<Record<string, unknown>>) => Promise<ToolResult>
+>;
+
+/**
+ * {@link answerCalls}, with gemini-mcp-kit's own functions answered here (`own`): their calls are
+ * in the same turn, answered in their place, rendered and proven like every other.
+ */
+export async function answerTurn(
+  turn: ModelTurn | FunctionCallsResult,
+  toolset: ToolSet,
+  clients: ClientMap,
+  options: AnswerOptions,
+  own?: OwnFunctions,
+): Promise<AnswerContent> {
   const { content } = dialectShapes(options.dialect);
   const { items, finish } = callsOf(turn, toolset, options);
   if (items.length === 0) {
@@ -131,7 +157,25 @@ export async function answerCalls(
       `the model turn has no function call to answer${why}`,
     );
   }
-  const outcomes = await executeToolCalls(items, clients, options);
+  const ownOf = (item: CallItem) =>
+    item.kind === 'call' ? own?.get(item.call.exposedName) : undefined;
+  const toServers = own === undefined ? items : items.filter((item) => ownOf(item) === undefined);
+  const run = await executeToolCalls(toServers, clients, options);
+  let next = 0;
+  const outcomes = await Promise.all(
+    items.map(async (item): Promise<Outcome> => {
+      const answer = ownOf(item);
+      if (answer === undefined) return run[next++]!;
+      const { call } = item as CallToRun;
+      const started = performance.now();
+      return {
+        kind: 'call',
+        call,
+        result: await answer(call.arguments),
+        durationMs: performance.now() - started,
+      };
+    }),
+  );
   const parts = outcomes.map((outcome) => answerPart(outcome, options));
   return proveContract<AnswerContent>({ role: 'user', parts }, content.check, {
     schema: content.schema,

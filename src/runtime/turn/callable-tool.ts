@@ -19,6 +19,7 @@ import {
 } from '../../adapter/tools/declarations.js';
 import { declaredToolSet, leftOutWarning } from '../../adapter/tools/fit.js';
 import type { ToolSet } from '../../adapter/tools/toolset-types.js';
+import { GeminiMcpError } from '../../errors.js';
 import { type AnswerOptions, answerCalls } from './answer.js';
 import type { ClientMap } from './execute.js';
 
@@ -46,6 +47,26 @@ export interface McpCallableTool<M extends SchemaMode = 'json'> {
 }
 
 /**
+ * The Tool of `tool()`; never one without declarations, which the API refuses: that is an
+ * error naming why there is nothing to declare.
+ */
+function declaring<M extends SchemaMode>(
+  declarations: DeclaredFunction<M>[],
+  toolset: ToolSet,
+): FunctionTool<M> {
+  if (declarations.length > 0) return { functionDeclarations: declarations };
+  const why =
+    toolset.entries.length === 0
+      ? 'the servers list no tools'
+      : `every one of the ${toolset.entries.length} tools was left out (onWarning says why)`;
+  throw new GeminiMcpError(
+    'INVALID_INPUT',
+    `mcpCallableTool has nothing to declare: ${why}, and the API refuses a Tool without function declarations; leave it out of config.tools while there is none`,
+    { data: { tools: toolset.entries.length } },
+  );
+}
+
+/**
  * MCP servers as a `CallableTool` for @google/genai's automatic function calling, where
  * `mcpToTool` would go: `config: { tools: [mcpCallableTool(servers)] }`. Unlike `mcpToTool`:
  *
@@ -56,6 +77,8 @@ export interface McpCallableTool<M extends SchemaMode = 'json'> {
  *   echoed: unknown names and bad arguments are answered to the model, failures, timeouts
  *   (`timeoutMs`) and cancellation (`signal`) too, and results are checked against the MCP
  *   schema and the tool's outputSchema;
+ * - `tool()` never returns a Tool without declarations (the API refuses one): with nothing to
+ *   declare (no tools, or every one left out) it throws INVALID_INPUT saying why;
  * - `tool()` reads `servers.toolset` each time genai asks, so a set rebuilt on
  *   `tools/list_changed` is declared from the next request on; the calls of a turn resolve
  *   against the set last declared;
@@ -88,16 +111,15 @@ export function mcpCallableTool<M extends SchemaMode = 'json'>(
       const toolset = servers.toolset;
       if (options.budget === false) {
         declared = toolset;
-        return { functionDeclarations: functionDeclarations(toolset, options) };
+        return declaring(functionDeclarations(toolset, options), toolset);
       }
       const fitted = fitToolSet(toolset, options, { budget: resolveBudget(options.budget) });
       for (const left of fitted.leftOut) options.onWarning?.(leftOutWarning(left));
       declared = declaredToolSet(toolset, fitted);
-      return {
-        functionDeclarations: fitted.declarations.map(
-          (proven) => ({ ...proven }) as DeclaredFunction<M>,
-        ),
-      };
+      return declaring(
+        fitted.declarations.map((proven) => ({ ...proven }) as DeclaredFunction<M>),
+        toolset,
+      );
     },
     async callTool(calls) {
       if (calls.length === 0) return [];

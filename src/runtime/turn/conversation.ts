@@ -4,6 +4,13 @@
  */
 
 import { apiDialect } from '../../adapter/dialect.js';
+import {
+  Discovery,
+  SEARCH_TOOLS_NAME,
+  searchDeclaration,
+  type ToolSelection,
+  withSearch,
+} from '../../adapter/selection/selection.js';
 import type {
   AnswerContent,
   ContentInput,
@@ -16,12 +23,12 @@ import { declaredToolSet } from '../../adapter/tools/fit.js';
 import type { ToolSet } from '../../adapter/tools/toolset-types.js';
 import type { CallFinish } from '../../adapter/turn/calls.js';
 import { functionCalls } from '../../adapter/turn/calls.js';
-import type { GenerateContentResponse } from '../../generated/types.js';
+import type { GenerateContentResponse, ToolConfig } from '../../generated/types.js';
 import { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS, type ToolSetSource } from '../mcp/live-toolset.js';
 import { type GatherOptions, gatherTurn } from '../model/gather.js';
 import type { ContentOf, Generate, ReadOptions } from '../model/generate.js';
 import { checkTimeout } from '../options.js';
-import { type AnswerOptions, answerCalls } from './answer.js';
+import { type AnswerOptions, answerTurn, type OwnFunctions } from './answer.js';
 import {
   DeclarationPlan,
   type PlannedRequest,
@@ -79,6 +86,14 @@ export interface ConversationOptions<
    * keeps its place in later requests, new ones come after it.
    */
   declarations?: FunctionDeclarationsOptions<M>;
+  /**
+   * Tool selection for a tool set past the budget (see `toolSelection`): progressive discovery.
+   * Each request declares `gmk__search_tools` (gemini-mcp-kit's own, never sent to a server)
+   * and the tools the model's searches loaded, in the order loaded, from the request after the
+   * search on; the tool set's other tools are not declared. Without it every tool is declared
+   * that fits the budget.
+   */
+  selection?: ToolSelection;
   /** Called after each model turn whose calls were answered. */
   onTurn?: (turn: AnsweredTurn<R, C>) => void;
   /**
@@ -166,6 +181,19 @@ function answerText(content: ContentInput): string {
 }
 
 /**
+ * The `toolConfig` of a selection's request: with mode ANY or VALIDATED (the modes the reference
+ * allows `allowedFunctionNames` with), the declared functions; with AUTO, none.
+ */
+function allowedNames(
+  selection: ToolSelection,
+  tools: readonly FunctionTool<SchemaMode>[],
+): ToolConfig | undefined {
+  if (selection.mode === 'AUTO') return undefined;
+  const names = tools.flatMap((tool) => tool.functionDeclarations.map((d) => d.name));
+  return { functionCallingConfig: { mode: selection.mode, allowedFunctionNames: names } };
+}
+
+/**
  * Plays a conversation with tools: calls `generate` with the history and the tool set as
  * Gemini tools, appends the model's Content exactly as returned (thought signatures and every
  * other field untouched; a stream's chunks gathered into one Content, so parallel calls stay
@@ -227,21 +255,42 @@ export async function runConversation<
     ...(lastResponse === undefined ? {} : { lastResponse }),
   });
 
-  const plan = new DeclarationPlan(options.declarations, options.dialect);
+  const { selection } = options;
+  const discovery = selection === undefined ? undefined : new Discovery(selection);
+  const plan = new DeclarationPlan(
+    options.declarations,
+    options.dialect,
+    discovery === undefined
+      ? undefined
+      : {
+          reserved: [searchDeclaration(options.declarations?.schemaMode ?? 'json')],
+          select: discovery.select,
+          ...(discovery.selection.maxTools === undefined
+            ? {}
+            : { maxDeclarations: discovery.selection.maxTools }),
+        },
+  );
+  const own: OwnFunctions | undefined =
+    discovery === undefined
+      ? undefined
+      : new Map([[SEARCH_TOOLS_NAME, (args) => discovery.search(args)]]);
   for (let turn = 1; turn <= maxTurns; turn++) {
     if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
     const toolset = await currentToolset(options.toolset, refreshTimeoutMs, signal);
     if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
-    const ask = async (tools: FunctionTool<SchemaMode>[]): Promise<R> =>
-      gatherTurn(
+    const ask = async (tools: FunctionTool<SchemaMode>[]): Promise<R> => {
+      const toolConfig = selection === undefined ? undefined : allowedNames(selection, tools);
+      return gatherTurn(
         await generate({
           contents: [...contents],
           tools: tools as FunctionTool<M>[],
+          ...(toolConfig === undefined ? {} : { toolConfig }),
           ...(signal ? { signal } : {}),
           ...(onNotice ? { onNotice } : {}),
         }),
         gathering,
       );
+    };
     let planned: PlannedRequest<M> = plan.next(toolset, turn);
     let response: R;
     try {
@@ -268,7 +317,8 @@ export async function runConversation<
     lastResponse = response;
     const candidate = response.candidates?.[0];
     // The model's calls resolve against what it was offered: a tool left out is never called.
-    const offered = declaredToolSet(toolset, planned.fitted);
+    const declared = declaredToolSet(toolset, planned.fitted);
+    const offered = discovery === undefined ? declared : withSearch(declared);
     const read = functionCalls(
       response,
       offered,
@@ -304,7 +354,7 @@ export async function runConversation<
         turn,
       );
     }
-    const answer = await answerCalls(read, offered, clients, options);
+    const answer = await answerTurn(read, offered, clients, options, own);
     contents.push(answer);
     onTurn?.({ turn, response, model, answer, contents: [...contents] });
   }

@@ -23,6 +23,7 @@ import {
 import type { ToolSet } from '../../adapter/tools/toolset-types.js';
 import { type Refusal, traceRefusal } from '../../adapter/turn/refusal.js';
 import { GeminiMcpError } from '../../errors.js';
+import type { FunctionDeclaration } from '../../generated/types.js';
 
 /** The requests a bisection may make by default (it then tells apart one tool among 32). */
 const DEFAULT_MAX_BISECT_REQUESTS = 5;
@@ -50,6 +51,16 @@ export interface PlannedRequest<M extends SchemaMode> {
   readonly tools: FunctionTool<M>[];
 }
 
+/** What a tool selection adds to a conversation's plan (see `toolSelection`). */
+export interface PlanSelection {
+  /** gemini-mcp-kit's own declarations, first in every request, counted in the budget. */
+  readonly reserved: readonly FunctionDeclaration[];
+  /** What to declare (it wins over `declarations.budget.select`). */
+  readonly select: DeclarationSelector;
+  /** Declarations per request at most (under the dialect's). */
+  readonly maxDeclarations?: number;
+}
+
 /** The budget refusals taught a conversation. */
 interface Learned {
   maxDeclarations?: number;
@@ -65,14 +76,28 @@ export class DeclarationPlan<M extends SchemaMode> {
   readonly #learned: Learned = {};
   /** Exposed names, in the order first declared. */
   readonly #order = new Map<string, number>();
+  readonly #selection: PlanSelection | undefined;
 
-  constructor(options: FunctionDeclarationsOptions<M> = {}, dialect?: Dialect) {
+  constructor(
+    options: FunctionDeclarationsOptions<M> = {},
+    dialect?: Dialect,
+    selection?: PlanSelection,
+  ) {
     this.#options = options;
     this.#dialect = dialect;
+    this.#selection = selection;
   }
 
   /** The budget: the dialect's limits, the options' figures, then what refusals taught. */
   budget(): DeclarationBudget {
+    const budget = this.#budget();
+    const most = this.#selection?.maxDeclarations;
+    return most === undefined || most >= budget.maxDeclarations
+      ? budget
+      : { ...budget, maxDeclarations: most };
+  }
+
+  #budget(): DeclarationBudget {
     const given = this.#options.budget;
     if (given === false) {
       return resolveBudget({
@@ -98,9 +123,10 @@ export class DeclarationPlan<M extends SchemaMode> {
   /** Plans the request of `turn` (the left-out tools are in `fitted.leftOut`, not yet reported). */
   next(toolset: ToolSet, turn: number): PlannedRequest<M> {
     const given = this.#options.budget;
-    const select = given === false ? undefined : given?.select;
+    const select = this.#selection?.select ?? (given === false ? undefined : given?.select);
     const fitted = fitToolSet(toolset, this.#options, {
       budget: this.budget(),
+      ...(this.#selection === undefined ? {} : { reserved: this.#selection.reserved }),
       refused: this.#refused,
       checkLimits: given !== false,
       turn,

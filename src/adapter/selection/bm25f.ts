@@ -1,0 +1,182 @@
+/**
+ * BM25F over a tool set (Robertson, Zaragoza and Taylor, "Simple BM25 extension to multiple
+ * weighted fields", 2004): each tool is a document of fields (its name, title, description,
+ * parameters and server), each field's term frequency normalised by the field's length and
+ * weighted, the weighted sum saturated once per term, times the term's inverse document
+ * frequency. Deterministic and offline: the same tool set and query give the same ranking (ties
+ * go to the earlier tool). The index is built on a tool set's first search and kept for that
+ * (immutable) set; a query then costs only its terms' postings.
+ */
+import { isJsonObject } from '../../json/object.js';
+import type { ToolSetEntry } from '../tools/toolset-types.js';
+import { words } from './tokens.js';
+
+/** The fields of a tool's document. */
+const FIELDS = ['name', 'title', 'description', 'parameters', 'server'] as const;
+type Field = (typeof FIELDS)[number];
+
+/** The ranking's parameters: field weights and length normalisation, BM25's k1. */
+export interface Bm25fParameters {
+  readonly weights: Readonly<Record<Field, number>>;
+  /** Length normalisation per field, 0 (none) to 1 (full). */
+  readonly b: Readonly<Record<Field, number>>;
+  /** Term-frequency saturation. */
+  readonly k1: number;
+}
+
+/**
+ * The default parameters, chosen before measuring and not fitted to any labelled query: field
+ * weights by how precisely a field says what a tool does (a word of its name more than one of a
+ * parameter's description), light length normalisation for the short fields, BM25's usual k1.
+ * A grid search over them on one half of bench/corpus/queries.json gave no gain on the other
+ * half (BENCHMARKS.md, figure S1), so they stay.
+ */
+const DEFAULT_BM25F: Bm25fParameters = {
+  weights: { name: 3, title: 2, description: 1, parameters: 0.3, server: 0.5 },
+  b: { name: 0.3, title: 0.3, description: 0.75, parameters: 0.75, server: 0 },
+  k1: 1.2,
+};
+
+/** The parameters' text of a tool taken at most, in characters (schemas may be huge). */
+const MAX_PARAMETER_TEXT = 4000;
+
+/** The text of each field of a tool. */
+function fieldTexts(entry: ToolSetEntry): Record<Field, string> {
+  const { tool } = entry;
+  const annotations = isJsonObject(tool.annotations) ? tool.annotations : {};
+  const titles = [tool.title, annotations.title].filter(
+    (title): title is string => typeof title === 'string',
+  );
+  return {
+    name: tool.name,
+    title: [...new Set(titles)].join(' '),
+    description: typeof tool.description === 'string' ? tool.description : '',
+    parameters: parameterText(tool.inputSchema),
+    server: entry.serverId,
+  };
+}
+
+/** Property names and descriptions of a schema's top level and the level below it. */
+function parameterText(schema: unknown): string {
+  const parts: string[] = [];
+  let length = 0;
+  const add = (text: string): void => {
+    if (length >= MAX_PARAMETER_TEXT) return;
+    const cut = text.slice(0, MAX_PARAMETER_TEXT - length);
+    parts.push(cut);
+    length += cut.length + 1;
+  };
+  const visit = (value: unknown, level: number): void => {
+    if (!isJsonObject(value) || !isJsonObject(value.properties)) return;
+    for (const [name, property] of Object.entries(value.properties)) {
+      add(name);
+      if (!isJsonObject(property)) continue;
+      if (typeof property.description === 'string') add(property.description);
+      if (level < 2) visit(isJsonObject(property.items) ? property.items : property, level + 1);
+    }
+  };
+  visit(schema, 1);
+  return parts.join(' ');
+}
+
+/** A built index: per term, the tools holding it and each one's score for it. */
+export interface Bm25fIndex {
+  readonly size: number;
+  readonly postings: ReadonlyMap<
+    string,
+    { readonly docs: Int32Array; readonly scores: Float64Array }
+  >;
+}
+
+/**
+ * Builds the index of `entries`: each (term, tool) pair's whole BM25F contribution is computed
+ * here, so a query only adds them up.
+ */
+export function buildBm25fIndex(
+  entries: readonly ToolSetEntry[],
+  parameters: Bm25fParameters = DEFAULT_BM25F,
+): Bm25fIndex {
+  const size = entries.length;
+  const termsOf: Map<string, number>[][] = entries.map((entry) => {
+    const texts = fieldTexts(entry);
+    return FIELDS.map((field) => {
+      const counts = new Map<string, number>();
+      for (const word of words(texts[field])) counts.set(word, (counts.get(word) ?? 0) + 1);
+      return counts;
+    });
+  });
+  const lengths = termsOf.map((fields) =>
+    fields.map((counts) => [...counts.values()].reduce((sum, n) => sum + n, 0)),
+  );
+  const average = FIELDS.map(
+    (_, f) => lengths.reduce((sum, fields) => sum + fields[f]!, 0) / Math.max(size, 1) || 1,
+  );
+  /** Per term: the tools and their weighted, normalised frequency. */
+  const found = new Map<string, { docs: number[]; tf: number[] }>();
+  termsOf.forEach((fields, doc) => {
+    const tf = new Map<string, number>();
+    fields.forEach((counts, f) => {
+      const field = FIELDS[f]!;
+      const norm =
+        1 - parameters.b[field] + (parameters.b[field] * lengths[doc]![f]!) / average[f]!;
+      const weight = parameters.weights[field] / norm;
+      for (const [term, count] of counts) tf.set(term, (tf.get(term) ?? 0) + weight * count);
+    });
+    for (const [term, value] of tf) {
+      let posting = found.get(term);
+      if (posting === undefined) {
+        posting = { docs: [], tf: [] };
+        found.set(term, posting);
+      }
+      posting.docs.push(doc);
+      posting.tf.push(value);
+    }
+  });
+  const { k1 } = parameters;
+  const postings = new Map<string, { docs: Int32Array; scores: Float64Array }>();
+  for (const [term, { docs, tf }] of found) {
+    const idf = Math.log(1 + (size - docs.length + 0.5) / (docs.length + 0.5));
+    postings.set(term, {
+      docs: Int32Array.from(docs),
+      scores: Float64Array.from(tf, (value) => (idf * value) / (k1 + value)),
+    });
+  }
+  return { size, postings };
+}
+
+/** Tools scored for a query, best first: indexes into the indexed entries. */
+export function scoreQuery(index: Bm25fIndex, query: string, limit: number): number[] {
+  const counts = new Map<string, number>();
+  for (const word of words(query)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  return topDocs(index, counts, limit);
+}
+
+/** The `limit` best tools for weighted query terms (a score above 0), ties to the earlier tool. */
+function topDocs(index: Bm25fIndex, terms: ReadonlyMap<string, number>, limit: number): number[] {
+  const scores = new Float64Array(index.size);
+  const touched: number[] = [];
+  for (const [term, weight] of terms) {
+    const posting = index.postings.get(term);
+    if (posting === undefined) continue;
+    const { docs, scores: contribution } = posting;
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i]!;
+      if (scores[doc] === 0) touched.push(doc);
+      scores[doc]! += weight * contribution[i]!;
+    }
+  }
+  // The best `limit`, kept sorted while scanning (a full sort would cost more than the scoring).
+  const best: number[] = [];
+  const better = (a: number, b: number): boolean =>
+    scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
+  for (const doc of touched) {
+    if (best.length === limit && !better(doc, best[limit - 1]!)) continue;
+    let at = best.length === limit ? limit - 1 : best.length;
+    while (at > 0 && better(doc, best[at - 1]!)) {
+      best[at] = best[at - 1]!;
+      at--;
+    }
+    best[at] = doc;
+  }
+  return best;
+}
