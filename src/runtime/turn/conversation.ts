@@ -13,10 +13,11 @@ import type {
 } from '../../adapter/shapes.js';
 import type { FunctionDeclarationsOptions } from '../../adapter/tools/declarations.js';
 import { declaredToolSet } from '../../adapter/tools/fit.js';
+import { mcpServerTools } from '../../adapter/tools/server-side.js';
 import type { ToolSet } from '../../adapter/tools/toolset-types.js';
-import type { CallFinish } from '../../adapter/turn/calls.js';
+import type { CallFinish, GeminiRanCall } from '../../adapter/turn/calls.js';
 import { functionCalls } from '../../adapter/turn/calls.js';
-import type { GenerateContentResponse } from '../../generated/types.js';
+import type { GenerateContentResponse, McpServer } from '../../generated/types.js';
 import { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS, type ToolSetSource } from '../mcp/live-toolset.js';
 import { gatherTurn } from '../model/gather.js';
 import type { ContentOf, Generate, ReadOptions } from '../model/generate.js';
@@ -79,6 +80,15 @@ export interface ConversationOptions<
    * keeps its place in later requests, new ones come after it.
    */
   declarations?: FunctionDeclarationsOptions<M>;
+  /**
+   * MCP servers Gemini runs itself (`Tool.mcpServers`; `connectServers` with `runOn: 'gemini'`
+   * gives them as `connections.mcpServers`): every request carries them as one more Tool,
+   * beside the tool set's declarations. The calls Gemini ran come back with their
+   * functionResponse in the model's Content: they are never run again, and are reported in
+   * `ranByGemini`. Only the Gemini API takes them: with a Vertex AI `dialect` they are refused
+   * (CONFIG_INVALID, reason `dialect`) before the first request.
+   */
+  mcpServers?: readonly McpServer[];
   /** Called after each model turn whose calls were answered. */
   onTurn?: (turn: AnsweredTurn<R, C>) => void;
 }
@@ -95,6 +105,8 @@ export interface AnsweredTurn<
   model: ContentOf<R>;
   /** The user Content answering each call. */
   answer: AnswerContent;
+  /** The calls of this turn Gemini ran itself (an MCP server of `mcpServers`), not answered here. */
+  ranByGemini: readonly GeminiRanCall[];
   /** The history so far, ending with `answer`: the contents of the next request. */
   contents: readonly (C | ContentOf<R> | AnswerContent)[];
 }
@@ -135,6 +147,12 @@ export interface ConversationResult<
   turns: number;
   /** The last model response (gathered, for a stream). */
   lastResponse?: R;
+  /**
+   * Every call Gemini ran itself (an MCP server of `mcpServers`), in order, with the turn it came
+   * in: recognised by the functionResponse that follows it in the model's Content, never run
+   * again.
+   */
+  ranByGemini: (GeminiRanCall & { readonly turn: number })[];
 }
 
 /** The tool set to declare now: after the refreshes in flight, for a source. */
@@ -169,7 +187,9 @@ function answerText(content: ContentInput): string {
  * requests), which are left out for the rest of the conversation with a `TOOL_REFUSED` warning
  * quoting the API, and the request is asked once more (`retryRefused: false`: it propagates).
  * Every request fits the budget of its dialect (`declarations.budget`): what does not fit is
- * left out with a warning, never sent. With `toolset: connections`
+ * left out with a warning, never sent. `mcpServers` (servers Gemini runs itself) go with every
+ * request; the calls Gemini ran (their functionResponse already in the model's Content) are
+ * never run again and are listed in `ranByGemini`. With `toolset: connections`
  * each request waits (bounded) for the tool refreshes in flight, so tools a call unlocked
  * (`tools/list_changed`) are declared in the very next request; `onProgress` hears each call's
  * progress notifications.
@@ -205,11 +225,15 @@ export async function runConversation<
   const maxTurns = options.maxTurns ?? 10;
   const contents: (C | ContentOf<R> | AnswerContent)[] = [...options.contents];
   let lastResponse: R | undefined;
+  const serverTools = mcpServerTools(options.mcpServers, options.dialect);
+  const mcpServers = serverTools[0]?.mcpServers;
+  const ranByGemini: (GeminiRanCall & { readonly turn: number })[] = [];
   const result = (stop: ConversationStop<R>, turns: number): ConversationResult<R, C> => ({
     contents,
     stop,
     turns,
     ...(lastResponse === undefined ? {} : { lastResponse }),
+    ranByGemini,
   });
 
   const plan = new DeclarationPlan(options.declarations, options.dialect);
@@ -222,6 +246,7 @@ export async function runConversation<
         await generate({
           contents: [...contents],
           tools: tools as FunctionTool<M>[],
+          ...(mcpServers === undefined ? {} : { mcpServers: mcpServers.map((s) => ({ ...s })) }),
           ...(signal ? { signal } : {}),
           ...(onNotice ? { onNotice } : {}),
         }),
@@ -253,13 +278,13 @@ export async function runConversation<
     const candidate = response.candidates?.[0];
     // The model's calls resolve against what it was offered: a tool left out is never called.
     const offered = declaredToolSet(toolset, planned.fitted);
-    const read = functionCalls(
-      response,
-      offered,
-      options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs },
-    );
+    const read = functionCalls(response, offered, {
+      ...(options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs }),
+      ...(mcpServers === undefined ? {} : { mcpServers }),
+    });
     const { items, finish } = read;
     if (finish !== undefined) return result({ reason: 'call-failure', finish }, turn);
+    for (const ran of read.ranByGemini) ranByGemini.push({ ...ran, turn });
     const model = candidate?.content;
     if (model === undefined || (model.parts ?? []).length === 0) {
       return result(
@@ -290,7 +315,14 @@ export async function runConversation<
     }
     const answer = await answerCalls(read, offered, clients, options);
     contents.push(answer);
-    onTurn?.({ turn, response, model, answer, contents: [...contents] });
+    onTurn?.({
+      turn,
+      response,
+      model,
+      answer,
+      ranByGemini: read.ranByGemini,
+      contents: [...contents],
+    });
   }
   if (signal?.aborted) return result({ reason: 'cancelled' }, maxTurns);
   return result({ reason: 'max-turns', maxTurns }, maxTurns);
