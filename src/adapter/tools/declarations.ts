@@ -594,6 +594,11 @@ export function geminiTools<M extends SchemaMode>(
   toolset: ToolSet,
   options?: FunctionDeclarationsOptions<M>,
 ): FunctionTool<M>[];
+/** {@link geminiTools} in a schema mode known only at run time, with servers Gemini runs itself. */
+export function geminiTools<M extends SchemaMode>(
+  toolset: ToolSet,
+  options: FunctionDeclarationsOptions<M> & Partial<McpServersOption>,
+): (FunctionTool<M> | McpServerTool)[];
 export function geminiTools<M extends SchemaMode = 'json'>(
   toolset: ToolSet,
   options: FunctionDeclarationsOptions<M> & Partial<McpServersOption> = {},

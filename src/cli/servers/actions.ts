@@ -12,6 +12,7 @@ import { GeminiMcpError } from '../../errors.js';
 import type { ReadNotice } from '../../generated/guards-common.js';
 import type { Content, GenerateContentResponse } from '../../generated/types.js';
 import type { SamplingOptions } from '../../runtime/mcp/features/sampling.js';
+import type { ServerPlacement } from '../../runtime/mcp/server-side.js';
 import { type GenAiClient, genaiGenerate } from '../../runtime/model/generate.js';
 import { answerCalls } from '../../runtime/turn/answer.js';
 import { runConversation } from '../../runtime/turn/conversation.js';
@@ -116,6 +117,7 @@ export interface ToolsOpts extends ServerOpts {
   schemaMode: 'json' | 'openapi';
   responseSchema?: boolean;
   format: string;
+  runOn?: 'client' | 'gemini';
 }
 
 /** Options of `answer`. */
@@ -144,16 +146,31 @@ export interface ChatOpts extends ServerOpts {
 const SAMPLING_NOTE =
   'sampling: any of these servers may ask for completions; `chat` serves them with its model (--no-sampling: it does not)\n';
 
+/** One line per server: where it runs, and what keeps it on the client (terminal-safe). */
+function placementLines(placements: readonly ServerPlacement[]): string[] {
+  return placements.map((placement) => {
+    const why = placement.obstacles.map((o) => `${o.reason}: ${o.message}`).join('; ');
+    const line =
+      placement.runOn === 'gemini'
+        ? `${placement.serverId}: on Gemini (Tool.mcpServers)${why === '' ? '' : `, although ${why}`}`
+        : `${placement.serverId}: on the client${why === '' ? ' (its entry says so)' : `: ${why}`}`;
+    return terminalSafe(line);
+  });
+}
+
 /** `gemini-mcp-kit tools`. */
 export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
-  const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
+  const flags = { ...flagsOf(opts), ...(opts.runOn === undefined ? {} : { runOn: opts.runOn }) };
+  const connections = await connect(flags, { prefix: opts.prefix }, io);
   try {
     const declarationWarnings: DeclarationWarning[] = [];
     const tools = geminiTools(connections.toolset, {
       schemaMode: opts.schemaMode,
       responseSchema: opts.responseSchema === true,
       onWarning: (w) => declarationWarnings.push(w),
+      mcpServers: connections.mcpServers,
     });
+    const placed = opts.runOn === undefined ? [] : placementLines(connections.placements);
     const warnings = [
       ...connections.configLines,
       ...[...connections.warnings, ...declarationWarnings].map((w) =>
@@ -176,6 +193,8 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
       io.stdout.write(
         `${connections.toolset.entries.length} tool(s) from ${servers.length} server(s): ${servers.join(', ')}${from}; schema mode ${opts.schemaMode}\n`,
       );
+      if (placed.length > 0)
+        io.stdout.write(`where they run:\n${placed.map((l) => `  ${l}\n`).join('')}`);
       io.stdout.write(
         warnings.length === 0
           ? 'no warnings\n'
@@ -184,6 +203,7 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
       io.stdout.write(SAMPLING_NOTE);
     } else {
       io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+      for (const line of placed) io.stderr.write(`run-on: ${line}\n`);
       for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
     }
   } finally {
