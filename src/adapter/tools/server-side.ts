@@ -14,6 +14,7 @@
 
 import { GeminiMcpError } from '../../errors.js';
 import { checkTool } from '../../generated/guards-gemini.js';
+import { API_LIMITS } from '../../generated/limits.js';
 import type { McpServer } from '../../generated/types.js';
 import { proveContract } from '../../json/contract.js';
 import { apiDialect, type Dialect } from '../dialect.js';
@@ -67,7 +68,7 @@ export interface ServerSideObstacle {
 const SERVER_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,62}$/;
 
 /** A `google-duration`: seconds, up to nine fractional digits, then `s` (`"30s"`, `"1.5s"`). */
-const GOOGLE_DURATION = /^-?\d+(\.\d{1,9})?s$/;
+const GOOGLE_DURATION = new RegExp(API_LIMITS['mcp-server-duration'].value.gemini);
 
 /** Why `name` cannot name a server on Gemini, or `undefined` when it can. */
 export function serverNameProblem(name: unknown): string | undefined {

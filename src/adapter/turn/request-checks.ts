@@ -226,7 +226,7 @@ function checkMcpServers(request: Json, budget: DeclarationBudget, out: RequestF
         error(
           at,
           'mcp-server-dialect',
-          `${budget.dialect} takes no Tool.mcpServers: only the Gemini API runs MCP servers itself`,
+          `${budget.dialect} takes no Tool.mcpServers: only the Gemini API runs MCP servers itself (${limitSource('mcp-servers-gemini-only', budget.dialect)})`,
         );
       }
       const nameProblem = serverNameProblem(server.name);
@@ -249,7 +249,7 @@ function checkMcpServers(request: Json, budget: DeclarationBudget, out: RequestF
         error(
           at,
           'mcp-server-url',
-          'the MCP server has no streamableHttpTransport.url: Gemini reaches a server by its Streamable HTTP URL only',
+          `the MCP server has no streamableHttpTransport.url: Gemini reaches a server by its Streamable HTTP URL only (${limitSource('mcp-server-url', 'gemini')})`,
         );
         return;
       }
@@ -258,7 +258,7 @@ function checkMcpServers(request: Json, budget: DeclarationBudget, out: RequestF
         error(
           `${at}/streamableHttpTransport/url`,
           'mcp-server-url',
-          `the MCP server: ${unreachable}`,
+          `the MCP server: ${unreachable} (${limitSource('mcp-server-url', 'gemini')})`,
         );
       for (const field of ['timeout', 'sseReadTimeout'] as const) {
         const value = (transport as Json)[field];
@@ -266,7 +266,7 @@ function checkMcpServers(request: Json, budget: DeclarationBudget, out: RequestF
           error(
             `${at}/streamableHttpTransport/${field}`,
             'mcp-server-duration',
-            `${field} must be a google-duration ("30s", "1.5s"), got ${JSON.stringify(value).slice(0, 40)}`,
+            `${field} must be a google-duration ("30s", "1.5s"), got ${JSON.stringify(value).slice(0, 40)} (${limitSource('mcp-server-duration', 'gemini')})`,
           );
         }
       }
