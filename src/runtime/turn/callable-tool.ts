@@ -56,7 +56,9 @@ export interface McpCallableTool<M extends SchemaMode = 'json'> {
    * Runs the calls; one functionResponse part per call, in call order, ids echoed. A call of a
    * server Gemini runs (`servers.mcpServers`: a name `{server}_{tool}` that is none of the
    * declared functions) is skipped: Gemini ran it, and its functionResponse is already in the
-   * model's Content.
+   * model's Content. When every call of a turn is Gemini's, nothing is returned, and genai
+   * 2.32 and 3.3 then send an empty user Content, which the API refuses: with servers on Gemini,
+   * `runConversation` is the loop that keeps the two kinds apart in every case.
    */
   callTool(functionCalls: readonly FunctionCallInput[]): Promise<AnswerPart[]>;
   /**
