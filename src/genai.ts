@@ -24,6 +24,7 @@ import type * as genai from '@google/genai';
 import type { SchemaMode } from './adapter/shapes.js';
 import type { FunctionDeclarationsOptions } from './adapter/tools/declarations.js';
 import * as declarations from './adapter/tools/declarations.js';
+import type { McpServersOption } from './adapter/tools/server-side.js';
 import type { ToolSet } from './adapter/tools/toolset-types.js';
 import type { CallableServers, CallableToolOptions } from './runtime/turn/callable-tool.js';
 import * as callable from './runtime/turn/callable-tool.js';
@@ -76,6 +77,7 @@ export type {
   GeminiMcpErrorCode,
   GeminiMcpErrorOptions,
   GeminiParametersResult,
+  GeminiRanCall,
   GeminiSchemaResult,
   GenAiClient,
   GenAiGenerateOptions,
@@ -87,7 +89,10 @@ export type {
   JsonFunctionDeclaration,
   ListToolsOptions,
   McpCallableTool,
+  McpServer,
   McpServersConfig,
+  McpServersOption,
+  McpServerTool,
   MediaMode,
   ModelTurn,
   OpenApiFunctionDeclaration,
@@ -103,6 +108,7 @@ export type {
   ResolvedCall,
   ResponseFormat,
   ResponseInput,
+  RunOn,
   SchemaMode,
   SchemaWarning,
   SchemaWarningCode,
@@ -111,10 +117,14 @@ export type {
   ServerConnections,
   ServerEntry,
   ServerOptions,
+  ServerPlacement,
+  ServerSideObstacle,
+  ServerSideReason,
   ServersConfig,
   ServerTools,
   StdioServerConfig,
   StdioServerEntry,
+  StreamableHttpTransport,
   StructuredMode,
   ToGeminiSchemaOptions,
   ToolDeclarationWarning,
@@ -180,8 +190,14 @@ export function functionDeclarations(
   return declarations.functionDeclarations(toolset, options) as genai.FunctionDeclaration[];
 }
 
-/** The root entry's `geminiTools`, typed `genai.Tool[]` in either schema mode. */
-export function geminiTools(toolset: ToolSet, options?: FunctionDeclarationsOptions): genai.Tool[] {
+/**
+ * The root entry's `geminiTools`, typed `genai.Tool[]` in either schema mode (with `mcpServers`,
+ * the servers Gemini runs itself, as one more Tool).
+ */
+export function geminiTools(
+  toolset: ToolSet,
+  options?: FunctionDeclarationsOptions & Partial<McpServersOption>,
+): genai.Tool[] {
   return declarations.geminiTools(toolset, options) as genai.Tool[];
 }
 
@@ -201,10 +217,15 @@ export function toGeminiParameters(
   return schemas.toGeminiParameters(inputSchema, options) as GenAiParametersResult;
 }
 
-/** The root entry's `mcpCallableTool`, typed as genai's `CallableTool` in either schema mode. */
+/**
+ * The root entry's `mcpCallableTool`, typed as genai's `CallableTool` in either schema mode, its
+ * `mcpServerTools()` as genai `Tool`s.
+ */
 export function mcpCallableTool(
   servers: CallableServers,
   options?: CallableToolOptions<SchemaMode>,
-): genai.CallableTool {
-  return callable.mcpCallableTool(servers, options) as genai.CallableTool;
+): genai.CallableTool & { mcpServerTools(): genai.Tool[] } {
+  return callable.mcpCallableTool(servers, options) as genai.CallableTool & {
+    mcpServerTools(): genai.Tool[];
+  };
 }

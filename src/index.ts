@@ -51,6 +51,12 @@ export type {
 } from './adapter/tools/declarations.js';
 export { functionDeclarations, geminiTools } from './adapter/tools/declarations.js';
 export type { PrefixMode } from './adapter/tools/names.js';
+export type {
+  McpServersOption,
+  McpServerTool,
+  ServerSideObstacle,
+  ServerSideReason,
+} from './adapter/tools/server-side.js';
 export type { UncheckedKeyword } from './adapter/tools/tool-schemas.js';
 export { buildToolSet } from './adapter/tools/toolset.js';
 export type {
@@ -70,6 +76,7 @@ export type {
   CallToRun,
   FunctionCallsOptions,
   FunctionCallsResult,
+  GeminiRanCall,
   RejectedCall,
   RejectedItem,
   RejectionReason,
@@ -92,6 +99,7 @@ export type {
 } from './errors.js';
 export { GeminiMcpError } from './errors.js';
 export type { ReadNotice } from './generated/guards-common.js';
+export type { McpServer, StreamableHttpTransport } from './generated/types.js';
 export type { CallProgress } from './runtime/mcp/call-progress.js';
 export { parseServersConfig, readServersConfig } from './runtime/mcp/config/index.js';
 export type {
@@ -103,6 +111,7 @@ export type {
   HttpServerConfig,
   HttpServerEntry,
   McpServersConfig,
+  RunOn,
   ServerConfig,
   ServerEntry,
   ServersConfig,
@@ -113,6 +122,7 @@ export type {
 export type {
   ConnectOptions,
   ServerConnections,
+  ServerPlacement,
   ToolSetSource,
   ToolsChange,
   ToolsSettleOptions,

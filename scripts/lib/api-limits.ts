@@ -412,6 +412,69 @@ export const API_LIMITS: readonly ApiLimit[] = [
       },
     ],
   },
+  {
+    id: 'mcp-server-url',
+    fact: 'An MCP server the API calls itself (`Tool.mcpServers`) is reached at its full URL, over Streamable HTTP; the example the reference gives is an `https:` URL.',
+    scope: 'StreamableHttpTransport.url',
+    applied:
+      "to the Gemini API only, the one dialect that takes `Tool.mcpServers` (mcp-servers-gemini-only); and gemini-mcp-kit's own rule beyond it: the URL must be one Google's servers can reach, so never a loopback, private, link-local or local-only host",
+    value: same('^https://'),
+    sources: [
+      {
+        kind: 'reference',
+        dialects: GEMINI,
+        document: 'gemini-discovery',
+        at: 'StreamableHttpTransport.url',
+        quote: 'The full URL for the MCPServer endpoint.',
+      },
+    ],
+  },
+  {
+    id: 'mcp-server-duration',
+    fact: "The timeouts of an MCP server's Streamable HTTP transport are google-duration strings (seconds with up to nine fractional digits, then `s`: `30s`, `1.5s`).",
+    scope: 'StreamableHttpTransport.timeout, StreamableHttpTransport.sseReadTimeout',
+    applied: 'to both timeouts, which the reference types with the format `google-duration`',
+    value: same('^-?\\d+(\\.\\d{1,9})?s$'),
+    sources: [
+      {
+        kind: 'reference',
+        dialects: GEMINI,
+        document: 'gemini-discovery',
+        at: 'StreamableHttpTransport.timeout',
+        quote: 'HTTP timeout for regular operations.',
+      },
+      {
+        kind: 'reference',
+        dialects: GEMINI,
+        document: 'gemini-discovery',
+        at: 'StreamableHttpTransport.sseReadTimeout',
+        quote: 'Timeout for SSE read operations.',
+      },
+    ],
+  },
+  {
+    id: 'mcp-servers-gemini-only',
+    fact: 'Only the Gemini API runs MCP servers itself (`Tool.mcpServers` with a name and a Streamable HTTP transport); the Vertex AI references have no such field. An MCP server is no function declaration: it counts toward no declaration limit, and no source states a count of servers.',
+    scope: 'Tool.mcpServers',
+    applied:
+      'as a refusal of `Tool.mcpServers` in a request for a Vertex AI dialect; the server name is the prefix of the names the model calls its tools by (`{server}_{tool}`), so it must start a function name',
+    value: same(true),
+    sources: [
+      {
+        kind: 'reference',
+        dialects: GEMINI,
+        document: 'gemini-discovery',
+        at: 'Tool.mcpServers',
+        quote: 'MCP Servers to connect to.',
+      },
+      {
+        kind: 'sdk',
+        dialects: VERTEX,
+        cite: '@google/genai 2.32.0 dist/node/index.mjs, mcpServerToVertex',
+        text: 'name parameter is only supported in Gemini Developer API mode, not in Gemini Enterprise Agent Platform mode.',
+      },
+    ],
+  },
 ];
 
 /** A citation of a reference that the sync looked for. */

@@ -103,6 +103,35 @@ describe('tools', () => {
     );
   });
 
+  it('issue 37: --run-on gemini: which servers move into Tool.mcpServers and why the others cannot', async () => {
+    const config = file('run-on.json', {
+      mcpServers: {
+        local: { command: 'node', args: [EXAMPLE_SERVER] },
+        weather: { type: 'http', url: 'https://weather.example.com/mcp' },
+      },
+    });
+    const run = await runCli(['tools', '--config', config, '--run-on', 'gemini']);
+    expect(run.code, run.stderr).toBe(0);
+    const tools = JSON.parse(run.stdout) as Record<string, unknown>[];
+    for (const tool of tools) expect(checkTool(tool)).toEqual([]);
+    expect(tools[1]).toEqual({
+      mcpServers: [
+        { name: 'weather', streamableHttpTransport: { url: 'https://weather.example.com/mcp' } },
+      ],
+    });
+    expect(run.stderr).toContain('run-on: local: on the client: stdio: a local process');
+    expect(run.stderr).toContain('run-on: weather: on Gemini (Tool.mcpServers)');
+  });
+
+  it('issue 37: a stdio entry asking to run on Gemini is refused naming why, exit 2', async () => {
+    const config = file('run-on-stdio.json', {
+      mcpServers: { local: { command: 'node', args: [EXAMPLE_SERVER], runOn: 'gemini' } },
+    });
+    const run = await runCli(['tools', '--config', config]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('server "local" cannot run on Gemini (stdio: a local process');
+  });
+
   it('json mode keeps the inputSchema as parametersJsonSchema (no schema losses)', async () => {
     const run = await runCli(['tools', '--server', ODD]);
     expect(run.code).toBe(0);

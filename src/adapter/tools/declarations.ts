@@ -33,6 +33,7 @@ import {
   fitDeclarations,
   leftOutWarning,
 } from './fit.js';
+import { type McpServersOption, type McpServerTool, mcpServerTools } from './server-side.js';
 import { type UncheckedKeyword, uncheckedKeywords } from './tool-schemas.js';
 import { freeOfHiddenText } from './toolset.js';
 import type { ToolSet, ToolSetEntry } from './toolset-types.js';
@@ -551,7 +552,8 @@ export function functionDeclarations<M extends SchemaMode = 'json'>(
  * @google/genai's `Tool[]` (`config.tools`). In openapi mode it is typed
  * {@link UseGeminiMcpKitGenaiForGenaiTool}`[]`, which genai's `Tool[]` does not take (its
  * `Schema.type` is a TypeScript enum): for genai's types, import this function from
- * `gemini-mcp-kit/genai`.
+ * `gemini-mcp-kit/genai`. With `mcpServers` (servers Gemini runs itself), one more Tool
+ * `{mcpServers}` follows the declarations' (see {@link McpServersOption}).
  *
  * @example
  * ```ts
@@ -562,6 +564,18 @@ export function functionDeclarations<M extends SchemaMode = 'json'>(
  * });
  * ```
  */
+export function geminiTools(
+  toolset: ToolSet,
+  options: FunctionDeclarationsOptions<'json'> & McpServersOption,
+): (FunctionTool<'json'> | McpServerTool)[];
+/** {@link geminiTools} in openapi mode with servers Gemini runs itself (`mcpServers`). */
+export function geminiTools(
+  toolset: ToolSet,
+  options: FunctionDeclarationsOptions<'openapi'> & {
+    readonly schemaMode: 'openapi';
+  } & McpServersOption,
+): (UseGeminiMcpKitGenaiForGenaiTool | McpServerTool)[];
+/** {@link geminiTools} in json mode (the default). */
 export function geminiTools(
   toolset: ToolSet,
   options?: FunctionDeclarationsOptions<'json'>,
@@ -580,9 +594,24 @@ export function geminiTools<M extends SchemaMode>(
   toolset: ToolSet,
   options?: FunctionDeclarationsOptions<M>,
 ): FunctionTool<M>[];
+/** {@link geminiTools} in a schema mode known only at run time, with servers Gemini runs itself. */
+export function geminiTools<M extends SchemaMode>(
+  toolset: ToolSet,
+  options: FunctionDeclarationsOptions<M> & Partial<McpServersOption>,
+): (FunctionTool<M> | McpServerTool)[];
 export function geminiTools<M extends SchemaMode = 'json'>(
   toolset: ToolSet,
-  options: FunctionDeclarationsOptions<M> = {},
+  options: FunctionDeclarationsOptions<M> & Partial<McpServersOption> = {},
+): (FunctionTool<M> | McpServerTool)[] {
+  const dialect = options.budget === false ? undefined : options.budget?.dialect;
+  const servers = mcpServerTools(options.mcpServers, dialect);
+  return [...functionTools(toolset, options), ...servers];
+}
+
+/** The tool set's declarations as the `tools` of a request (see {@link geminiTools}). */
+function functionTools<M extends SchemaMode>(
+  toolset: ToolSet,
+  options: FunctionDeclarationsOptions<M>,
 ): FunctionTool<M>[] {
   if (options.budget === false) {
     const found = declared(toolset, options);

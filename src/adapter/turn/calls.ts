@@ -1,7 +1,9 @@
 /** The model's function calls, resolved against a tool set. */
 
 import { GeminiMcpError, type ViolationDetail } from '../../errors.js';
+import type { McpServer } from '../../generated/types.js';
 import { isJsonObject, isPlainObject, ownValue } from '../../json/object.js';
+import { serverSideTool } from '../tools/server-side.js';
 import { closestNames } from '../tools/similar-names.js';
 import { toolSchemaViolations } from '../tools/tool-schemas.js';
 import type { ToolSet } from '../tools/toolset-types.js';
@@ -83,6 +85,25 @@ export interface CallToRun {
 /** One function call of the model, in call order: run it, or answer its rejection. */
 export type CallItem = CallToRun | RejectedItem;
 
+/**
+ * A function call Gemini ran itself (an MCP server on Gemini, `Tool.mcpServers`): its
+ * `functionResponse` follows it in the same Content. It is never run again nor answered.
+ */
+export interface GeminiRanCall {
+  /** The name the model called (`{server}_{tool}` for a server on Gemini). */
+  readonly name: string;
+  /** The call's `id`, or `null` when it had none. */
+  readonly callId: string | null;
+  /**
+   * The server on Gemini whose name starts `name` (option `mcpServers`), and the tool as that
+   * server names it; absent when no server given matches.
+   */
+  readonly serverId?: string;
+  readonly toolName?: string;
+  /** The `response` of its functionResponse, as Gemini put it in the Content. */
+  readonly response: unknown;
+}
+
 /** The result of {@link functionCalls}. */
 export interface FunctionCallsResult {
   /** The calls to run, in call order. */
@@ -95,6 +116,11 @@ export interface FunctionCallsResult {
    * and `answerCalls` takes this whole result, so a turn is read once.
    */
   readonly items: CallItem[];
+  /**
+   * The calls Gemini ran itself (each followed by its functionResponse in the same Content), in
+   * call order: in no other list, never run, never answered.
+   */
+  readonly ranByGemini: GeminiRanCall[];
   /** Present when the candidate ended in a {@link CallFinishReason}. */
   readonly finish?: CallFinish;
 }
@@ -103,6 +129,11 @@ export interface FunctionCallsResult {
 export interface FunctionCallsOptions {
   /** Check arguments against the tool's inputSchema (ajv, compiled once per tool); default `false`. */
   readonly validateArgs?: boolean;
+  /**
+   * The MCP servers Gemini runs (`Tool.mcpServers` of the request): a call Gemini ran is reported
+   * with the server and tool its `{server}_{tool}` name means.
+   */
+  readonly mcpServers?: readonly McpServer[];
 }
 
 /** Stands in for a call name that cannot name a function response. */
@@ -252,6 +283,51 @@ function outcomeOf(functionCall: unknown, context: Context): CallItem {
 }
 
 /**
+ * The calls of `parts` a later functionResponse of the same parts answers (Gemini ran them), each
+ * with that response: a response answers the first unanswered call before it with its `id`, or,
+ * without an id, with its `name`.
+ */
+function answeredInContent(parts: readonly unknown[]): Map<unknown, { response: unknown }> {
+  const answered = new Map<unknown, { response: unknown }>();
+  const open: Record<string, unknown>[] = [];
+  for (const part of parts) {
+    if (!isJsonObject(part)) continue;
+    const functionCall = ownValue(part, 'functionCall');
+    if (isJsonObject(functionCall) && typeof ownValue(functionCall, 'name') === 'string') {
+      open.push(functionCall);
+      continue;
+    }
+    const functionResponse = ownValue(part, 'functionResponse');
+    if (!isJsonObject(functionResponse)) continue;
+    const id = ownValue(functionResponse, 'id');
+    const name = ownValue(functionResponse, 'name');
+    const at = open.findIndex((call) =>
+      typeof id === 'string' ? ownValue(call, 'id') === id : ownValue(call, 'name') === name,
+    );
+    if (at < 0) continue;
+    const [call] = open.splice(at, 1);
+    answered.set(call, { response: ownValue(functionResponse, 'response') });
+  }
+  return answered;
+}
+
+function ranCall(
+  functionCall: Record<string, unknown>,
+  answer: { response: unknown },
+  serverNames: readonly string[],
+): GeminiRanCall {
+  const name = ownValue(functionCall, 'name') as string;
+  const id = ownValue(functionCall, 'id');
+  const meant = serverSideTool(name, serverNames);
+  return {
+    name,
+    callId: typeof id === 'string' ? id : null,
+    ...(meant === undefined ? {} : { serverId: meant.server, toolName: meant.tool }),
+    response: answer.response,
+  };
+}
+
+/**
  * Reads the model's function calls from a GenerateContentResponse (its first candidate), a
  * Content, or a list of Parts, and resolves each against `toolset`. Parts without a
  * `functionCall` are ignored; call order is kept.
@@ -265,6 +341,9 @@ function outcomeOf(functionCall: unknown, context: Context): CallItem {
  *   `rejected`; `answerCalls` (or `rejectionResponse`) answers it to the model.
  * - `items` lists every call in call order, run or rejected, so a runtime can answer each
  *   in its place with its id.
+ * - A call whose functionResponse already follows it in the same Content ran on Gemini (an MCP
+ *   server of `Tool.mcpServers`): it is in `ranByGemini` only, with that response and, given
+ *   the servers (`mcpServers`), the server and tool its `{server}_{tool}` name means.
  * - A candidate that ended in MALFORMED_FUNCTION_CALL, UNEXPECTED_TOOL_CALL,
  *   MISSING_THOUGHT_SIGNATURE or TOO_MANY_TOOL_CALLS is reported in `finish`.
  *
@@ -288,17 +367,25 @@ export function functionCalls(
 ): FunctionCallsResult {
   const { parts, finish } = readInput(input);
   const context: Context = { toolset, options };
+  const answered = answeredInContent(parts);
+  const serverNames = (options.mcpServers ?? []).flatMap((server) =>
+    typeof server.name === 'string' ? [server.name] : [],
+  );
   const items: CallItem[] = [];
+  const ranByGemini: GeminiRanCall[] = [];
   for (const part of parts) {
     if (!isJsonObject(part)) continue;
     const functionCall = ownValue(part, 'functionCall');
     if (functionCall === undefined) continue;
-    items.push(outcomeOf(functionCall, context));
+    const response = answered.get(functionCall);
+    if (response === undefined) items.push(outcomeOf(functionCall, context));
+    else ranByGemini.push(ranCall(functionCall as Record<string, unknown>, response, serverNames));
   }
   return {
     calls: items.flatMap((item) => (item.kind === 'call' ? [item.call] : [])),
     rejected: items.flatMap((item) => (item.kind === 'rejected' ? [item.rejected] : [])),
     items,
+    ranByGemini,
     ...(finish === undefined ? {} : { finish }),
   };
 }

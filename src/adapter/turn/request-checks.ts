@@ -24,6 +24,11 @@ import {
   measureDeclaration,
   resolveBudget,
 } from '../limits.js';
+import {
+  isGoogleDuration,
+  serverNameProblem,
+  unreachableFromGoogle,
+} from '../tools/server-side.js';
 import type { ToolSet } from '../tools/toolset-types.js';
 
 /** A finding of {@link checkRequest}: an error fails the payload, a warning does not. */
@@ -197,6 +202,96 @@ function checkDeclarations(
   });
 }
 
+/**
+ * The MCP servers Gemini runs (`Tool.mcpServers`). What the reference states: `McpServer {name,
+ * streamableHttpTransport}`, the transport's `url` ("The full URL for the MCPServer endpoint",
+ * its example an `https:` one), `timeout` and `sseReadTimeout` in `google-duration` form; the
+ * Vertex AI references have no such field, and js-genai refuses it there. What it does not state
+ * and is ours: the name must start the model's function names (`{server}_{tool}`, as js-genai's
+ * tests show), be unique, and the URL reachable by Google (no loopback, private or link-local
+ * host). Servers are not function declarations: they count toward no declaration limit.
+ */
+function checkMcpServers(request: Json, budget: DeclarationBudget, out: RequestFinding[]): void {
+  const names = new Map<string, string>();
+  const declared: { name: string; path: string }[] = [];
+  list(request.tools).forEach((tool, t) => {
+    if (!isRecord(tool)) return;
+    list(tool.functionDeclarations).forEach((declaration, d) => {
+      if (isRecord(declaration) && typeof declaration.name === 'string') {
+        declared.push({
+          name: declaration.name,
+          path: `/tools/${t}/functionDeclarations/${d}/name`,
+        });
+      }
+    });
+    list(tool.mcpServers).forEach((server, m) => {
+      if (!isRecord(server)) return;
+      const at = `/tools/${t}/mcpServers/${m}`;
+      const error = (path: string, rule: string, message: string): void => {
+        out.push({ severity: 'error', path, keyword: `request/${rule}`, message });
+      };
+      if (budget.dialect !== 'gemini') {
+        error(
+          at,
+          'mcp-server-dialect',
+          `${budget.dialect} takes no Tool.mcpServers: only the Gemini API runs MCP servers itself (${limitSource('mcp-servers-gemini-only', budget.dialect)})`,
+        );
+      }
+      const nameProblem = serverNameProblem(server.name);
+      if (nameProblem !== undefined)
+        error(`${at}/name`, 'mcp-server-name', `the MCP server: ${nameProblem}`);
+      else {
+        const name = server.name as string;
+        const first = names.get(name);
+        if (first === undefined) names.set(name, at);
+        else
+          error(
+            `${at}/name`,
+            'mcp-server-name',
+            `MCP server "${name}" is named twice (first at ${first}); the model's names for their tools would collide`,
+          );
+      }
+      const transport = server.streamableHttpTransport;
+      const url = isRecord(transport) ? transport.url : undefined;
+      if (typeof url !== 'string') {
+        error(
+          at,
+          'mcp-server-url',
+          `the MCP server has no streamableHttpTransport.url: Gemini reaches a server by its Streamable HTTP URL only (${limitSource('mcp-server-url', 'gemini')})`,
+        );
+        return;
+      }
+      const unreachable = unreachableFromGoogle(url);
+      if (unreachable !== undefined)
+        error(
+          `${at}/streamableHttpTransport/url`,
+          'mcp-server-url',
+          `the MCP server: ${unreachable} (${limitSource('mcp-server-url', 'gemini')})`,
+        );
+      for (const field of ['timeout', 'sseReadTimeout'] as const) {
+        const value = (transport as Json)[field];
+        if (value !== undefined && !isGoogleDuration(value)) {
+          error(
+            `${at}/streamableHttpTransport/${field}`,
+            'mcp-server-duration',
+            `${field} must be a google-duration ("30s", "1.5s"), got ${JSON.stringify(value).slice(0, 40)} (${limitSource('mcp-server-duration', 'gemini')})`,
+          );
+        }
+      }
+    });
+  });
+  for (const { name, path } of declared) {
+    const server = [...names.keys()].find((prefix) => name.startsWith(`${prefix}_`));
+    if (server === undefined) continue;
+    out.push({
+      severity: 'warning',
+      path,
+      keyword: 'request/mcp-server-name-clash',
+      message: `declaration "${name}" starts like the tools of MCP server "${server}" on Gemini ({server}_{tool}): a call of that name is told apart only by the functionResponse Gemini puts beside its own calls`,
+    });
+  }
+}
+
 interface Turn {
   index: number;
   role: unknown;
@@ -204,6 +299,8 @@ interface Turn {
   calls: { part: number; value: Json; signed: boolean }[];
   responses: { part: number; value: Json }[];
   other: number;
+  /** The turn's first call for the signature rule, when calls Gemini ran were set aside. */
+  signatureCall?: { part: number; value: Json; signed: boolean } | undefined;
 }
 
 function turnsOf(request: Json): Turn[] {
@@ -226,8 +323,36 @@ function turnsOf(request: Json): Turn[] {
         turn.responses.push({ part: p, value: part.functionResponse });
       } else turn.other++;
     });
+    if (turn.role === 'model') setAsideRanByGemini(turn);
     return turn;
   });
+}
+
+/**
+ * A model turn's calls that Gemini ran itself (an MCP server of `Tool.mcpServers`): each is
+ * followed, in the same Content, by its functionResponse (by id, or by name without one). They
+ * are answered already: neither they nor those responses are the next turn's to answer. The
+ * first call keeps its place for the thought-signature rule (it may be one of them).
+ */
+function setAsideRanByGemini(turn: Turn): void {
+  if (turn.responses.length === 0) return;
+  const answered = new Set<number>();
+  const used = new Set<number>();
+  for (const [r, response] of turn.responses.entries()) {
+    const { id, name } = response.value;
+    const at = turn.calls.findIndex(
+      (call, c) =>
+        !answered.has(c) &&
+        call.part < response.part &&
+        (typeof id === 'string' ? call.value.id === id : call.value.name === name),
+    );
+    if (at < 0) continue;
+    answered.add(at);
+    used.add(r);
+  }
+  turn.signatureCall = turn.calls[0];
+  turn.calls = turn.calls.filter((_, c) => !answered.has(c));
+  turn.responses = turn.responses.filter((_, r) => !used.has(r));
 }
 
 /**
@@ -396,7 +521,7 @@ function checkSignatures(
   });
   for (const turn of turns.slice(start)) {
     if (turn.role !== 'model') continue;
-    const first = turn.calls[0];
+    const first = turn.signatureCall ?? turn.calls[0];
     if (first === undefined || first.signed) continue;
     const path = `/contents/${turn.index}/parts/${first.part}`;
     const name = String(first.value.name);
@@ -466,6 +591,13 @@ function checkStreamedArguments(
  * - `request/thought-signature`: see the module comment;
  * - `request/stream-function-call-arguments` (a warning): with `streamed: false`, a request that
  *   sets `toolConfig.functionCallingConfig.streamFunctionCallArguments`.
+ * - `request/mcp-server-name`, `request/mcp-server-url`, `request/mcp-server-duration`,
+ *   `request/mcp-server-dialect` (errors) and `request/mcp-server-name-clash` (a warning): the
+ *   MCP servers Gemini runs itself (`Tool.mcpServers`: a name that can start the model's
+ *   `{server}_{tool}` function names, unique; a Streamable HTTP URL Google can reach; durations
+ *   in google-duration form; the Gemini API only). A model turn's calls that Gemini ran, each
+ *   followed by its functionResponse in the same Content, are answered there: the next turn
+ *   answers only the others.
  *
  * @example
  * ```ts
@@ -486,6 +618,7 @@ export function checkRequest(
       : { model: options.model }),
   });
   checkDeclarations(request, budget, options.toolset, out);
+  checkMcpServers(request, budget, out);
   checkEmptyContents(request, out);
   const turns = turnsOf(request);
   checkResponses(turns, out);

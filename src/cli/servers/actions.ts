@@ -17,6 +17,7 @@ import type { Content, GenerateContentResponse } from '../../generated/types.js'
 import { FileRefusal, readRegularFile } from '../../json/regular-file.js';
 import { utf8ByteLength as utf8Bytes } from '../../json/utf8.js';
 import type { SamplingOptions } from '../../runtime/mcp/features/sampling.js';
+import type { ServerPlacement } from '../../runtime/mcp/server-side.js';
 import { type GenAiClient, genaiGenerate } from '../../runtime/model/generate.js';
 import { answerCalls } from '../../runtime/turn/answer.js';
 import { runConversation } from '../../runtime/turn/conversation.js';
@@ -130,6 +131,7 @@ export interface ToolsOpts extends ServerOpts {
   dialect: Dialect;
   budget?: boolean;
   format: string;
+  runOn?: 'client' | 'gemini';
 }
 
 /** Options of `answer`. */
@@ -161,9 +163,22 @@ export interface ChatOpts extends ServerOpts {
 const SAMPLING_NOTE =
   'sampling: any of these servers may ask for completions; `chat` serves them with its model (--no-sampling: it does not)\n';
 
+/** One line per server: where it runs, and what keeps it on the client (terminal-safe). */
+function placementLines(placements: readonly ServerPlacement[]): string[] {
+  return placements.map((placement) => {
+    const why = placement.obstacles.map((o) => `${o.reason}: ${o.message}`).join('; ');
+    const line =
+      placement.runOn === 'gemini'
+        ? `${placement.serverId}: on Gemini (Tool.mcpServers)${why === '' ? '' : `, although ${why}`}`
+        : `${placement.serverId}: on the client${why === '' ? ' (its entry says so)' : `: ${why}`}`;
+    return terminalSafe(line);
+  });
+}
+
 /** `gemini-mcp-kit tools`. */
 export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
-  const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
+  const flags = { ...flagsOf(opts), ...(opts.runOn === undefined ? {} : { runOn: opts.runOn }) };
+  const connections = await connect(flags, { prefix: opts.prefix }, io);
   try {
     const declarationWarnings: DeclarationWarning[] = [];
     const tools = geminiTools(connections.toolset, {
@@ -171,11 +186,13 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
       responseSchema: opts.responseSchema === true,
       budget: { dialect: opts.dialect },
       onWarning: (w) => declarationWarnings.push(w),
+      mcpServers: connections.mcpServers,
     });
     const report =
       opts.budget === true
         ? budgetReport(opts.dialect, tools, connections.toolset, declarationWarnings)
         : [];
+    const placed = opts.runOn === undefined ? [] : placementLines(connections.placements);
     const warnings = [
       ...connections.configLines,
       ...[...connections.warnings, ...declarationWarnings].map((w) =>
@@ -198,6 +215,8 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
       io.stdout.write(
         `${connections.toolset.entries.length} tool(s) from ${servers.length} server(s): ${servers.map((id) => terminalSafe(id)).join(', ')}${from}; schema mode ${opts.schemaMode}\n`,
       );
+      if (placed.length > 0)
+        io.stdout.write(`where they run:\n${placed.map((l) => `  ${l}\n`).join('')}`);
       io.stdout.write(
         warnings.length === 0
           ? 'no warnings\n'
@@ -207,6 +226,7 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
       io.stdout.write(SAMPLING_NOTE);
     } else {
       io.stdout.write(`${jsonText(tools)}\n`);
+      for (const line of placed) io.stderr.write(`run-on: ${line}\n`);
       for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
       for (const line of report) io.stderr.write(`${line}\n`);
     }
@@ -223,14 +243,16 @@ const MAX_TURN_FILE_BYTES = 64 * 1024 * 1024;
  */
 function budgetReport(
   dialect: Dialect,
-  tools: readonly { functionDeclarations: readonly unknown[] }[],
+  tools: readonly object[],
   toolset: ToolSet,
   warnings: readonly DeclarationWarning[],
 ): string[] {
   const budget = resolveBudget({ dialect });
-  const declared = tools[0]?.functionDeclarations.length ?? 0;
-  const bytes =
-    tools[0] === undefined ? 0 : utf8Bytes(JSON.stringify(tools[0].functionDeclarations));
+  const declarations = tools.find(
+    (tool): tool is { functionDeclarations: readonly unknown[] } => 'functionDeclarations' in tool,
+  )?.functionDeclarations;
+  const declared = declarations?.length ?? 0;
+  const bytes = declarations === undefined ? 0 : utf8Bytes(JSON.stringify(declarations));
   const left = warnings.filter(isBudgetWarning);
   const count = (code: string): number => left.filter((w) => w.code === code).length;
   return [

@@ -99,6 +99,12 @@ function toolsCommand(io: CliIo): Command {
       "report what the dialect's request would accept: its limits, how many tools fit, and each tool left out with why",
     )
     .addOption(
+      new Option(
+        '--run-on <where>',
+        'where servers whose entry has no runOn run: gemini moves each that can (Streamable HTTP, public https: URL, static headers, no OAuth, no filters) into a Tool.mcpServers entry and says why the others stay',
+      ).choices(['client', 'gemini']),
+    )
+    .addOption(
       new Option('-f, --format <format>', 'output format')
         .choices(['json', 'table'])
         .default('json'),

@@ -10,9 +10,10 @@ import type { BuildToolSetOptions, ToolSetWarning } from '../../adapter/tools/to
 import { GeminiMcpError } from '../../errors.js';
 import { appendPointer } from '../../json/pointer.js';
 import { parseServersConfig, readServersConfig } from '../../runtime/mcp/config/index.js';
-import type { ServerConfig, ServerEntry } from '../../runtime/mcp/config/types.js';
+import type { RunOn, ServerConfig, ServerEntry } from '../../runtime/mcp/config/types.js';
 import { connectServers, type ServerConnections } from '../../runtime/mcp/connect.js';
 import type { SamplingOptions } from '../../runtime/mcp/features/sampling.js';
+import { placeServers } from '../../runtime/mcp/server-side.js';
 import { CliError, describeFileError } from '../cli-error.js';
 import { shownMessage, shownPath } from '../io.js';
 import { cliAuth } from './auth.js';
@@ -31,6 +32,8 @@ export interface ServerFlags {
   exclude?: string[];
   /** Where the servers' stderr goes; default: stderr, after the command's output. */
   serverLog?: string;
+  /** Where the servers whose entry does not say run (`tools --run-on`). */
+  runOn?: RunOn;
 }
 
 /** Splits a command line into words: whitespace separates, '...' and "..." quote, \ escapes. */
@@ -257,6 +260,7 @@ export async function connect(
       toolSet: { ...toolSet, ...filters },
       onStderr: log.add,
       capabilities: { elicitation: terminalElicitation(io) },
+      ...serverSide(entries, flags.runOn),
       auth: cliAuth(process.stderr),
       signal: interrupt.signal,
       ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
@@ -272,6 +276,11 @@ export async function connect(
     interrupt.dispose();
   }
   const close = connections.close.bind(connections);
+  for (const warning of connections.configWarnings) {
+    if (warning.code === 'SERVER_ON_GEMINI') {
+      configLines.push(`[CONFIG] ${flags.config ?? ''}#${warning.path}: ${warning.message}`);
+    }
+  }
   const cli: CliConnections = Object.assign(connections, {
     example,
     configLines,
@@ -287,6 +296,25 @@ export async function connect(
   return Object.defineProperty(cli, 'warnings', {
     get: (): ToolSetWarning[] => flagWarnings(current?.() ?? [], include, exclude, serverIds),
   });
+}
+
+/**
+ * With `--run-on`: where the servers run, and no terminal elicitation for those that can move
+ * (the prompt is the CLI's own offer, not a need of the server; on Gemini nobody answers it).
+ */
+function serverSide(
+  entries: readonly ServerEntry[],
+  runOn: RunOn | undefined,
+): { runOn?: RunOn; servers?: Record<string, { capabilities: { elicitation: false } }> } {
+  if (runOn === undefined) return {};
+  const { placements } = placeServers(entries, { runOn, capable: new Set() });
+  const moving = placements.filter((placement) => placement.runOn === 'gemini');
+  return {
+    runOn,
+    servers: Object.fromEntries(
+      moving.map(({ serverId }) => [serverId, { capabilities: { elicitation: false } }]),
+    ),
+  };
 }
 
 /** Connecting stopped by a signal: one line, the exit code a shell gives for the signal. */

@@ -13,7 +13,7 @@ import type {
   ToolSetWarning,
 } from '../../adapter/tools/toolset-types.js';
 import { GeminiMcpError } from '../../errors.js';
-import type { GenerateContentResponse } from '../../generated/types.js';
+import type { GenerateContentResponse, McpServer } from '../../generated/types.js';
 import { checkCount, checkTimeout } from '../options.js';
 import { packageVersion } from '../version.js';
 import { withAuthorization } from './auth/pending.js';
@@ -22,6 +22,7 @@ import { loadServers } from './config/index.js';
 import type {
   ConfigReadOptions,
   ConfigWarning,
+  RunOn,
   ServerEntry,
   ServersConfig,
 } from './config/types.js';
@@ -37,6 +38,7 @@ import {
   type ToolsSettleOptions,
 } from './live-toolset.js';
 import { limitPendingRequests } from './server-request-limits.js';
+import { placeServers, type ServerPlacement } from './server-side.js';
 import {
   createTransport,
   describeStartFailure,
@@ -44,6 +46,7 @@ import {
 } from './transports/index.js';
 
 export type { ToolSetSource, ToolsChange, ToolsSettleOptions } from './live-toolset.js';
+export type { ServerPlacement } from './server-side.js';
 
 /**
  * Options of {@link connectServers}. `capabilities` (elicitation, roots) are declared to every
@@ -85,6 +88,16 @@ export interface ConnectOptions<
    * `generate`, behind the approval hook and limits (see `serveSampling`).
    */
   sampling?: SamplingOptions<R, M>;
+  /**
+   * Where the servers whose entry has no `runOn` run (default `'client'`). `'gemini'` moves every
+   * server that can run there (Streamable HTTP, a public `https:` URL, static headers or none,
+   * no OAuth, no client capability, no `includeTools`/`excludeTools`) to `mcpServers`: it is
+   * not connected here, and Gemini calls it itself. The others stay, each with its reasons in
+   * `placements`. An entry's own `runOn: "gemini"` is stricter: refused (CONFIG_INVALID naming
+   * why) when the server cannot go. Headers go to Google with every request: one holding an
+   * environment variable's value is a `SERVER_ON_GEMINI` warning in `configWarnings`.
+   */
+  runOn?: RunOn;
 }
 
 /**
@@ -104,6 +117,13 @@ export interface ServerConnections extends ToolSetSource {
    * ignored, unset variables; each with its JSON pointer. Empty for entries passed in.
    */
   readonly configWarnings: readonly ConfigWarning[];
+  /**
+   * The servers Gemini runs itself (`runOn: 'gemini'`), as `Tool.mcpServers` entries: pass them
+   * to `runConversation` (`mcpServers`) or `geminiTools`; they are not in `clients` or `toolset`.
+   */
+  readonly mcpServers: readonly McpServer[];
+  /** Where each configured server runs, and what keeps one on the client. */
+  readonly placements: readonly ServerPlacement[];
   /** Lists one server's tools again (every server's when `serverId` is omitted) and rebuilds the set. */
   refreshTools(serverId?: string): Promise<void>;
   /** Calls `listener` after each refresh that `notifications/tools/list_changed` triggers; returns an unsubscribe. */
@@ -299,7 +319,23 @@ export async function connectServers<
       ? undefined
       : await import('./features/capabilities-config.js');
   capabilities?.checkCapabilitiesConfig(options);
-  const { entries, warnings: configWarnings } = await loadServers(config, options.configOptions);
+  const loaded = await loadServers(config, options.configOptions);
+  const capable = new Set(
+    loaded.entries.flatMap(({ serverId }) =>
+      options.sampling !== undefined ||
+      (capabilities?.serverFeatures(serverId, options).features.length ?? 0) > 0
+        ? [serverId]
+        : [],
+    ),
+  );
+  const placed = placeServers(loaded.entries, {
+    runOn: options.runOn,
+    capable,
+    env: options.configOptions?.env,
+  });
+  for (const warning of placed.warnings) options.configOptions?.onWarning?.(warning);
+  const entries = [...placed.client];
+  const configWarnings = [...loaded.warnings, ...placed.warnings];
   // Built before any server starts, so bad sampling limits are refused up front.
   const { sampling } = options;
   const serving = sampling === undefined ? undefined : await import('./features/sampling.js');
@@ -352,6 +388,8 @@ export async function connectServers<
       return live.warnings;
     },
     configWarnings,
+    mcpServers: placed.mcpServers,
+    placements: placed.placements,
     async refreshTools(serverId) {
       const ids = serverId === undefined ? [...clients.keys()] : [serverId];
       await Promise.all(

@@ -15,7 +15,12 @@ import type {
 } from '../../adapter/shapes.js';
 import { GeminiMcpError } from '../../errors.js';
 import type { ReadNotice } from '../../generated/guards-common.js';
-import type { Content, GenerateContentResponse, ToolConfig } from '../../generated/types.js';
+import type {
+  Content,
+  GenerateContentResponse,
+  McpServer,
+  ToolConfig,
+} from '../../generated/types.js';
 import { isJsonObject } from '../../json/object.js';
 
 /** Options of the functions that read what the model sends. */
@@ -43,6 +48,11 @@ export interface GenerateRequest<C = Content, M extends SchemaMode = 'json'> {
   contents: (C | AnswerContent)[];
   /** The tool set as Gemini tools (`[]` when it is empty). */
   tools: FunctionTool<M>[];
+  /**
+   * The MCP servers Gemini runs itself, when there are any: send them as one more Tool,
+   * `{mcpServers}` (`genaiGenerate` and `genaiGenerateStream` do).
+   */
+  mcpServers?: McpServer[];
   /** Fires when the conversation is cancelled. */
   signal?: AbortSignal;
   /** Where a `generate` that reads the reply reports each tolerance used (see {@link ReadOptions}). */
@@ -160,7 +170,10 @@ function parameters<C, M extends SchemaMode>(
       ...(systemInstruction === undefined ? {} : { systemInstruction }),
       ...generationConfig,
       ...(toolConfig === undefined ? {} : { toolConfig }),
-      tools: request.tools,
+      tools:
+        request.mcpServers === undefined || request.mcpServers.length === 0
+          ? request.tools
+          : [...request.tools, { mcpServers: request.mcpServers }],
       httpOptions: { ...httpOptions, extraBody: { ...extraBody, contents: request.contents } },
       ...(signal === undefined ? {} : { abortSignal: signal }),
     },

@@ -149,9 +149,14 @@ export async function answerTurn(
   own?: OwnFunctions,
 ): Promise<AnswerContent> {
   const { content } = dialectShapes(options.dialect);
-  const { items, finish } = callsOf(turn, toolset, options);
+  const { items, finish, ranByGemini } = callsOf(turn, toolset, options);
   if (items.length === 0) {
-    const why = finish === undefined ? '' : ` (the candidate finished with ${finish.reason})`;
+    const why =
+      finish !== undefined
+        ? ` (the candidate finished with ${finish.reason})`
+        : (ranByGemini?.length ?? 0) > 0
+          ? ` (Gemini ran its ${ranByGemini.length} call(s) itself and answered them in the same Content)`
+          : '';
     throw new GeminiMcpError(
       'INVALID_INPUT',
       `the model turn has no function call to answer${why}`,

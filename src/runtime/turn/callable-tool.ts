@@ -18,8 +18,14 @@ import {
   functionDeclarations,
 } from '../../adapter/tools/declarations.js';
 import { declaredToolSet, leftOutWarning } from '../../adapter/tools/fit.js';
+import {
+  type McpServerTool,
+  mcpServerTools,
+  serverSideTool,
+} from '../../adapter/tools/server-side.js';
 import type { ToolSet } from '../../adapter/tools/toolset-types.js';
 import { GeminiMcpError } from '../../errors.js';
+import type { McpServer } from '../../generated/types.js';
 import { type AnswerOptions, answerCalls } from './answer.js';
 import type { ClientMap } from './execute.js';
 
@@ -28,6 +34,11 @@ export interface CallableServers {
   /** The current tool set, read on every `tool()` (a live set follows `tools/list_changed`). */
   readonly toolset: ToolSet;
   readonly clients: ClientMap;
+  /**
+   * The MCP servers Gemini runs itself (`connectServers` with `runOn: 'gemini'`): their calls
+   * are Gemini's, never run here.
+   */
+  readonly mcpServers?: readonly McpServer[];
 }
 
 /** Options of {@link mcpCallableTool}: how tools are declared, called and answered. */
@@ -42,8 +53,20 @@ export interface CallableToolOptions<M extends SchemaMode = 'json'>
 export interface McpCallableTool<M extends SchemaMode = 'json'> {
   /** The tool set as one Gemini Tool, read afresh on each call. */
   tool(): Promise<FunctionTool<M>>;
-  /** Runs the calls; one functionResponse part per call, in call order, ids echoed. */
+  /**
+   * Runs the calls; one functionResponse part per call, in call order, ids echoed. A call of a
+   * server Gemini runs (`servers.mcpServers`: a name `{server}_{tool}` that is none of the
+   * declared functions) is skipped: Gemini ran it, and its functionResponse is already in the
+   * model's Content. When every call of a turn is Gemini's, nothing is returned, and genai
+   * 2.32 and 3.3 then send an empty user Content, which the API refuses: with servers on Gemini,
+   * `runConversation` is the loop that keeps the two kinds apart in every case.
+   */
   callTool(functionCalls: readonly FunctionCallInput[]): Promise<AnswerPart[]>;
+  /**
+   * The servers Gemini runs (`servers.mcpServers`) as Tools for `config.tools`, beside this one
+   * (`[]` when there are none), proven against the Tool schema.
+   */
+  mcpServerTools(): McpServerTool[];
 }
 
 /**
@@ -87,7 +110,8 @@ function declaring<M extends SchemaMode>(
  *   what does not fit is left out with a warning to `onWarning`, and never called.
  *
  * Because it answers every call, it should be the only CallableTool of a request; it holds any
- * number of servers. For openapi declarations typed with genai's `Type` enum, import it from
+ * number of servers. The servers Gemini runs itself (`servers.mcpServers`) go beside it, as
+ * `mcpServerTools()`; their calls are skipped (Gemini answered them in its own Content). For openapi declarations typed with genai's `Type` enum, import it from
  * `gemini-mcp-kit/genai`.
  *
  * @example
@@ -122,15 +146,33 @@ export function mcpCallableTool<M extends SchemaMode = 'json'>(
       );
     },
     async callTool(calls) {
-      if (calls.length === 0) return [];
-      const parts = calls.map((functionCall) => ({ functionCall }));
-      const answer = await answerCalls(
-        parts,
-        declared ?? servers.toolset,
-        servers.clients,
-        options,
-      );
+      const toolset = declared ?? servers.toolset;
+      const ours = calls.filter((call) => !ranByGemini(call, toolset));
+      if (ours.length === 0) return [];
+      const parts = ours.map((functionCall) => ({ functionCall }));
+      const answer = await answerCalls(parts, toolset, servers.clients, options);
       return answer.parts;
     },
+    mcpServerTools() {
+      return mcpServerTools(
+        servers.mcpServers,
+        options.budget ? options.budget.dialect : undefined,
+      );
+    },
   };
+
+  /**
+   * Whether Gemini ran `call`: genai hands a CallableTool the calls of the model's Content, not
+   * the Content, so the functionResponse Gemini put beside the call is out of sight; a name of
+   * a server on Gemini that none of the declared functions has is the sign.
+   */
+  function ranByGemini(call: FunctionCallInput, toolset: ToolSet): boolean {
+    const names = (servers.mcpServers ?? []).flatMap((s) =>
+      typeof s.name === 'string' ? [s.name] : [],
+    );
+    if (names.length === 0 || typeof call.name !== 'string') return false;
+    return (
+      toolset.resolve(call.name) === undefined && serverSideTool(call.name, names) !== undefined
+    );
+  }
 }

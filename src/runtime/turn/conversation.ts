@@ -20,10 +20,11 @@ import type {
 } from '../../adapter/shapes.js';
 import type { FunctionDeclarationsOptions } from '../../adapter/tools/declarations.js';
 import { declaredToolSet } from '../../adapter/tools/fit.js';
+import { mcpServerTools } from '../../adapter/tools/server-side.js';
 import type { ToolSet } from '../../adapter/tools/toolset-types.js';
-import type { CallFinish } from '../../adapter/turn/calls.js';
+import type { CallFinish, GeminiRanCall } from '../../adapter/turn/calls.js';
 import { functionCalls } from '../../adapter/turn/calls.js';
-import type { GenerateContentResponse, ToolConfig } from '../../generated/types.js';
+import type { GenerateContentResponse, McpServer, ToolConfig } from '../../generated/types.js';
 import { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS, type ToolSetSource } from '../mcp/live-toolset.js';
 import { type GatherOptions, gatherTurn } from '../model/gather.js';
 import type { ContentOf, Generate, ReadOptions } from '../model/generate.js';
@@ -94,6 +95,15 @@ export interface ConversationOptions<
    * that fits the budget.
    */
   selection?: ToolSelection;
+  /**
+   * MCP servers Gemini runs itself (`Tool.mcpServers`; `connectServers` with `runOn: 'gemini'`
+   * gives them as `connections.mcpServers`): every request carries them as one more Tool,
+   * beside the tool set's declarations. The calls Gemini ran come back with their
+   * functionResponse in the model's Content: they are never run again, and are reported in
+   * `ranByGemini`. Only the Gemini API takes them: with a Vertex AI `dialect` they are refused
+   * (CONFIG_INVALID, reason `dialect`) before the first request.
+   */
+  mcpServers?: readonly McpServer[];
   /** Called after each model turn whose calls were answered. */
   onTurn?: (turn: AnsweredTurn<R, C>) => void;
   /**
@@ -119,6 +129,8 @@ export interface AnsweredTurn<
   model: ContentOf<R>;
   /** The user Content answering each call. */
   answer: AnswerContent;
+  /** The calls of this turn Gemini ran itself (an MCP server of `mcpServers`), not answered here. */
+  ranByGemini: readonly GeminiRanCall[];
   /** The history so far, ending with `answer`: the contents of the next request. */
   contents: readonly (C | ContentOf<R> | AnswerContent)[];
 }
@@ -159,6 +171,12 @@ export interface ConversationResult<
   turns: number;
   /** The last model response (gathered, for a stream). */
   lastResponse?: R;
+  /**
+   * Every call Gemini ran itself (an MCP server of `mcpServers`), in order, with the turn it came
+   * in: recognised by the functionResponse that follows it in the model's Content, never run
+   * again.
+   */
+  ranByGemini: (GeminiRanCall & { readonly turn: number })[];
 }
 
 /** The tool set to declare now: after the refreshes in flight, for a source. */
@@ -207,7 +225,9 @@ function allowedNames(
  * requests), which are left out for the rest of the conversation with a `TOOL_REFUSED` warning
  * quoting the API, and the request is asked once more (`retryRefused: false`: it propagates).
  * Every request fits the budget of its dialect (`declarations.budget`): what does not fit is
- * left out with a warning, never sent. With `toolset: connections`
+ * left out with a warning, never sent. `mcpServers` (servers Gemini runs itself) go with every
+ * request; the calls Gemini ran (their functionResponse already in the model's Content) are
+ * never run again and are listed in `ranByGemini`. With `toolset: connections`
  * each request waits (bounded) for the tool refreshes in flight, so tools a call unlocked
  * (`tools/list_changed`) are declared in the very next request; `onProgress` hears each call's
  * progress notifications.
@@ -248,11 +268,15 @@ export async function runConversation<
   const maxTurns = options.maxTurns ?? 10;
   const contents: (C | ContentOf<R> | AnswerContent)[] = [...options.contents];
   let lastResponse: R | undefined;
+  const serverTools = mcpServerTools(options.mcpServers, options.dialect);
+  const mcpServers = serverTools[0]?.mcpServers;
+  const ranByGemini: (GeminiRanCall & { readonly turn: number })[] = [];
   const result = (stop: ConversationStop<R>, turns: number): ConversationResult<R, C> => ({
     contents,
     stop,
     turns,
     ...(lastResponse === undefined ? {} : { lastResponse }),
+    ranByGemini,
   });
 
   const { selection } = options;
@@ -285,6 +309,7 @@ export async function runConversation<
           contents: [...contents],
           tools: tools as FunctionTool<M>[],
           ...(toolConfig === undefined ? {} : { toolConfig }),
+          ...(mcpServers === undefined ? {} : { mcpServers: mcpServers.map((s) => ({ ...s })) }),
           ...(signal ? { signal } : {}),
           ...(onNotice ? { onNotice } : {}),
         }),
@@ -319,13 +344,13 @@ export async function runConversation<
     // The model's calls resolve against what it was offered: a tool left out is never called.
     const declared = declaredToolSet(toolset, planned.fitted);
     const offered = discovery === undefined ? declared : withSearch(declared);
-    const read = functionCalls(
-      response,
-      offered,
-      options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs },
-    );
+    const read = functionCalls(response, offered, {
+      ...(options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs }),
+      ...(mcpServers === undefined ? {} : { mcpServers }),
+    });
     const { items, finish } = read;
     if (finish !== undefined) return result({ reason: 'call-failure', finish }, turn);
+    for (const ran of read.ranByGemini) ranByGemini.push({ ...ran, turn });
     const model = candidate?.content;
     if (model === undefined || (model.parts ?? []).length === 0) {
       return result(
@@ -356,7 +381,14 @@ export async function runConversation<
     }
     const answer = await answerTurn(read, offered, clients, options, own);
     contents.push(answer);
-    onTurn?.({ turn, response, model, answer, contents: [...contents] });
+    onTurn?.({
+      turn,
+      response,
+      model,
+      answer,
+      ranByGemini: read.ranByGemini,
+      contents: [...contents],
+    });
   }
   if (signal?.aborted) return result({ reason: 'cancelled' }, maxTurns);
   return result({ reason: 'max-turns', maxTurns }, maxTurns);

@@ -12,7 +12,7 @@ import { isJsonObject } from '../../../json/object.js';
 import { appendPointer } from '../../../json/pointer.js';
 import { checkOAuthSettings, isLoopbackHost } from '../auth/settings.js';
 import { clip, quote } from './quote.js';
-import type { ConfigFormat, ConfigWarning, ServerEntry } from './types.js';
+import type { ConfigFormat, ConfigWarning, RunOn, ServerEntry } from './types.js';
 import { expandVariables, type VariableContext } from './vars.js';
 
 /** The top-level keys of a gemini-cli `settings.json` (besides `mcpServers`). */
@@ -64,6 +64,7 @@ const ENTRY_KEYS = [
   'disabled',
   'includeTools',
   'excludeTools',
+  'runOn',
 ];
 
 /** The keys gemini-mcp-kit reads in a server entry, per format. */
@@ -412,6 +413,11 @@ function urlAt(value: unknown, path: string, ctx: VariableContext, sent?: SentVa
   return url;
 }
 
+function runOnOf(value: unknown, path: string): RunOn | undefined {
+  if (value === undefined || value === 'client' || value === 'gemini') return value;
+  fail(path, `must be "client" or "gemini", got ${quote(value)}`);
+}
+
 /**
  * One server entry, checked and expanded, or `undefined` when it is disabled.
  *
@@ -444,11 +450,13 @@ export function readEntry(
   const filter = filterOf(value, pointer);
   const timeoutMs =
     ctx.format === 'gemini-cli' ? timeoutOf(value.timeout, at('timeout')) : undefined;
+  const runOn = runOnOf(value.runOn, at('runOn'));
   const common = {
     serverId,
     pointer,
     ...(filter === undefined ? {} : { filter }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(runOn === undefined ? {} : { runOn }),
   };
   const httpUrl = ctx.format === 'gemini-cli' ? value.httpUrl : undefined;
   const remotes = [value.url, httpUrl].filter((v) => v !== undefined).length;

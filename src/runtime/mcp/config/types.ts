@@ -6,8 +6,21 @@ import type { ToolFilter } from '../../../adapter/tools/toolset-types.js';
 import type { Warning } from '../../../errors.js';
 import type { OAuthSettings } from '../auth/settings.js';
 
+/**
+ * Where a server runs: `'client'`, connected by gemini-mcp-kit and declared to the model as
+ * functions; `'gemini'`, sent to the API as a `Tool.mcpServers` entry that Gemini calls itself
+ * (Streamable HTTP with a public `https:` URL and static headers only; Gemini API only).
+ */
+export type RunOn = 'client' | 'gemini';
+
 /** Fields every entry may carry, whatever its transport. */
 interface CommonServerFields {
+  /**
+   * gemini-mcp-kit: where the server runs (default: `connectServers`' `runOn`, else
+   * `'client'`). `"gemini"` here moves it even when only its filters would keep it, and a server
+   * that cannot run there (stdio, sse, OAuth, a client capability, a private host) is refused.
+   */
+  runOn?: RunOn;
   /** Left out of the connection when `true`. */
   disabled?: boolean;
   /** Only these tool names of the server are exposed (gemini-cli's allow list; exact names). */
@@ -99,7 +112,12 @@ export type ConfigWarningCode =
    * `[::1]`) in its URL or a header: named with the server, once per variable and server,
    * unless the name is in `allowRemoteVariables`.
    */
-  | 'VARIABLE_SENT_REMOTE';
+  | 'VARIABLE_SENT_REMOTE'
+  /**
+   * A server moved to Gemini carries something there: a header holding an environment
+   * variable's value (it goes to Google), or filters Gemini does not apply.
+   */
+  | 'SERVER_ON_GEMINI';
 
 /** Something in a configuration that was read but deserves the user's eye. */
 export interface ConfigWarning extends Warning<ConfigWarningCode> {
@@ -136,6 +154,8 @@ interface EntryFields {
   filter?: ToolFilter;
   /** The entry's own connect-and-list limit (gemini-cli `timeout`), in milliseconds. */
   timeoutMs?: number;
+  /** Where the entry asks to run (its `runOn`), when it says. */
+  runOn?: RunOn;
 }
 
 /** A checked stdio entry: variables expanded, `envFile` absolute (read when connecting). */
