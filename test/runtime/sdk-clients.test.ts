@@ -5,6 +5,8 @@
  * SDK, in memory; the v2 client on the 2025 handshake (its default) and on 2026-07-28 (it
  * negotiates with `server/discover`).
  */
+
+import { createServer } from 'node:http';
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as InMemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -17,6 +19,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { buildToolSet } from '../../src/adapter/tools/toolset.js';
+import { connectServers } from '../../src/runtime/mcp/connect.js';
 import { serveSampling } from '../../src/runtime/mcp/features/sampling.js';
 import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
 import type { McpClientWithHandlers } from '../../src/runtime/mcp/mcp-client.js';
@@ -156,4 +159,43 @@ describe('issue 32 item 8: either SDK client crosses the API', () => {
       }
     });
   }
+});
+
+/** A 2026-07-28-only server of the v2 SDK (`legacy: 'reject'`) on a loopback port. */
+async function modernOnlyServer() {
+  const handler = createMcpHandler(() => v2Server(), { legacy: 'reject' });
+  const http = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const response = await handler.fetch(
+      new Request(`http://127.0.0.1${req.url}`, {
+        method: req.method ?? 'GET',
+        headers: req.headers as Record<string, string>,
+        ...(req.method === 'GET' ? {} : { body: Buffer.concat(chunks) }),
+      }),
+    );
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/mcp`, close: () => http.close() };
+}
+
+describe('issue 32: a 2026-07-28-only server, before connectServers negotiates', () => {
+  it("its refusal of initialize is reported with its own reason first, the failed SSE fallback after (it read 'HTTP 405: SSE error' alone)", async () => {
+    const server = await modernOnlyServer();
+    try {
+      const failure = await connectServers(
+        { mcpServers: { modern: { url: server.url } } },
+        { timeoutMs: 5_000 },
+      ).catch((error: unknown) => error as Error);
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as Error).message).toMatch(
+        /\(Streamable HTTP, SSE on 4xx\): initialize refused over Streamable HTTP \(HTTP 4\d\d: .+\); then SSE: .*405/,
+      );
+    } finally {
+      server.close();
+    }
+  });
 });
