@@ -64,7 +64,15 @@ const STEPS: Step[] = [
     command: npm,
     args: ['ci', '--prefix', '.ci/nodes', '--no-audit', '--no-fund'],
   },
-  { name: 'MCP conformance (Node.js 22)', ...run('conformance:mcp') },
+  { name: 'MCP conformance 0.1.16 (Node.js 22)', ...run('conformance:mcp') },
+  {
+    name: 'MCP conformance 0.2, each scenario at its default revision',
+    ...run('conformance:mcp', '--', '--suite', '0.2'),
+  },
+  {
+    name: 'MCP conformance 0.2, forced onto 2026-07-28',
+    ...run('conformance:mcp', '--', '--suite', '0.2', '--spec-version', '2026-07-28'),
+  },
   {
     name: 'install matrix: the packed package in a new app per Node.js release (registry)',
     ...run('test:install', '--', '--built'),

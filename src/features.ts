@@ -2,7 +2,7 @@
  * gemini-mcp-kit/features: what servers may ask of the client. Their options go to
  * `connectServers` (`sampling`, `capabilities.elicitation`, `capabilities.roots`); this entry
  * holds their types and the pieces for a client of your own: `serveSampling` serves one MCP SDK
- * `Client`'s sampling requests with Gemini, `samplingRequest` and `samplingResult` are its
+ * `Client`'s (v1 or v2) sampling requests with Gemini, `samplingRequest` and `samplingResult` are its
  * conversions alone, `modelByHints` and `chooseSamplingModel` pick the model, `fieldProblem`
  * checks one answer of an elicitation form.
  *
@@ -60,3 +60,4 @@ export type {
   SamplingOptions,
 } from './runtime/mcp/features/sampling.js';
 export { serveSampling } from './runtime/mcp/features/sampling.js';
+export type { McpClientWithHandlers } from './runtime/mcp/mcp-client.js';

@@ -134,6 +134,12 @@ export type {
 } from './runtime/mcp/features/capabilities-config.js';
 export type { ListToolsOptions } from './runtime/mcp/list-tools.js';
 export { listAllTools } from './runtime/mcp/list-tools.js';
+export type {
+  McpClient,
+  McpRequest,
+  McpRequestOptions,
+  McpTransport,
+} from './runtime/mcp/mcp-client.js';
 export type { TransportOptions } from './runtime/mcp/transports/index.js';
 export { gatherTurn } from './runtime/model/gather.js';
 export type {

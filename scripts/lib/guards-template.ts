@@ -159,15 +159,17 @@ export function violations(validate: Validate): ViolationDetail[] {
  */
 export interface ReadNotice extends Warning {
   /**
-   * A field the schema does not define, an enum value it does not list, or a Part holding none
-   * of the data fields it knows; \`streamed-call-refused\`: a piece of a streamed call's
-   * arguments refused (its path, its value, a bound); \`streamed-call-unclosed\`: a streamed call
-   * that the stream ended (or a new call replaced) before its last piece.
+   * A field the schema does not define, an enum value it does not list, a Part holding none of
+   * the data fields it knows, or a block (an MCP content block) of a type it does not know;
+   * \`streamed-call-refused\`: a piece of a streamed call's arguments refused (its path, its
+   * value, a bound); \`streamed-call-unclosed\`: a streamed call that the stream ended (or a new
+   * call replaced) before its last piece.
    */
   code:
     | 'unknown-field'
     | 'unknown-enum-value'
     | 'unknown-part-kind'
+    | 'unknown-block-kind'
     | 'streamed-call-refused'
     | 'streamed-call-unclosed';
   /** The schema read, e.g. \`GenerateContentResponse\`. */
@@ -225,6 +227,13 @@ function notices(errors: readonly AjvError[], schema: string, knownTo: string): 
     } else if (error.keyword === 'oneOf' && presenceNames(error.schema).length > 0) {
       const fields = typeof data === 'object' && data !== null ? Object.keys(data) : [];
       add({ code: 'unknown-part-kind', schema, path: at, value: fields, message: \`a part of a kind unknown to \${knownTo}: none of its data fields (\${presenceNames(error.schema).join(', ')}); its fields: \${fields.join(', ') || 'none'}\` });
+    } else if (error.keyword === 'anyOf' && Array.isArray(error.schema)) {
+      // A union of kinds the value takes none of: every branch refused its \`type\`.
+      const kind = typeof data === 'object' && data !== null ? (data as { type?: unknown }).type : undefined;
+      const refused = errors.filter((e) => e.keyword === 'const' && e.instancePath === \`\${at}/type\`).length;
+      if (typeof kind === 'string' && refused >= error.schema.length) {
+        add({ code: 'unknown-block-kind', schema, path: at, value: kind, message: \`a block of a kind unknown to \${knownTo}: type \${shown(kind)}\` });
+      }
     }
   }
   return out;

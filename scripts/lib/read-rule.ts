@@ -13,8 +13,9 @@ export const READ_RULE = {
   id: 'read-tolerant',
   fact:
     'What we receive (Gemini responses, MCP tools, tools/list and tools/call results, sampling requests) is read with a twin ' +
-    'of its schema that keeps unknown fields, accepts unknown enum values and a Part holding none of the ' +
-    'data fields the revision knows; required fields stay required and every other rule stays.',
+    'of its schema that keeps unknown fields, accepts unknown enum values, a Part holding none of the ' +
+    'data fields the revision knows and a block of a kind a union of kinds does not list (an MCP content block ' +
+    'of a newer type); required fields stay required and every other rule stays.',
   source: 'DESIGN.md §2.5 (strict when we write, tolerant when we read)',
   /** The received shapes; everything they reference gets a twin too. */
   roots: [
@@ -61,16 +62,33 @@ function presenceBranches(node: JsonObject): JsonObject[] | undefined {
 }
 
 /**
+ * The kinds a union knows, when it is a union of kinds: every branch of `anyOf` a `$ref` to an
+ * object schema fixing `type` with a `const` (MCP's ContentBlock: text, image, audio, ...).
+ */
+export type KindsOf = (branches: readonly Json[]) => string[] | undefined;
+
+/** The branch a union of kinds gets in its twin: an object whose `type` is a string it does not list. */
+function unknownKind(kinds: readonly string[]): JsonObject {
+  return {
+    type: 'object',
+    required: ['type'],
+    properties: { type: { type: 'string', not: { enum: [...kinds] } } },
+  };
+}
+
+/**
  * The tolerant twin of one schema (pure; references keep their relative form and so resolve to
  * the twins of what they point to):
  * - `additionalProperties: false` is dropped: unknown fields are kept;
  * - a string `enum` becomes a plain string: unknown enum values are accepted;
  * - "exactly one of these fields" becomes "at most one": a Part of a kind the revision does not
  *   know (none of its data fields) is accepted, one with two known data fields is not;
+ * - a union of kinds (see {@link KindsOf}, given `kindsOf`) also takes an object of a kind it
+ *   does not list: a content block of a newer type is read, not refused;
  * - everything else (types, `required`, `const`, patterns, bounds) is kept as it is.
  */
-export function readSchema(node: Json): Json {
-  if (Array.isArray(node)) return node.map(readSchema);
+export function readSchema(node: Json, kindsOf?: KindsOf): Json {
+  if (Array.isArray(node)) return node.map((child) => readSchema(child, kindsOf));
   if (!isJsonObject(node)) return node;
   const out: JsonObject = {};
   const stringEnum =
@@ -78,20 +96,46 @@ export function readSchema(node: Json): Json {
   for (const [key, value] of Object.entries(node)) {
     if (key === 'additionalProperties' && value === false) continue;
     if (key === 'enum' && stringEnum) continue;
-    out[key] = key === 'properties' || key === '$defs' ? readMap(value) : readSchema(value);
+    out[key] =
+      key === 'properties' || key === '$defs'
+        ? readMap(value, kindsOf)
+        : readSchema(value, kindsOf);
   }
   if (stringEnum) out.type = 'string';
+  const kinds = Array.isArray(node.anyOf) ? kindsOf?.(node.anyOf) : undefined;
+  if (kinds !== undefined) out.anyOf = [...(out.anyOf as Json[]), unknownKind(kinds)];
   const presence = presenceBranches(node);
   if (presence) out.oneOf = [...presence, { not: { anyOf: presence } }];
   return out;
 }
 
 /** A map of names to schemas (`properties`): names are kept, each schema made tolerant. */
-function readMap(value: Json): Json {
+function readMap(value: Json, kindsOf: KindsOf | undefined): Json {
   if (!isJsonObject(value)) return value;
   return Object.fromEntries(
-    Object.entries(value).map(([name, child]) => [name, readSchema(child)]),
+    Object.entries(value).map(([name, child]) => [name, readSchema(child, kindsOf)]),
   );
+}
+
+/**
+ * {@link KindsOf} for the schemas of one file (`id` its `$id`): each branch's `$ref` resolved
+ * among `schemas`, and its `properties.type.const` read.
+ */
+export function kindsIn(schemas: readonly LoadedSchema[], id: string): KindsOf {
+  const byId = new Map(schemas.map((s) => [s.schema.$id as string, s.schema]));
+  return (branches) => {
+    const kinds: string[] = [];
+    for (const branch of branches) {
+      if (!isJsonObject(branch) || typeof branch.$ref !== 'string') return undefined;
+      const target = byId.get(resolved(branch.$ref, id));
+      const properties = isJsonObject(target) ? target.properties : undefined;
+      const type = isJsonObject(properties) ? properties.type : undefined;
+      const kind = isJsonObject(type) ? type.const : undefined;
+      if (typeof kind !== 'string') return undefined;
+      kinds.push(kind);
+    }
+    return kinds.length === 0 ? undefined : kinds;
+  };
 }
 
 function resolved(ref: string, base: string): string {
@@ -128,7 +172,7 @@ function reached(schemas: readonly LoadedSchema[], roots: readonly string[]): Lo
  */
 export function readTwins(schemas: readonly LoadedSchema[]): LoadedSchema[] {
   return reached(schemas, READ_RULE.roots).map(({ file, typeName, schema }) => {
-    const twin = readSchema(schema) as JsonObject;
+    const twin = readSchema(schema, kindsIn(schemas, schema.$id as string)) as JsonObject;
     const name = readTypeName(typeName);
     return {
       file: `${READ_FOLDER}${file}`,

@@ -1196,7 +1196,10 @@ export interface ReadMcpCallToolResult {
 /**
  * One block of an MCP tool result. Read contract: unknown fields and enum values tolerated.
  */
-export type ReadMcpContentBlock = (ReadMcpTextContent | ReadMcpImageContent | ReadMcpAudioContent | ReadMcpResourceLink | ReadMcpEmbeddedResource);
+export type ReadMcpContentBlock = (ReadMcpTextContent | ReadMcpImageContent | ReadMcpAudioContent | ReadMcpResourceLink | ReadMcpEmbeddedResource | {
+  type: string;
+  [k: string]: unknown;
+});
 
 /**
  * An MCP sampling/createMessage request: a server asks the client for a model completion. Read contract: unknown fields and enum values tolerated.
@@ -1398,7 +1401,10 @@ export interface ReadMcpSamplingMessage {
   _meta?: ({
     [k: string]: unknown;
   } | ReadMcpMetaObject);
-  content: ((ReadMcpTextContent | ReadMcpImageContent | ReadMcpAudioContent) | (ReadMcpTextContent | ReadMcpImageContent | ReadMcpAudioContent | ReadMcpToolUseContent | ReadMcpToolResultContent | ReadMcpSamplingMessageContentBlock[]));
+  content: ((ReadMcpTextContent | ReadMcpImageContent | ReadMcpAudioContent | {
+    type: string;
+    [k: string]: unknown;
+  }) | (ReadMcpTextContent | ReadMcpImageContent | ReadMcpAudioContent | ReadMcpToolUseContent | ReadMcpToolResultContent | ReadMcpSamplingMessageContentBlock[]));
   role: ReadMcpRole;
   [k: string]: unknown;
 }
@@ -1406,7 +1412,10 @@ export interface ReadMcpSamplingMessage {
 /**
  * One block of an MCP sampling message. Read contract: unknown fields and enum values tolerated.
  */
-export type ReadMcpSamplingMessageContentBlock = (ReadMcpTextContent | ReadMcpImageContent | ReadMcpAudioContent | ReadMcpToolUseContent | ReadMcpToolResultContent);
+export type ReadMcpSamplingMessageContentBlock = (ReadMcpTextContent | ReadMcpImageContent | ReadMcpAudioContent | ReadMcpToolUseContent | ReadMcpToolResultContent | {
+  type: string;
+  [k: string]: unknown;
+});
 
 /**
  * Read contract: unknown fields and enum values tolerated.

@@ -87,12 +87,19 @@ describe('function responses (FR)', () => {
 
   it.each([
     ['no content list', { structuredContent: {} }],
-    ['a block of unknown type', { content: [{ type: 'video', url: 'x' }] }],
+    ['a block whose type is not a string', { content: [{ type: 7, url: 'x' }] }],
     ['a text block without text', { content: [{ type: 'text' }] }],
   ])('FR-1: a result with %s is INVALID_INPUT', (_label, bad) => {
     expect(() => functionResponse('t', bad as never)).toThrow(
       expect.objectContaining({ code: 'INVALID_INPUT' }),
     );
+  });
+
+  it('FR-1, issue 32 item 5: a block of a type newer than the schemas is described, never refused', () => {
+    const video = { content: [{ type: 'video', url: 'x', mimeType: 'video/mp4' }] };
+    expect(responseOf(functionResponse('t', video as never))).toEqual({
+      output: '[content block of type "video", unknown to this client: mimeType "video/mp4"]',
+    });
   });
 
   it("FR-2: structured 'prefer' (default) sends structuredContent itself, else the text", () => {

@@ -21,7 +21,12 @@ import {
   type ServerAuth,
   type ServerAuthProvider,
 } from '../../src/auth.js';
-import { answerCalls, connectServers, type HttpServerConfig } from '../../src/index.js';
+import {
+  answerCalls,
+  connectServers,
+  type HttpServerConfig,
+  type ToolSet,
+} from '../../src/index.js';
 
 /** The URL-based client id the suite's CIMD scenario expects. */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
@@ -123,6 +128,8 @@ function setUp(url: string): { entry: HttpServerConfig; auth?: ServerAuth } {
         },
       };
     case 'auth/cross-app-access-complete-flow':
+    // Its name in conformance 0.2.
+    case 'auth/enterprise-managed-authorization':
       return { entry: { url }, auth: { conformance: crossAppAccess() } };
     case 'auth/pre-registration':
       // The gemini-cli `oauth` section of the entry: a pre-registered confidential client.
@@ -141,8 +148,17 @@ function setUp(url: string): { entry: HttpServerConfig; auth?: ServerAuth } {
   }
 }
 
-/** Canned arguments of the scripted model, by tool name. */
-const ARGUMENTS: Record<string, Record<string, unknown>> = { add_numbers: { a: 2, b: 3 } };
+/**
+ * Canned arguments of the scripted model, by tool name: `json_schema_echo` gets the inputSchema
+ * of the suite's 2020-12 tool as the tool set holds it (the suite checks its keywords survived).
+ */
+const ARGUMENTS: Record<string, (tools: ToolSet) => Record<string, unknown>> = {
+  add_numbers: () => ({ a: 2, b: 3 }),
+  json_schema_echo: (tools) => ({
+    schema: tools.entries.find((entry) => entry.tool.name === 'json_schema_2020_12_tool')?.tool
+      .inputSchema,
+  }),
+};
 
 const { entry, auth } = setUp(serverUrl);
 const servers = await connectServers(
@@ -158,11 +174,14 @@ const servers = await connectServers(
 );
 let failed = false;
 try {
-  if (scenario !== 'initialize') {
-    // The model's turn: one call per tool offered.
-    const parts = servers.toolset.entries.map((tool) => ({
-      functionCall: { name: tool.exposedName, args: ARGUMENTS[tool.exposedName] ?? {} },
-    }));
+  // The model's turn: one call per tool offered (none when the server offers none).
+  const parts = servers.toolset.entries.map((entry) => ({
+    functionCall: {
+      name: entry.exposedName,
+      args: ARGUMENTS[entry.tool.name]?.(servers.toolset) ?? {},
+    },
+  }));
+  if (scenario !== 'initialize' && parts.length > 0) {
     const answer = await answerCalls({ role: 'model', parts }, servers.toolset, servers.clients, {
       timeoutMs: 20_000,
     });

@@ -51,6 +51,14 @@ describe('MCP conformance verdict', () => {
     const file = join(import.meta.dirname, 'expected-failures.json');
     const expected = parseExpectedFailures(JSON.parse(readFileSync(file, 'utf8')));
     expect(Object.keys(expected).filter((scenario) => scenario.startsWith('auth/'))).toEqual([]);
+    // Conformance 0.2 (issue 32): each expected failure names the item of issue 32 that fixes it.
+    for (const run of ['expected-failures-0.2.json', 'expected-failures-0.2-2026-07-28.json']) {
+      const reasons = parseExpectedFailures(
+        JSON.parse(readFileSync(join(import.meta.dirname, run), 'utf8')),
+      );
+      for (const [scenario, reason] of Object.entries(reasons))
+        expect(reason, `${run}: ${scenario}`).toMatch(/issue 32 items? \d/);
+    }
     expect(() => parseExpectedFailures({ a: '' })).toThrow('needs a reason');
     expect(() => parseExpectedFailures(['a'])).toThrow('must be an object');
   });

@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { geminiTools } from '../../src/adapter/tools/declarations.js';
 import { buildToolSet } from '../../src/adapter/tools/toolset.js';
 import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
+import { functionResponse } from '../../src/adapter/turn/responses.js';
 import type { ReadNotice } from '../../src/generated/guards.js';
 import type { Content, GenerateContentResponse } from '../../src/generated/types.js';
 import { connectServers } from '../../src/runtime/mcp/connect.js';
@@ -296,6 +297,70 @@ describe('issue 11: MCP tools and results of each protocol version through a who
       }
     });
   }
+});
+
+describe('issue 32 item 5: a content block of a type newer than the schemas is read, never refused', () => {
+  const VIDEO = { type: 'video', mimeType: 'video/mp4', uri: 'https://example.com/clip.mp4' };
+  const RESULT = { content: [VIDEO, { type: 'text', text: 'a clip of the launch' }] };
+  const DESCRIBED =
+    '[content block of type "video", unknown to this client: mimeType "video/mp4", uri "https://example.com/clip.mp4"]\na clip of the launch';
+
+  it('executeToolCalls: the result is kept with an unknown-block-kind notice, and the model reads it described', async () => {
+    const server = await rawServer([{ name: 'clip', inputSchema: { type: 'object' } }], {
+      clip: RESULT,
+    });
+    try {
+      const { toolset } = buildToolSet([{ serverId: 'v', tools: await listAllTools(server) }]);
+      const notices: ReadNotice[] = [];
+      const call = toolset.resolve('clip')!;
+      const [outcome] = await executeToolCalls(
+        [
+          {
+            callId: 'c1',
+            exposedName: 'clip',
+            serverId: 'v',
+            name: 'clip',
+            arguments: {},
+            tool: call.tool,
+          },
+        ],
+        { v: server },
+        { onNotice: (notice) => notices.push(notice) },
+      );
+      expect(outcome?.result).toEqual(RESULT);
+      expect(notices).toEqual([
+        expect.objectContaining({ code: 'unknown-block-kind', path: '/content/0', value: 'video' }),
+      ]);
+      const turn: ScriptedReply = {
+        response: {
+          candidates: [
+            {
+              content: {
+                role: 'model',
+                parts: [{ functionCall: { id: 'c2', name: 'clip', args: {} } }],
+              },
+            },
+          ],
+        },
+      };
+      const { result, bodies } = await play([turn, finalText()], false, toolset, {
+        v: server,
+      } as never);
+      expect(result.stop).toMatchObject({ reason: 'answered' });
+      expect(bodies[1]?.contents[2]?.parts?.[0]?.functionResponse?.response).toEqual({
+        output: DESCRIBED,
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('functionResponse: the block is described, not thrown on; a block without a string type still is refused', () => {
+    expect(functionResponse('clip', RESULT).functionResponse?.response).toEqual({
+      output: DESCRIBED,
+    });
+    expect(() => functionResponse('clip', { content: [{ type: 7 }] })).toThrow(/CallToolResult/);
+  });
 });
 
 describe('issue 11: a result that is not an object is INVALID_RESULT at once', () => {

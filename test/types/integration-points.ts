@@ -18,12 +18,14 @@ import {
   type Tool,
   type Type,
 } from '@google/genai';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   answerCalls,
   buildToolSet,
   connectServers,
+  executeToolCalls,
   functionCalls,
   functionDeclarations,
   functionResponse,
@@ -37,6 +39,7 @@ import {
   rejectionResponse,
   runConversation,
 } from 'gemini-mcp-kit';
+import { serveSampling } from 'gemini-mcp-kit/features';
 import * as typed from 'gemini-mcp-kit/genai';
 import { readGenerateContentResponse, type schemas } from 'gemini-mcp-kit/schemas';
 
@@ -83,6 +86,27 @@ for (const call of functionCalls(response, own.toolset).calls) {
   const part: Part = functionResponse(call.exposedName, result, { id: call.callId });
   history.push({ role: 'user', parts: [part] });
 }
+
+// Issue 32 item 8: the MCP client is structural: either SDK's Client, v1 above and v2 here,
+// goes where a client goes (listing, calls, sampling), without a cast.
+const modern = new ClientV2(
+  { name: 'app', version: '1.0.0' },
+  { versionNegotiation: { mode: 'auto' } },
+);
+serveSampling(modern, 'weather', { generate: genaiGenerate(ai, { model }) });
+serveSampling(new Client({ name: 'app', version: '1.0.0' }), 'weather', {
+  generate: genaiGenerate(ai, { model }),
+});
+const modernSet = buildToolSet([{ serverId: 'weather', tools: await listAllTools(modern) }]);
+const modernRead = functionCalls(response, modernSet.toolset);
+await executeToolCalls(modernRead.calls, { weather: modern });
+history.push(await answerCalls(response, modernSet.toolset, new Map([['weather', modern]])));
+await runConversation({
+  generate: genaiGenerate(ai, { model }),
+  toolset: modernSet.toolset,
+  clients: { weather: modern, legacy: client },
+  contents: history,
+});
 
 // genai -> gemini-mcp-kit -> genai: a stream gathered into one response of genai's class.
 const gathered: GenerateContentResponse = await gatherTurn(

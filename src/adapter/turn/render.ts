@@ -70,6 +70,27 @@ function embeddedResourceText(block: McpEmbeddedResource): string {
   return `[resource: ${resource.uri}, ${type}, ${size} bytes]`;
 }
 
+/** The longest value of an unknown block's field shown to the model, in characters. */
+const MAX_SHOWN_FIELD = 200;
+
+/** The fields of an unknown block whose string values describe it to the model. */
+const DESCRIBING_FIELDS = ['mimeType', 'uri', 'name', 'title'] as const;
+
+/**
+ * A block of a type newer than the vendored MCP schemas (the read contract lets it through with
+ * a notice): described, never dropped: its type, and the describing fields it has.
+ */
+function unknownBlockText(block: Readonly<Record<string, unknown>>): string {
+  const cut = (text: string): string =>
+    text.length > MAX_SHOWN_FIELD ? `${text.slice(0, MAX_SHOWN_FIELD)}...` : text;
+  const facts = DESCRIBING_FIELDS.flatMap((field) => {
+    const value = block[field];
+    return typeof value === 'string' ? [`${field} ${JSON.stringify(cut(value))}`] : [];
+  });
+  const type = JSON.stringify(cut(String(block.type)));
+  return `[content block of type ${type}, unknown to this client${facts.length === 0 ? '' : `: ${facts.join(', ')}`}]`;
+}
+
 /** One block as text; text blocks are also collected, media parts appended in `parts` mode. */
 function renderBlock(
   block: McpContentBlock,
@@ -93,8 +114,10 @@ function renderBlock(
     }
     case 'resource_link':
       return resourceLinkText(block);
+    case 'resource':
+      return embeddedResourceText(block);
   }
-  return embeddedResourceText(block);
+  return unknownBlockText(block as unknown as Readonly<Record<string, unknown>>);
 }
 
 /**
@@ -102,7 +125,9 @@ function renderBlock(
  * `[image: image/png, 1024 bytes]` (decoded size) or, in media mode `parts`, as
  * `functionResponse.parts[].inlineData` with a placeholder saying which part holds them;
  * resource links as a placeholder with uri, name, type and size; embedded text resources as a
- * header line and their text, embedded blobs as a placeholder with uri, type and size.
+ * header line and their text, embedded blobs as a placeholder with uri, type and size; a block
+ * of a type newer than the vendored MCP schemas (which the read contract lets through with a
+ * notice) as `[content block of type "video", unknown to this client: mimeType "video/mp4"]`.
  * Blocks are joined by newlines.
  *
  * @example

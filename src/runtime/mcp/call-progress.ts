@@ -5,11 +5,11 @@
  * once, so the progress a server sends just before its result would be lost
  * (modelcontextprotocol/typescript-sdk#2580, open for SDK 1.32).
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ResolvedCall } from '../../adapter/types.js';
 import { isJsonObject } from '../../json/object.js';
 import { truncateUtf8 } from '../../json/utf8.js';
+import type { McpClient, McpTransport } from './mcp-client.js';
+import { receiverOf } from './result-guard.js';
 
 /** What a progress notification's params hold, unchecked: the server wrote them. */
 interface ProgressParams {
@@ -82,7 +82,7 @@ export function progressHandler(
 const TOKEN_PREFIX = 'gemini-mcp-progress-';
 let tokens = 0;
 /** Per transport (so a server only reaches its own calls), the handlers by token. */
-const handlersOf = new WeakMap<Transport, Map<string, (params: ProgressParams) => void>>();
+const handlersOf = new WeakMap<McpTransport, Map<string, (params: ProgressParams) => void>>();
 
 /** The token of one of our progress notifications, if `message` is one. */
 function ourToken(message: unknown): string | undefined {
@@ -111,7 +111,7 @@ function ourToken(message: unknown): string | undefined {
  * ```
  */
 export function followProgress(
-  client: Client,
+  client: McpClient,
   handler: (params: ProgressParams) => void,
 ): { progressToken: string; stop: () => void } {
   const transport = client.transport;
@@ -120,8 +120,9 @@ export function followProgress(
     const ours = new Map<string, (params: ProgressParams) => void>();
     handlers = ours;
     handlersOf.set(transport, ours);
-    const deliver = transport.onmessage;
-    transport.onmessage = (message, extra) => {
+    const receiver = receiverOf(transport);
+    const deliver = receiver.onmessage;
+    receiver.onmessage = (message, extra) => {
       const token = ourToken(message);
       if (token === undefined) return deliver?.(message, extra);
       const params = (message as { params: ProgressParams }).params;

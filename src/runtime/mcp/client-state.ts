@@ -3,10 +3,10 @@
  * closed on purpose (a call cut off by that close is CLIENT_CLOSED, not a transport failure),
  * and each one's latest transport error (so a TRANSPORT error can say what broke).
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpClient } from './mcp-client.js';
 
-const closing = new WeakSet<Client>();
-const transportErrors = new WeakMap<Client, { error: Error; at: number }>();
+const closing = new WeakSet<McpClient>();
+const transportErrors = new WeakMap<McpClient, { error: Error; at: number }>();
 
 /**
  * Records `client`'s transport errors from now on (keeping any `onerror` already set).
@@ -17,7 +17,7 @@ const transportErrors = new WeakMap<Client, { error: Error; at: number }>();
  * await client.connect(transport);
  * ```
  */
-export function watchClient(client: Client): void {
+export function watchClient(client: McpClient): void {
   const previous = client.onerror;
   client.onerror = (error) => {
     transportErrors.set(client, { error, at: performance.now() });
@@ -36,7 +36,7 @@ export function watchClient(client: Client): void {
  * transportErrorSince(client, started)?.message; // 'ReadBuffer exceeded maximum size of 10485760 bytes'
  * ```
  */
-export function transportErrorSince(client: Client, since: number): Error | undefined {
+export function transportErrorSince(client: McpClient, since: number): Error | undefined {
   const latest = transportErrors.get(client);
   return latest !== undefined && latest.at >= since ? latest.error : undefined;
 }
@@ -50,7 +50,7 @@ export function transportErrorSince(client: Client, since: number): Error | unde
  * wasClosed(client); // true
  * ```
  */
-export async function closeClient(client: Client): Promise<void> {
+export async function closeClient(client: McpClient): Promise<void> {
   closing.add(client);
   await client.close();
 }
@@ -63,6 +63,6 @@ export async function closeClient(client: Client): Promise<void> {
  * if (wasClosed(client)) console.log('closed on purpose');
  * ```
  */
-export function wasClosed(client: Client): boolean {
+export function wasClosed(client: McpClient): boolean {
   return closing.has(client);
 }

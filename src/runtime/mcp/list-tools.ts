@@ -3,9 +3,10 @@
  * `buildToolSet` checks each one and leaves out the bad ones with a warning, so one malformed
  * tool does not cost the whole server.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { GeminiMcpError } from '../../errors.js';
+import { isJsonObject } from '../../json/object.js';
+import type { McpClient } from './mcp-client.js';
 
 /** Upper bound on pages, against a server that hands out cursors forever. */
 const MAX_PAGES = 1000;
@@ -18,7 +19,8 @@ export interface ListToolsOptions {
 }
 
 /**
- * Every tool of a connected server, following `nextCursor` until the last page. Throws a
+ * Every tool of a connected server (the `Client` of either MCP SDK, see {@link McpClient}),
+ * following `nextCursor` until the last page. Throws a
  * `GeminiMcpError` (`INVALID_PAYLOAD`) when a page is not a tool list or a cursor repeats.
  *
  * @example
@@ -27,14 +29,14 @@ export interface ListToolsOptions {
  * ```
  */
 export async function listAllTools(
-  client: Client,
+  client: McpClient,
   options: ListToolsOptions = {},
 ): Promise<unknown[]> {
   const tools: unknown[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result: Record<string, unknown> = await client.request(
+    const result = await client.request(
       { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
       ResultSchema,
       {
@@ -42,7 +44,7 @@ export async function listAllTools(
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       },
     );
-    const { tools: pageTools, nextCursor } = result;
+    const { tools: pageTools, nextCursor } = isJsonObject(result) ? result : {};
     if (!Array.isArray(pageTools) || (nextCursor !== undefined && typeof nextCursor !== 'string')) {
       throw new GeminiMcpError('INVALID_PAYLOAD', 'tools/list returned no tool list', {
         path: Array.isArray(pageTools) ? '/nextCursor' : '/tools',

@@ -6,11 +6,10 @@
  * recognises, so the call ends as `INVALID_RESULT` within milliseconds.
  */
 
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '../../json/object.js';
 import { appendPointer } from '../../json/pointer.js';
+import type { McpClient, McpTransport } from './mcp-client.js';
 
 /** Where a result is malformed, and how. */
 export interface ResultRefusal {
@@ -24,7 +23,7 @@ export interface ResultRefusal {
 
 /** The `data` of every stand-in error (the refusal itself): identity, not a code a server could also send. */
 const standIns = new WeakSet<object>();
-const guarded = new WeakSet<Transport>();
+const guarded = new WeakSet<McpTransport>();
 
 /** JSON-RPC "internal error": what a stand-in error says it is, to anyone else listening. */
 const INTERNAL_ERROR = -32603;
@@ -86,12 +85,24 @@ export function standIn(message: unknown): unknown {
  * guardResults(client);
  * ```
  */
-export function guardResults(client: Client): void {
+export function guardResults(client: McpClient): void {
   const transport = client.transport;
   if (transport === undefined || guarded.has(transport)) return;
   guarded.add(transport);
-  const deliver = transport.onmessage;
-  transport.onmessage = (message, extra) => deliver?.(standIn(message) as typeof message, extra);
+  const receiver = receiverOf(transport);
+  const deliver = receiver.onmessage;
+  receiver.onmessage = (message, extra) => deliver?.(standIn(message), extra);
+}
+
+/** The handler a transport delivers its messages to, as either SDK installs it. */
+type MessageHandler = (message: unknown, extra?: unknown) => void;
+
+/**
+ * A transport seen as the holder of its message handler: each SDK types its messages its own
+ * way, and the wrappers here pass every message on as it came (or as its stand-in).
+ */
+export function receiverOf(transport: McpTransport): { onmessage?: MessageHandler | undefined } {
+  return transport as { onmessage?: MessageHandler | undefined };
 }
 
 /**

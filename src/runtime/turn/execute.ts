@@ -2,7 +2,6 @@
  * Runs resolved tool calls on MCP clients: one outcome per call, in call order, never a throw
  * for one call's failure.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { unknown } from 'zod/v4';
 import { TOO_DEEP, toolSchemaViolations } from '../../adapter/tools/tool-schemas.js';
 import type { CallItem, RejectedItem } from '../../adapter/turn/calls.js';
@@ -11,13 +10,17 @@ import type { ReadNotice } from '../../generated/guards-common.js';
 import { isMcpCallToolResult, readMcpCallToolResult } from '../../generated/guards-mcp.js';
 import { type CallProgress, followProgress, progressHandler } from '../mcp/call-progress.js';
 import { transportErrorSince, wasClosed } from '../mcp/client-state.js';
+import type { McpClient } from '../mcp/mcp-client.js';
 import { guardResults } from '../mcp/result-guard.js';
 import { checkCount, checkTimeout } from '../options.js';
 import { mapConcurrent } from './pool.js';
 import { describeCall, toolErrorFrom, violationError } from './tool-errors.js';
 
-/** The MCP clients calls run on, by server id. */
-export type ClientMap = ReadonlyMap<string, Client> | Readonly<Record<string, Client>>;
+/**
+ * The MCP clients calls run on, by server id: `connectServers`' `clients`, or clients of your
+ * own (either MCP SDK's `Client`, see {@link McpClient}).
+ */
+export type ClientMap = ReadonlyMap<string, McpClient> | Readonly<Record<string, McpClient>>;
 
 /** A call that was run, and what came of it. */
 export interface ExecutedCall {
@@ -80,9 +83,9 @@ const AS_RECEIVED = unknown();
 /** Options of a call made with none. */
 const NO_OPTIONS: ExecuteOptions = {};
 
-function clientOf(clients: ClientMap, serverId: string): Client | undefined {
+function clientOf(clients: ClientMap, serverId: string): McpClient | undefined {
   if (clients instanceof Map) return clients.get(serverId);
-  const record = clients as Readonly<Record<string, Client>>;
+  const record = clients as Readonly<Record<string, McpClient>>;
   return Object.hasOwn(record, serverId) ? record[serverId] : undefined;
 }
 
@@ -171,7 +174,7 @@ function release(
 function failure(
   error: unknown,
   call: ResolvedCall,
-  client: Client,
+  client: McpClient,
   started: number,
   signal: AbortSignal | undefined,
   timeoutMs: number,

@@ -5,9 +5,9 @@
  * refuses a handler for a capability that was not declared. A client gets only the features
  * configured for its server, so only those capabilities are advertised.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { AnyObjectSchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { ClientCapabilities, ClientResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpClientWithHandlers } from '../mcp-client.js';
 
 /** What a handler knows about the request it answers. */
 export interface ServerRequestContext {
@@ -55,17 +55,44 @@ export interface ClientFeature {
  * ```
  */
 export function equipClient(
-  client: Client,
+  client: McpClientWithHandlers,
   serverId: string,
   features: readonly ClientFeature[],
 ): void {
   for (const feature of features) client.registerCapabilities(feature.capabilities);
+  const register = client.setRequestHandler.bind(client) as (
+    schemaOrMethod: unknown,
+    handler: (request: never, context: never) => unknown,
+  ) => void;
+  const modern = isV2Client(client);
   const registry: ServerRequestRegistry = {
     handle(schema, handler) {
-      client.setRequestHandler(schema, (request, extra) =>
-        handler(request, { serverId, signal: extra.signal }),
-      );
+      if (modern) {
+        // v2 registers by method name, validates the request itself and hands `ctx.mcpReq`.
+        register(methodOf(schema), (request: SchemaOutput<typeof schema>, ctx: V2Context) =>
+          handler(request, { serverId, signal: ctx.mcpReq.signal }),
+        );
+      } else {
+        register(schema, (request: SchemaOutput<typeof schema>, extra: { signal: AbortSignal }) =>
+          handler(request, { serverId, signal: extra.signal }),
+        );
+      }
     },
   };
   for (const feature of features) feature.install(registry);
+}
+
+/** What a v2 (`@modelcontextprotocol/client`) handler is given beside the request. */
+interface V2Context {
+  mcpReq: { signal: AbortSignal };
+}
+
+/** Whether `client` is the v2 SDK's `Client` (`@modelcontextprotocol/client`), which knows protocol eras. */
+function isV2Client(client: McpClientWithHandlers): boolean {
+  return typeof (client as { getProtocolEra?: unknown }).getProtocolEra === 'function';
+}
+
+/** The method a v1 request schema matches (its `method` literal). */
+function methodOf(schema: AnyObjectSchema): string {
+  return (schema as unknown as { shape: { method: { value: string } } }).shape.method.value;
 }

@@ -3,7 +3,7 @@
  * its server can ask the model for a completion (with tools, since protocol 2025-11-25), behind
  * an approval hook and per-server limits.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+
 import {
   CreateMessageRequestSchema,
   ErrorCode,
@@ -32,6 +32,7 @@ import {
   readGenerateContentResponse,
 } from '../../model/generate.js';
 import { checkCount, checkTimeout } from '../../options.js';
+import type { McpClientWithHandlers } from '../mcp-client.js';
 import { OVER_LIMIT, rateWindow } from '../server-request-limits.js';
 import { type ClientFeature, equipClient } from './capabilities.js';
 
@@ -272,7 +273,9 @@ async function serve(
 }
 
 /**
- * Makes `client` serve its server's `sampling/createMessage` requests with Gemini: declares the
+ * Makes `client` (the `Client` of either MCP SDK: `@modelcontextprotocol/sdk` 1.x or
+ * `@modelcontextprotocol/client` 2.x, see {@link McpClientWithHandlers}) serve its server's
+ * `sampling/createMessage` requests with Gemini: declares the
  * `sampling` capability (with `sampling.tools`), so call it before `client.connect`, and
  * answers each request through `options.generate`. `connectServers` calls it for every server
  * when given `sampling`.
@@ -298,7 +301,7 @@ async function serve(
  * ```
  */
 export function serveSampling<R extends ResponseInput, M extends SchemaMode>(
-  client: Client,
+  client: McpClientWithHandlers,
   serverId: string,
   options: SamplingOptions<R, M>,
 ): void {

@@ -87,7 +87,8 @@ const isInitialize = (message: JSONRPCMessage): boolean =>
 /**
  * Streamable HTTP first; when the server answers the `initialize` POST with a 4xx (but 401 and
  * 403), the legacy SSE transport on the same URL (and headers) from then on. Errors of the first
- * attempt are not reported when the fallback takes over.
+ * attempt are not reported when the fallback takes over; when it fails too, its error follows
+ * the server's refusal of `initialize` (status and body), which comes first.
  *
  * @example
  * ```ts
@@ -155,8 +156,17 @@ export class HttpWithSseFallback implements Transport {
       void streamable.close();
       this.#wire(sse);
       if (this.#protocolVersion !== undefined) sse.setProtocolVersion?.(this.#protocolVersion);
-      await sse.start();
-      return sse.send(message, options);
+      try {
+        await sse.start();
+        return await sse.send(message, options);
+      } catch (sseError) {
+        // The server's own refusal comes first (a 2026-07-28-only server refuses initialize
+        // with its reason); the failed fallback only follows it.
+        throw new Error(
+          `initialize refused over Streamable HTTP (HTTP ${error.code}: ${error.message}); then SSE`,
+          { cause: sseError },
+        );
+      }
     }
     this.#decide();
   }
