@@ -12,13 +12,14 @@ import type { LoadedSchema } from './schema-tree.js';
 export const READ_RULE = {
   id: 'read-tolerant',
   fact:
-    'What we receive (Gemini responses, MCP tools, tools/list and tools/call results, sampling requests) is read with a twin ' +
+    'What we receive (Gemini responses, Live API server messages, MCP tools, tools/list and tools/call results, sampling requests) is read with a twin ' +
     'of its schema that keeps unknown fields, accepts unknown enum values and a Part holding none of the ' +
     'data fields the revision knows; required fields stay required and every other rule stays.',
   source: 'DESIGN.md §2.5 (strict when we write, tolerant when we read)',
   /** The received shapes; everything they reference gets a twin too. */
   roots: [
     'gemini/GenerateContentResponse.schema.json',
+    'live/BidiGenerateContentServerMessage.schema.json',
     'vertex/v1/GenerateContentResponse.schema.json',
     'vertex/v1beta1/GenerateContentResponse.schema.json',
     'mcp/Tool.schema.json',
@@ -35,6 +36,7 @@ export const READ_RULE = {
    */
   sent: [
     'gemini/GenerateContentRequest.schema.json',
+    'live/BidiGenerateContentClientMessage.schema.json',
     'vertex/v1/GenerateContentRequest.schema.json',
     'vertex/v1beta1/GenerateContentRequest.schema.json',
   ],
