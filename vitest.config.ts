@@ -45,6 +45,7 @@ const INTEGRATION = [
   'test/runtime/example.test.ts',
   'test/runtime/execute.test.ts',
   'test/runtime/faults.test.ts',
+  'test/runtime/live.test.ts',
   'test/runtime/progress.test.ts',
   'test/runtime/read-tolerance.test.ts',
   'test/runtime/sampling.test.ts',

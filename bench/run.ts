@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { l1Limits } from './figures/l1-limits.js';
+import { l2Live } from './figures/l2-live.js';
 import { memory } from './figures/memory.js';
 import { p1 } from './figures/p1-contract.js';
 import { p2 } from './figures/p2-genai.js';
@@ -89,6 +90,7 @@ const FIGURES: ReadonlyArray<readonly [string, FigureRun]> = [
   ['M', memory],
   ['P7', p7],
   ['L1', l1Limits],
+  ['L2', l2Live],
 ];
 
 function commit(rev = 'HEAD'): string {
