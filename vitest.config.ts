@@ -18,6 +18,7 @@ const INTEGRATION = [
   'test/cli/config-servers.test.ts',
   'test/cli/elicit-prompt.test.ts',
   'test/cli/failures.test.ts',
+  'test/cli/live.test.ts',
   'test/cli/memory.test.ts',
   'test/cli/oauth.test.ts',
   'test/cli/package.test.ts',

@@ -45,7 +45,7 @@ const flagsOf = (opts: ServerOpts): ServerFlags => ({
 });
 
 /** The configuration's warnings on stderr (for the commands whose stdout is their result). */
-function writeConfigLines(io: CliIo, lines: readonly string[]): void {
+export function writeConfigLines(io: CliIo, lines: readonly string[]): void {
   for (const line of lines) io.stderr.write(`warning: ${terminalSafe(line)}\n`);
 }
 
