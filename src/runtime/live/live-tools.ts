@@ -84,7 +84,7 @@ export type LiveToolEvent =
   | { readonly type: 'tools'; readonly count: number; readonly sent: boolean }
   /** The server will close the connection; `running` calls are still in flight. */
   | { readonly type: 'goAway'; readonly timeLeft?: string; readonly running: number }
-  /** A response could not be sent (the connection was closed, genai refused it). */
+  /** A response could not be sent (the connection was closed, genai refused it), or a toolCall could not be read. */
   | { readonly type: 'error'; readonly callId: string | null; readonly message: string };
 
 /** Options of {@link liveTools}. */
@@ -325,11 +325,11 @@ async function bind(
 
   const send = (call: ResolvedCall | null, response: LiveFunctionResponse): void => {
     if (stopped || session === undefined) return;
-    proveContract({ functionResponse: response }, part.check, {
-      schema: part.schema,
-      tool: response.name,
-    });
     try {
+      proveContract({ functionResponse: response }, part.check, {
+        schema: part.schema,
+        tool: response.name,
+      });
       session.sendToolResponse({ functionResponses: [response] });
     } catch (error) {
       onEvent?.({
@@ -505,7 +505,18 @@ async function bind(
 
   const handle = (message: unknown): void => {
     if (stopped || !isJsonObject(message)) return;
-    if (message.toolCall !== undefined) onToolCall(message.toolCall);
+    if (message.toolCall !== undefined) {
+      try {
+        onToolCall(message.toolCall);
+      } catch (error) {
+        // A toolCall functionCalls cannot read at all: told, never thrown into genai's callback.
+        onEvent?.({
+          type: 'error',
+          callId: null,
+          message: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
     if (message.toolCallCancellation !== undefined) onCancellation(message.toolCallCancellation);
     if (isJsonObject(message.goAway)) {
       const { timeLeft } = message.goAway;
