@@ -27,9 +27,12 @@ export async function l2Live(ctx: BenchContext): Promise<Figure | undefined> {
   const { liveTools } = ctx.lib;
   if (liveTools === undefined) return undefined; // a build from before gemini-mcp-kit/live
   const loadStart = loadNow();
-  const linked = await linkedServer([TOOL], async (_name, args): Promise<CallToolResult> => ({
-    content: [{ type: 'text', text: `value of ${String(args.key)}` }],
-  }));
+  const linked = await linkedServer(
+    [TOOL],
+    async (_name, args): Promise<CallToolResult> => ({
+      content: [{ type: 'text', text: `value of ${String(args.key)}` }],
+    }),
+  );
   const { client } = linked;
   try {
     const toolset = ctx.lib.buildToolSet([{ serverId: 'bench', tools: [TOOL] }]).toolset;
@@ -60,7 +63,10 @@ export async function l2Live(ctx: BenchContext): Promise<Figure | undefined> {
       });
     const args = { key: 'k' };
     const bare = () =>
-      client.request({ method: 'tools/call', params: { name: 'lookup', arguments: args } }, ResultSchema);
+      client.request(
+        { method: 'tools/call', params: { name: 'lookup', arguments: args } },
+        ResultSchema,
+      );
     const names = {
       live: 'liveTools: toolCall message to sendToolResponse, 1 call (in-memory MCP server)',
       bare: 'bare MCP round trip (client.request tools/call), 1 call',
@@ -97,7 +103,7 @@ export async function l2Live(ctx: BenchContext): Promise<Figure | undefined> {
         ),
       ],
       method: [
-        'One toolCall of one function call delivered to the session as genai delivers it (the `onmessage` `liveTools` chained), answered by an in-memory MCP server (the SDK\'s InMemoryTransport), until `sendToolResponse` is called; beside it, the bare `client.request` of the same tools/call. Interleaved batches of CPU time (`process.cpuUsage`), the same iterations in each; the difference per round is everything `liveTools` adds: reading the message, resolving the call, the bounded request, checking the result, rendering and proving the response. What follows the result is a part of it, so the figure bounds it from above.',
+        "One toolCall of one function call delivered to the session as genai delivers it (the `onmessage` `liveTools` chained), answered by an in-memory MCP server (the SDK's InMemoryTransport), until `sendToolResponse` is called; beside it, the bare `client.request` of the same tools/call. Interleaved batches of CPU time (`process.cpuUsage`), the same iterations in each; the difference per round is everything `liveTools` adds: reading the message, resolving the call, the bounded request, checking the result, rendering and proving the response. What follows the result is a part of it, so the figure bounds it from above.",
       ],
       load: { start: loadStart, end: loadNow() },
     };

@@ -54,9 +54,7 @@ async function schemasEntry(dist: string): Promise<typeof Schemas> {
 /** The `/live` entry of a built `dist` directory, if the build has one. */
 async function liveEntry(dist: string): Promise<typeof Live | undefined> {
   const file = join(dist, 'live.js');
-  return existsSync(file)
-    ? ((await import(pathToFileURL(file).href)) as typeof Live)
-    : undefined;
+  return existsSync(file) ? ((await import(pathToFileURL(file).href)) as typeof Live) : undefined;
 }
 
 /** Imports the built modules of `cli`'s package. */
