@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { l1Limits } from './figures/l1-limits.js';
+import { l2Live } from './figures/l2-live.js';
 import { memory } from './figures/memory.js';
 import { p1 } from './figures/p1-contract.js';
 import { p2 } from './figures/p2-genai.js';
@@ -93,6 +94,7 @@ const FIGURES: ReadonlyArray<readonly [string, FigureRun]> = [
   ['L1', l1Limits],
   ['R1', r1LargeMessages],
   ['S1', s1Selection],
+  ['L2', l2Live],
 ];
 
 function commit(rev = 'HEAD'): string {

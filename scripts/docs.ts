@@ -1,6 +1,6 @@
 /**
  * `npm run docs`: the API reference, generated from the TSDoc comments of the public API
- * (its entries: src/index.ts, src/schemas.ts, src/auth.ts, src/features.ts, src/genai.ts) with typedoc as Markdown, into docs/api/ (committed, packed and
+ * (its entries: src/index.ts, src/schemas.ts, src/auth.ts, src/features.ts, src/genai.ts, src/live.ts) with typedoc as Markdown, into docs/api/ (committed, packed and
  * linked from the README). `--check` writes nothing: it fails on warnings (a broken {@link}, an
  * exported type missing from the reference) and when docs/api/ differs from a fresh generation,
  * naming the files, for CI.
@@ -49,7 +49,14 @@ async function differences(expected: string, actual: string): Promise<string[]> 
 // Generated into a scratch folder first: docs/api/ is replaced (or compared) only when all went well.
 const scratch = await mkdtemp(join(tmpdir(), 'gemini-mcp-docs-'));
 const options: Partial<TypeDocOptions & PluginOptions> = {
-  entryPoints: ['src/index.ts', 'src/schemas.ts', 'src/auth.ts', 'src/features.ts', 'src/genai.ts'],
+  entryPoints: [
+    'src/index.ts',
+    'src/schemas.ts',
+    'src/auth.ts',
+    'src/features.ts',
+    'src/genai.ts',
+    'src/live.ts',
+  ],
   tsconfig: 'tsconfig.build.json',
   plugin: ['typedoc-plugin-markdown'],
   outputFileStrategy: 'modules',

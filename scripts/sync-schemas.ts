@@ -1,6 +1,6 @@
 /**
  * `npm run schemas:sync -- --gemini <discovery.json|URL> --mcp [VERSION=]<schema.json|URL>...
- *   [--vertex PACKAGE@VERSION=<protos.json>] [--out DIR] [--check]`
+ *   [--vertex PACKAGE@VERSION=<protos.json>] [--live PACKAGE@VERSION=<protos.json>] [--out DIR] [--check]`
  * or `npm run schemas:sync -- --sources schema-sources.json [--out DIR] [--check]`
  *
  * Rebuilds `schemas/` from the Gemini API's discovery document and the MCP specification's
@@ -44,15 +44,13 @@ async function mcpInput(argument: string): Promise<SyncInput> {
   return { location, protocolVersion, bytes: await load(location) };
 }
 
-/** `--vertex PACKAGE@VERSION=<protos.json>`: the descriptor and the package it comes from. */
-async function vertexInput(argument: string): Promise<SyncInput> {
+/**
+ * `--vertex PACKAGE@VERSION=<protos.json>` (or `--live`): the descriptor and the package it
+ * comes from.
+ */
+async function packageInput(argument: string, example: string): Promise<SyncInput> {
   const named = /^(@?[^=@]+@\d+\.\d+\.\d+)=(.+)$/.exec(argument);
-  if (!named) {
-    throw new SyncInputError(
-      argument,
-      'name the package: --vertex @google-cloud/aiplatform@6.11.0=<protos.json>',
-    );
-  }
+  if (!named) throw new SyncInputError(argument, `name the package: ${example}=<protos.json>`);
   return { location: named[2]!, packageVersion: named[1]!, bytes: await load(named[2]!) };
 }
 
@@ -62,9 +60,10 @@ async function inputs(values: {
   gemini?: string | undefined;
   mcp?: string[] | undefined;
   vertex?: string | undefined;
-}): Promise<{ gemini: SyncInput; mcp: SyncInput[]; vertex?: SyncInput }> {
+  live?: string | undefined;
+}): Promise<{ gemini: SyncInput; mcp: SyncInput[]; vertex?: SyncInput; live?: SyncInput }> {
   if (values.sources) {
-    if (values.gemini || values.mcp?.length || values.vertex) {
+    if (values.gemini || values.mcp?.length || values.vertex || values.live) {
       throw new SyncInputError(
         'usage',
         '--sources replaces --gemini and --mcp: give one or the other',
@@ -89,6 +88,15 @@ async function inputs(values: {
             },
           }
         : {}),
+      ...(sources.live
+        ? {
+            live: {
+              location: sources.live.location,
+              packageVersion: await vertexPackageVersion(sources.live),
+              bytes: await load(sources.live.location),
+            },
+          }
+        : {}),
     };
   }
   if (!values.gemini || !values.mcp?.length) {
@@ -100,7 +108,12 @@ async function inputs(values: {
   return {
     gemini: { location: values.gemini, bytes: await load(values.gemini) },
     mcp: await Promise.all(values.mcp.map(mcpInput)),
-    ...(values.vertex ? { vertex: await vertexInput(values.vertex) } : {}),
+    ...(values.vertex
+      ? { vertex: await packageInput(values.vertex, '--vertex @google-cloud/aiplatform@6.11.0') }
+      : {}),
+    ...(values.live
+      ? { live: await packageInput(values.live, '--live @google-ai/generativelanguage@4.1.0') }
+      : {}),
   };
 }
 
@@ -119,15 +132,16 @@ async function main(): Promise<number> {
       mcp: { type: 'string', multiple: true },
       sources: { type: 'string' },
       vertex: { type: 'string' },
+      live: { type: 'string' },
       out: { type: 'string', default: 'schemas' },
       readme: { type: 'string' },
       check: { type: 'boolean', default: false },
     },
     strict: true,
   });
-  const { gemini, mcp, vertex } = await inputs(values);
+  const { gemini, mcp, vertex, live } = await inputs(values);
   const protos = vertex === undefined ? {} : await loadVertexProtos(vertex.location);
-  const next = buildSchemaTree(gemini, mcp, vertex, protos);
+  const next = buildSchemaTree(gemini, mcp, vertex, protos, live);
   const out = resolve(values.out);
   const current = await readTree(out);
 
@@ -139,7 +153,12 @@ async function main(): Promise<number> {
   if (!changed) {
     console.log(`schemas: up to date (${next.size} files)`);
     if (values.sources && !values.check)
-      await recordSynced(values.sources, revisionOf(next), vertex?.packageVersion);
+      await recordSynced(
+        values.sources,
+        revisionOf(next),
+        vertex?.packageVersion,
+        live?.packageVersion,
+      );
     return 0;
   }
   if (report.length === 0)
@@ -156,7 +175,13 @@ async function main(): Promise<number> {
     await writeFile(readme, withDialectTable(await readFile(readme, 'utf8'), table));
     console.log(`schemas: the Gemini / Vertex AI differences table in ${readme} rewritten`);
   }
-  if (values.sources) await recordSynced(values.sources, revisionOf(next), vertex?.packageVersion);
+  if (values.sources)
+    await recordSynced(
+      values.sources,
+      revisionOf(next),
+      vertex?.packageVersion,
+      live?.packageVersion,
+    );
   return 0;
 }
 

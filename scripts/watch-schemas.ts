@@ -77,15 +77,19 @@ interface Inputs {
   gemini: SyncInput;
   mcp: SyncInput[];
   vertex?: SyncInput;
+  live?: SyncInput;
 }
 
 /** Reads every source; every one that fails is named, not only the first. */
 async function loadAll(sources: SchemaSources): Promise<Inputs> {
   const vertex = sources.vertex;
   const vertexPackage = vertex ? await vertexPackageVersion(vertex) : '';
+  const live = sources.live;
+  const livePackage = live ? await vertexPackageVersion(live) : '';
   const wanted: Omit<SyncInput, 'bytes'>[] = [
     { location: sources.gemini.location },
     ...(vertex ? [{ location: vertex.location, packageVersion: vertexPackage }] : []),
+    ...(live ? [{ location: live.location, packageVersion: livePackage }] : []),
     ...sources.mcp.map(({ location, protocolVersion }) => ({ location, protocolVersion })),
   ];
   const read = await Promise.allSettled(wanted.map(({ location }) => load(location)));
@@ -97,11 +101,12 @@ async function loadAll(sources: SchemaSources): Promise<Inputs> {
     ...input,
     bytes: (read[i] as PromiseFulfilledResult<Uint8Array>).value,
   }));
-  const mcpFrom = vertex ? 2 : 1;
+  const mcpFrom = 1 + (vertex ? 1 : 0) + (live ? 1 : 0);
   return {
     gemini: inputs[0]!,
     mcp: inputs.slice(mcpFrom),
     ...(vertex ? { vertex: inputs[1]! } : {}),
+    ...(live ? { live: inputs[vertex ? 2 : 1]! } : {}),
   };
 }
 
@@ -147,6 +152,7 @@ function manifestInputs(current: Map<string, string>): {
   gemini?: JsonObject;
   mcp: JsonObject[];
   vertex?: JsonObject;
+  live?: JsonObject;
 } {
   const manifest = parseTree(current).get('manifest.json');
   const inputs = isJsonObject(manifest?.inputs) ? manifest.inputs : {};
@@ -154,6 +160,7 @@ function manifestInputs(current: Map<string, string>): {
     ...(isJsonObject(inputs.gemini) ? { gemini: inputs.gemini } : {}),
     mcp: Array.isArray(inputs.mcp) ? inputs.mcp.filter(isJsonObject) : [],
     ...(isJsonObject(inputs.vertex) ? { vertex: inputs.vertex } : {}),
+    ...(isJsonObject(inputs.live) ? { live: inputs.live } : {}),
   };
 }
 
@@ -184,6 +191,19 @@ function sourceStatuses(
         ? `${String(last.package)}, sha256 ${short(String(last.sha256))}`
         : 'not followed yet',
       now: `${inputs.vertex.packageVersion ?? '?'}, sha256 ${short(hash)}`,
+      changed: last?.sha256 !== hash,
+    });
+  }
+  if (inputs.live) {
+    const hash = sha256(inputs.live.bytes);
+    const last = synced.live;
+    statuses.push({
+      name: 'Gemini Live API',
+      location: inputs.live.location,
+      lastSynced: last
+        ? `${String(last.package)}, sha256 ${short(String(last.sha256))}`
+        : 'not followed yet',
+      now: `${inputs.live.packageVersion ?? '?'}, sha256 ${short(hash)}`,
       changed: last?.sha256 !== hash,
     });
   }
@@ -237,7 +257,7 @@ async function watch(values: Options): Promise<{ code: number; report: string }>
   const inputs = await loadAll(sources);
   const revision = checkGemini(sources, inputs.gemini);
   const protos = inputs.vertex === undefined ? {} : await loadVertexProtos(inputs.vertex.location);
-  const next = buildSchemaTree(inputs.gemini, inputs.mcp, inputs.vertex, protos);
+  const next = buildSchemaTree(inputs.gemini, inputs.mcp, inputs.vertex, protos, inputs.live);
   const current = await readTree(resolve(values.schemas));
   if (current.size === 0) {
     throw new SyncInputError(values.schemas, 'holds no schemas: nothing to compare with');

@@ -1,6 +1,6 @@
 /**
  * gemini-mcp-kit/schemas: the contract itself. Guards generated from the vendored JSON Schemas
- * (the Gemini API's, Vertex AI's per version and MCP's), the `SCHEMAS` table of every schema by
+ * (the Gemini API's, the Gemini Live API's messages, Vertex AI's per version and MCP's), the `SCHEMAS` table of every schema by
  * name, the check of a whole request before it is sent, the read contract of a model's reply,
  * and every schema's generated type.
  *
@@ -8,8 +8,8 @@
  * contract (no unknown field, known enum values only); `readX` reads a received value with the
  * read contract and reports each tolerance used as a notice.
  *
- * A family's validators (Gemini API, MCP, each Vertex AI version) load with the first check of
- * one of its schemas, synchronously: importing this entry loads none.
+ * A family's validators (Gemini API, Live API, MCP, each Vertex AI version) load with the first
+ * check of one of its schemas, synchronously: importing this entry loads none.
  *
  * @example
  * ```ts
@@ -58,11 +58,13 @@ export {
   checkFunctionDeclaration,
   checkGenerateContentRequest,
   checkGenerateContentResponse,
+  checkLiveBidiGenerateContentClientMessage,
   checkMcpCallToolResult,
   checkMcpTool,
   checkPart,
   checkTool,
   readContent,
+  readLiveBidiGenerateContentServerMessage,
   readMcpCallToolResult,
   readMcpListToolsResult,
   readMcpTool,
@@ -77,7 +79,7 @@ export type {
   LimitValue,
 } from './generated/limits.js';
 export { API_LIMITS } from './generated/limits.js';
-/** Every vendored schema's generated type (Gemini API, Vertex AI v1 and v1beta1, MCP), by schema name. */
+/** Every vendored schema's generated type (Gemini API, Live API, Vertex AI v1 and v1beta1, MCP), by schema name. */
 export type * as schemas from './generated/types.js';
 export type {
   Candidate,
@@ -87,6 +89,8 @@ export type {
   FunctionResponse,
   GenerateContentRequest,
   GenerateContentResponse,
+  LiveBidiGenerateContentClientMessage,
+  LiveBidiGenerateContentServerMessage,
   McpCallToolResult,
   McpContentBlock,
   McpListToolsResult,

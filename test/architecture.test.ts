@@ -106,6 +106,7 @@ const ENTRIES: readonly string[] = [
   'src/auth.ts',
   'src/features.ts',
   'src/genai.ts',
+  'src/live.ts',
 ];
 
 /** The layer a src/ file belongs to, or `undefined` for a file outside every layer. */

@@ -15,6 +15,7 @@ import * as auth from '../src/auth.js';
 import * as features from '../src/features.js';
 import * as genai from '../src/genai.js';
 import * as root from '../src/index.js';
+import * as live from '../src/live.js';
 import * as schemas from '../src/schemas.js';
 import { ensureBuilt } from './cli/build.js';
 
@@ -62,6 +63,7 @@ const TIERS = {
     'checkFunctionDeclaration',
     'checkGenerateContentRequest',
     'checkGenerateContentResponse',
+    'checkLiveBidiGenerateContentClientMessage',
     'checkMcpCallToolResult',
     'checkMcpTool',
     'checkPart',
@@ -71,6 +73,7 @@ const TIERS = {
     'isReservedName',
     'readContent',
     'readGenerateContentResponse',
+    'readLiveBidiGenerateContentServerMessage',
     'readMcpCallToolResult',
     'readMcpListToolsResult',
     'readMcpTool',
@@ -93,6 +96,7 @@ const TIERS = {
     'samplingResult',
     'serveSampling',
   ],
+  './live': ['liveTools'],
 } as const;
 
 const MODULES: Record<keyof typeof TIERS, Record<string, unknown>> = {
@@ -100,6 +104,7 @@ const MODULES: Record<keyof typeof TIERS, Record<string, unknown>> = {
   './schemas': schemas,
   './auth': auth,
   './features': features,
+  './live': live,
 };
 
 const sorted = (names: Iterable<string>): string[] => [...names].sort();
@@ -228,6 +233,8 @@ const HEAVY = [
   /^dist\/runtime\/mcp\/auth\/(authorize|provider|loopback)\.js$/,
   /^dist\/runtime\/mcp\/features\/(sampling|elicitation|roots)\.js$/,
   /^dist\/runtime\/mcp\/config\/jsonc\.js$/,
+  // gemini-mcp-kit/live is its own entry: the root never loads it.
+  /^dist\/(live\.js|runtime\/live\/)/,
   /^node_modules\/jsonc-parser\//,
   /^node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/client\/(index|auth|stdio|sse|streamableHttp)\.js$/,
   /^node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/shared\/protocol\.js$/,

@@ -92,7 +92,7 @@ describe('issue 33: the README map of names', () => {
     }
     expect(listed.find((e) => e.subpath === './live')).toEqual({
       subpath: './live',
-      reserved: true,
+      reserved: false,
     });
   });
 

@@ -6,9 +6,11 @@
  * package's `.` export), typed by the package's published types (`dist/index.d.ts`, mapped to
  * the package name in bench/tsconfig.json: `npm run build` first for `npm run typecheck`).
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Package from 'gemini-mcp-kit';
+import type * as Live from 'gemini-mcp-kit/live';
 import type * as Schemas from 'gemini-mcp-kit/schemas';
 import type { BuiltCli } from './build-cli.js';
 
@@ -25,6 +27,8 @@ export interface Built {
   /** The generated GenerateContentResponse validator (P4's JSONL is proven valid with it). */
   readonly checkGenerateContentResponse: typeof Schemas.checkGenerateContentResponse;
   readonly executeToolCalls: typeof Package.executeToolCalls;
+  /** The `/live` entry's helper (L2); undefined in a build from before it (`--src`). */
+  readonly liveTools: typeof Live.liveTools | undefined;
   /** The same functions from the build with the contract proofs compiled out. */
   readonly unchecked: {
     readonly functionDeclarations: typeof Package.functionDeclarations;
@@ -47,12 +51,19 @@ async function schemasEntry(dist: string): Promise<typeof Schemas> {
   return (await import(pathToFileURL(join(dist, 'schemas.js')).href)) as typeof Schemas;
 }
 
+/** The `/live` entry of a built `dist` directory, if the build has one. */
+async function liveEntry(dist: string): Promise<typeof Live | undefined> {
+  const file = join(dist, 'live.js');
+  return existsSync(file) ? ((await import(pathToFileURL(file).href)) as typeof Live) : undefined;
+}
+
 /** Imports the built modules of `cli`'s package. */
 export async function loadBuilt(cli: BuiltCli): Promise<Built> {
-  const [lib, schemas, unchecked] = await Promise.all([
+  const [lib, schemas, unchecked, live] = await Promise.all([
     entry(cli.dist),
     schemasEntry(cli.dist),
     entry(cli.unchecked),
+    liveEntry(cli.dist),
   ]);
   return {
     dist: cli.dist,
@@ -63,6 +74,7 @@ export async function loadBuilt(cli: BuiltCli): Promise<Built> {
     checkSchema: schemas.SCHEMAS.Schema.check,
     checkGenerateContentResponse: schemas.checkGenerateContentResponse,
     executeToolCalls: lib.executeToolCalls,
+    liveTools: live?.liveTools,
     unchecked: {
       functionDeclarations: unchecked.functionDeclarations,
       buildToolSet: unchecked.buildToolSet,

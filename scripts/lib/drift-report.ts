@@ -43,6 +43,7 @@ export interface DriftFindings {
 /** What a folder of `schemas/` holds, for the report's headings. */
 const FAMILIES: Record<string, string> = {
   gemini: 'Gemini API (`schemas/gemini/`, from the discovery document)',
+  live: 'Gemini Live API (`schemas/live/`, from the protos.json of @google-ai/generativelanguage)',
   mcp: 'MCP (`schemas/mcp/`, the union of the protocol versions followed)',
   'vertex/v1':
     'Vertex AI v1 (`schemas/vertex/v1/`, from the protos.json of @google-cloud/aiplatform)',

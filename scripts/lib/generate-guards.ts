@@ -338,7 +338,8 @@ export function generateGuards(
     ['guards-common.ts', generateGuardsCommon(g)],
   ]);
   for (const [family, members] of byFamily([...schemas, ...twins])) {
-    const known = family === 'mcp' ? knownTo.mcp : knownTo.gemini;
+    const known =
+      family === 'mcp' ? knownTo.mcp : family === 'live' ? knownTo.live : knownTo.gemini;
     files.set(`guards-${familyModule(family)}.ts`, generateFamilyGuards(g, family, members, known));
   }
   files.set('guards.ts', generateAllGuards(g));

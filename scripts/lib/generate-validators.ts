@@ -10,7 +10,13 @@ import type { LoadedSchema } from './schema-tree.js';
 export const validatorName = (typeName: string): string => `validate${typeName}`;
 
 /** Every family, in the order the generated modules list them. */
-export const FAMILIES: readonly Family[] = ['gemini', 'mcp', 'vertex/v1', 'vertex/v1beta1'];
+export const FAMILIES: readonly Family[] = ['gemini', 'live', 'mcp', 'vertex/v1', 'vertex/v1beta1'];
+
+/**
+ * The family whose schemas a family may refer to besides its own: the Live API's messages hold
+ * the Gemini API's Content, Tool, ... (their validators imported from the Gemini module).
+ */
+export const BASE_FAMILY: Readonly<Partial<Record<Family, Family>>> = { live: 'gemini' };
 
 /**
  * The family a schema file belongs to: its folder below `schemas/`, a read twin's
@@ -39,8 +45,9 @@ function references(node: Json, base: string, out: string[] = []): string[] {
 }
 
 /**
- * The schemas grouped by family, each group closed under `$ref` (a reference out of its family,
- * which the family's module could not resolve, fails the generation). One validator module per
+ * The schemas grouped by family, each group closed under `$ref` but for references into its
+ * {@link BASE_FAMILY} (any other reference out of its family, which the family's module could
+ * not resolve, fails the generation). One validator module per
  * family keeps a program that checks one family (the CLI's `validate --kind`) from loading the
  * code of the others.
  */
@@ -48,7 +55,12 @@ export function byFamily(schemas: readonly LoadedSchema[]): Map<Family, LoadedSc
   const groups = new Map<Family, LoadedSchema[]>(FAMILIES.map((f) => [f, []]));
   for (const s of schemas) groups.get(familyOf(s.file))!.push(s);
   for (const [family, group] of groups) {
-    const ids = new Set(group.map((s) => s.schema.$id as string));
+    const base = BASE_FAMILY[family];
+    const ids = new Set(
+      [...group, ...(base === undefined ? [] : groups.get(base)!)].map(
+        (s) => s.schema.$id as string,
+      ),
+    );
     for (const s of group) {
       const id = s.schema.$id as string;
       const outside = references(s.schema, id).find((ref) => ref !== id && !ids.has(ref));
@@ -75,13 +87,15 @@ export const VALIDATOR_OPTIONS = {
 
 /**
  * Validators this module takes from another, compiled there once (the Vertex messages v1 and
- * v1beta1 share): their schemas' `$id`s, each with the name of the validator the other module
- * exports for it.
+ * v1beta1 share; the Gemini messages inside the Live API's): their schemas' `$id`s, each with the
+ * name of the validator the other module exports for it.
  */
 export interface ImportedValidators {
   /** The module, as imported from this one: `./validators-vertex-common.js`. */
   readonly from: string;
   readonly byId: ReadonlyMap<string, string>;
+  /** Whether the module exports them under its own names too (the Vertex versions do). */
+  readonly reexport: boolean;
 }
 
 /**
@@ -192,7 +206,7 @@ function withImports(
   const from = JSON.stringify(imported.from);
   const lines = [
     ...(called.length === 0 ? [] : [`import {${called.join(', ')}} from ${from};`]),
-    `export {${reexported.join(', ')}} from ${from};`,
+    ...(imported.reexport ? [`export {${reexported.join(', ')}} from ${from};`] : []),
   ];
   return `${head}${lines.join('')}${source.slice(head.length)}`;
 }

@@ -1,9 +1,11 @@
 /** The whole generation: `schemas/` in, the files of `src/generated/` out (no I/O but reading schemas/). */
 import { Project, ts } from 'ts-morph';
+import { type Json, refsIn } from './canonical-json.js';
 import { generateGuards, generateValidatorTypes } from './generate-guards.js';
 import { generateLimits } from './generate-limits.js';
 import { generateTypes } from './generate-types.js';
 import {
+  BASE_FAMILY,
   byFamily,
   familyModule,
   generateValidators,
@@ -11,7 +13,7 @@ import {
   validatorName,
 } from './generate-validators.js';
 import { readTwins } from './read-rule.js';
-import { loadSchemaTree } from './schema-tree.js';
+import { type LoadedSchema, loadSchemaTree } from './schema-tree.js';
 import { sharedVertex, VERTEX_COMMON } from './vertex-common.js';
 
 function banner(manifestSha256: string, count: number, twins: number): string {
@@ -34,6 +36,19 @@ function formatted(types: string): string {
   return file.getFullText().trimStart();
 }
 
+/** The schemas of `base` that `members` refer to (by `$ref`, resolved against each `$id`). */
+function fromBase(members: readonly LoadedSchema[], base: readonly LoadedSchema[]): LoadedSchema[] {
+  const byId = new Map(base.map((s) => [s.schema.$id as string, s]));
+  const found = new Set<LoadedSchema>();
+  for (const member of members) {
+    for (const ref of refsIn(member.schema as Json)) {
+      const target = byId.get(new URL(ref, member.schema.$id as string).href.replace(/#.*$/, ''));
+      if (target !== undefined) found.add(target);
+    }
+  }
+  return [...found].sort((a, b) => (a.typeName < b.typeName ? -1 : 1));
+}
+
 /** Generates every file of `src/generated/` (file name to text). */
 export async function generateAll(schemasDir: string): Promise<Map<string, string>> {
   const { schemas, manifestSha256, knownTo, limits } = await loadSchemaTree(schemasDir);
@@ -48,12 +63,28 @@ export async function generateAll(schemasDir: string): Promise<Map<string, strin
   const vertexCommon: ImportedValidators = {
     from: `./validators-${VERTEX_COMMON}.js`,
     byId: new Map([...commonName].map(([id, name]) => [id, validatorName(name)])),
+    reexport: true,
   };
   files.set(`validators-${VERTEX_COMMON}.js`, `${head}\n${generateValidators(common)}\n`);
   for (const [family, members] of families) {
     const name = `validators-${familyModule(family)}`;
-    const imported = family.startsWith('vertex/') ? vertexCommon : undefined;
-    files.set(`${name}.js`, `${head}\n${generateValidators(members, imported)}\n`);
+    const base = BASE_FAMILY[family];
+    if (base !== undefined) {
+      // The base family's schemas the members refer to, their validators imported.
+      const referred = fromBase(members, families.get(base)!);
+      const imported: ImportedValidators = {
+        from: `./validators-${familyModule(base)}.js`,
+        byId: new Map(referred.map((s) => [s.schema.$id as string, validatorName(s.typeName)])),
+        reexport: false,
+      };
+      files.set(
+        `${name}.js`,
+        `${head}\n${generateValidators([...members, ...referred], imported)}\n`,
+      );
+    } else {
+      const imported = family.startsWith('vertex/') ? vertexCommon : undefined;
+      files.set(`${name}.js`, `${head}\n${generateValidators(members, imported)}\n`);
+    }
     files.set(`${name}.d.ts`, `${head}\n${generateValidatorTypes(members)}`);
   }
   for (const [name, text] of generateGuards(schemas, twins, knownTo)) {

@@ -9,7 +9,7 @@
 import { isJsonObject, type Json, type JsonObject } from './canonical-json.js';
 import { GEMINI_DESCRIPTIONS } from './descriptions.js';
 import { GEMINI_ROOTS } from './gemini.js';
-import { makeSchemaFile, type SchemaFile } from './schema-set.js';
+import { type Family, makeSchemaFile, type SchemaFile } from './schema-set.js';
 import { SyncInputError } from './sync-error.js';
 
 /** The Vertex AI API versions we follow, as folders of `schemas/vertex/`. */
@@ -68,8 +68,6 @@ interface ProtoMessage {
   oneofs?: Record<string, { oneof: string[] }>;
 }
 
-type Namespace = JsonObject & { nested?: Record<string, Json> };
-
 const INT32: [number, number] = [-2147483648, 2147483647];
 const UINT32: [number, number] = [0, 4294967295];
 const BASE64_PATTERN = '^[A-Za-z0-9+/_-]*={0,2}$';
@@ -117,22 +115,6 @@ const WELL_KNOWN: Readonly<Record<string, JsonObject>> = {
   'google.protobuf.Empty': { type: 'object' },
 };
 
-/** Reads the descriptor down to the version's package; anything else is refused, named. */
-function versionPackage(input: string, document: unknown, version: VertexVersion): Namespace {
-  let node: unknown = document;
-  for (const key of ['google', 'cloud', 'aiplatform', version]) {
-    const nested = isJsonObject(node) ? node.nested : undefined;
-    node = isJsonObject(nested) ? nested[key] : undefined;
-  }
-  if (!isJsonObject(node) || !isJsonObject(node.nested)) {
-    throw new SyncInputError(
-      input,
-      `not a protobufjs descriptor of google.cloud.aiplatform.${version} (no nested package)`,
-    );
-  }
-  return node as Namespace;
-}
-
 /** Resolves a type name as protobuf does: from the innermost scope outwards. */
 function resolveType(root: unknown, scope: string[], name: string): string | undefined {
   const parts = name.replace(/^\./, '').split('.');
@@ -166,13 +148,17 @@ function schemaNameOf(full: string, prefix: string): string {
  * one field (`oneOf` of presences, the form the read rule relaxes to "at most one"); any other
  * oneof of two or more fields at most one (each pair excludes the other). Sorted by oneof name.
  */
-function oneofRules(name: string, message: ProtoMessage): JsonObject[] {
+function oneofRules(
+  name: string,
+  message: ProtoMessage,
+  exactlyOne: ReadonlySet<string>,
+): JsonObject[] {
   const rules: JsonObject[] = [];
   for (const [oneof, { oneof: fields }] of Object.entries(message.oneofs ?? {}).sort(([a], [b]) =>
     a < b ? -1 : 1,
   )) {
     if (fields.length < 2) continue;
-    if (EXACTLY_ONE.has(`${name}.${oneof}`)) {
+    if (exactlyOne.has(`${name}.${oneof}`)) {
       rules.push({ oneOf: fields.map((field) => ({ required: [field] })) });
       continue;
     }
@@ -183,17 +169,48 @@ function oneofRules(name: string, message: ProtoMessage): JsonObject[] {
   return rules;
 }
 
-/** The Vertex AI schema files of one API version. */
-export function buildVertexSchemas(
-  input: string,
-  document: unknown,
-  version: VertexVersion,
-): SchemaFile[] {
-  const pkg = versionPackage(input, document, version);
-  const prefix = `google.cloud.aiplatform.${version}`;
+/** How one protobuf package's messages become one family of schemas. */
+export interface ProtoConversion {
+  /** Where the descriptor came from, for errors. */
+  input: string;
+  document: unknown;
+  /** The package, dotted: `google.cloud.aiplatform.v1`. */
+  prefix: string;
+  /** The folder below `schemas/`. */
+  family: Family;
+  /** The messages extracted (their references come along). */
+  roots: readonly string[];
+  /** What we send: every message these reach is closed to unknown fields. */
+  emitted: readonly string[];
+  /** `Message.oneof` names that must hold a field. */
+  exactlyOne: ReadonlySet<string>;
+  /** `Message.field` names REQUIRED in the protos but not in a body. */
+  notRequired: ReadonlySet<string>;
+  /** Our own description of a schema, by name. */
+  describe: (name: string) => string | undefined;
+  /**
+   * A message vendored elsewhere: the `$ref` to use for it (its schema is not written here).
+   * Undefined (the default) for every message: all are converted.
+   */
+  external?: (name: string) => string | undefined;
+}
+
+/** One protobuf package's messages (the roots and what they reach) as schema files. */
+export function buildProtoSchemas(conversion: ProtoConversion): SchemaFile[] {
+  const { input, document, prefix, family } = conversion;
+  let pkg: unknown = document;
+  for (const key of prefix.split('.')) {
+    const nested = isJsonObject(pkg) ? pkg.nested : undefined;
+    pkg = isJsonObject(nested) ? nested[key] : undefined;
+  }
+  if (!isJsonObject(pkg) || !isJsonObject(pkg.nested)) {
+    throw new SyncInputError(input, `not a protobufjs descriptor of ${prefix} (no nested package)`);
+  }
+  const nested = pkg.nested;
   const scopeOf = (full: string): string[] => full.split('.');
-  for (const root of VERTEX_ROOTS) {
-    if (!isJsonObject(pkg.nested?.[root]) || !isJsonObject(pkg.nested[root].fields)) {
+  for (const root of conversion.roots) {
+    const message = nested[root];
+    if (!isJsonObject(message) || !isJsonObject(message.fields)) {
       throw new SyncInputError(input, `${prefix} lacks the message "${root}"`);
     }
   }
@@ -217,6 +234,8 @@ export function buildVertexSchemas(
       if (!isJsonObject(target.fields)) {
         throw new SyncInputError(input, `${owner}.${field}: ${full} is neither message nor enum`);
       }
+      const elsewhere = conversion.external?.(schemaNameOf(full, prefix));
+      if (elsewhere !== undefined) return { $ref: elsewhere };
       references.get(owner)!.add(full);
       visit(full);
       return { $ref: `${schemaNameOf(full, prefix)}.schema.json` };
@@ -237,23 +256,27 @@ export function buildVertexSchemas(
     const properties: JsonObject = {};
     const required: string[] = [];
     const name = schemaNameOf(full, prefix);
-    converted.set(full, { properties, required, allOf: oneofRules(name, message) });
+    converted.set(full, {
+      properties,
+      required,
+      allOf: oneofRules(name, message, conversion.exactlyOne),
+    });
     for (const [field, proto] of Object.entries(message.fields).sort(([a], [b]) =>
       a < b ? -1 : 1,
     )) {
       const schema = convertField(full, field, proto);
       const behavior = proto.options?.['(google.api.field_behavior)'];
       if (behavior === 'OUTPUT_ONLY') schema.readOnly = true;
-      if (behavior === 'REQUIRED' && !NOT_REQUIRED_IN_A_BODY.has(`${name}.${field}`)) {
+      if (behavior === 'REQUIRED' && !conversion.notRequired.has(`${name}.${field}`)) {
         required.push(field);
       }
       properties[field] = schema;
     }
   };
-  for (const root of VERTEX_ROOTS) visit(`${prefix}.${root}`);
+  for (const root of conversion.roots) visit(`${prefix}.${root}`);
 
   const strict = new Set<string>();
-  const pending = [`${prefix}.${EMITTED_ROOT}`];
+  const pending = conversion.emitted.map((root) => `${prefix}.${root}`);
   while (pending.length > 0) {
     const next = pending.pop()!;
     if (strict.has(next)) continue;
@@ -271,13 +294,29 @@ export function buildVertexSchemas(
         ...(allOf.length > 0 ? { allOf } : {}),
         ...(strict.has(full) ? { additionalProperties: false } : {}),
       };
-      const description = GEMINI_DESCRIPTIONS[name];
-      return makeSchemaFile(
-        `vertex/${version}`,
-        name,
-        schema,
-        description ? `${description} (Vertex AI ${version})` : undefined,
-      );
+      return makeSchemaFile(family, name, schema, conversion.describe(name));
     })
     .sort((a, b) => (a.file < b.file ? -1 : 1));
+}
+
+/** The Vertex AI schema files of one API version. */
+export function buildVertexSchemas(
+  input: string,
+  document: unknown,
+  version: VertexVersion,
+): SchemaFile[] {
+  return buildProtoSchemas({
+    input,
+    document,
+    prefix: `google.cloud.aiplatform.${version}`,
+    family: `vertex/${version}`,
+    roots: VERTEX_ROOTS,
+    emitted: [EMITTED_ROOT],
+    exactlyOne: EXACTLY_ONE,
+    notRequired: NOT_REQUIRED_IN_A_BODY,
+    describe: (name) => {
+      const description = GEMINI_DESCRIPTIONS[name];
+      return description ? `${description} (Vertex AI ${version})` : undefined;
+    },
+  });
 }

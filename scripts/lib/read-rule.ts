@@ -12,7 +12,7 @@ import type { LoadedSchema } from './schema-tree.js';
 export const READ_RULE = {
   id: 'read-tolerant',
   fact:
-    'What we receive (Gemini responses, MCP tools, tools/list and tools/call results, sampling requests) is read with a twin ' +
+    'What we receive (Gemini responses, Live API server messages, MCP tools, tools/list and tools/call results, sampling requests) is read with a twin ' +
     'of its schema that keeps unknown fields, accepts unknown enum values, a Part holding none of the ' +
     'data fields the revision knows and a block of a kind a union of kinds does not list (an MCP content block ' +
     'of a newer type); required fields stay required and every other rule stays.',
@@ -20,6 +20,7 @@ export const READ_RULE = {
   /** The received shapes; everything they reference gets a twin too. */
   roots: [
     'gemini/GenerateContentResponse.schema.json',
+    'live/BidiGenerateContentServerMessage.schema.json',
     'vertex/v1/GenerateContentResponse.schema.json',
     'vertex/v1beta1/GenerateContentResponse.schema.json',
     'mcp/Tool.schema.json',
@@ -36,6 +37,7 @@ export const READ_RULE = {
    */
   sent: [
     'gemini/GenerateContentRequest.schema.json',
+    'live/BidiGenerateContentClientMessage.schema.json',
     'vertex/v1/GenerateContentRequest.schema.json',
     'vertex/v1beta1/GenerateContentRequest.schema.json',
   ],

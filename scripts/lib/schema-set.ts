@@ -5,7 +5,7 @@ import type { JsonObject } from './canonical-json.js';
 export const SCHEMA_ID_BASE = 'https://gemini-mcp.invalid/schemas/';
 
 /** A family of schemas, one folder of `schemas/`. */
-export type Family = 'gemini' | 'mcp' | 'vertex/v1' | 'vertex/v1beta1';
+export type Family = 'gemini' | 'live' | 'mcp' | 'vertex/v1' | 'vertex/v1beta1';
 
 /** One schema file to write. */
 export interface SchemaFile {
@@ -27,8 +27,8 @@ function schemaId(file: string): string {
 }
 
 /**
- * The type name a schema gets: Gemini names as they are, the others prefixed by family (Vertex AI
- * versions by their version: `VertexV1Part`, `VertexV1Beta1Part`); a letter
+ * The type name a schema gets: Gemini names as they are, the others prefixed by family (the Live
+ * API's `LiveGoAway`; Vertex AI versions by their version: `VertexV1Part`, `VertexV1Beta1Part`); a letter
  * after a digit is upper-cased (`V1alpha` -> `V1Alpha`), as json-schema-to-typescript would.
  */
 function typeNameOf(family: Family, name: string): string {
@@ -38,6 +38,7 @@ function typeNameOf(family: Family, name: string): string {
   );
   if (family === 'gemini') return safe;
   if (family === 'mcp') return `Mcp${safe}`;
+  if (family === 'live') return `Live${safe}`;
   // schemas/vertex/v1beta1/Part -> VertexV1Beta1Part
   return typeNameOf('gemini', `Vertex${family.slice('vertex/'.length).replace(/^v/, 'V')}${name}`);
 }

@@ -16,8 +16,11 @@ export interface LoadedSchema {
 export interface SchemaTree {
   schemas: LoadedSchema[];
   manifestSha256: string;
-  /** What the vendored schemas are, for notices: `revision 20260325`, `MCP 2025-06-18, 2025-11-25 and 2026-07-28`. */
-  knownTo: { gemini: string; mcp: string };
+  /**
+   * What the vendored schemas are, for notices: `revision 20260325`, `MCP 2025-06-18, 2025-11-25
+   * and 2026-07-28`, `@google-ai/generativelanguage@4.1.0`.
+   */
+  knownTo: { gemini: string; mcp: string; live: string };
   /** The API limits (`schemas/limits.json`, listed with its sha256 under the manifest's `limits`). */
   limits: JsonObject;
 }
@@ -43,7 +46,7 @@ function listed(names: string[]): string {
   return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
-/** The Gemini revision and the MCP protocol versions the manifest records. */
+/** The Gemini revision, the MCP protocol versions and the Live API package the manifest records. */
 function knownTo(manifest: unknown): SchemaTree['knownTo'] {
   const inputs = isJsonObject(manifest) && isJsonObject(manifest.inputs) ? manifest.inputs : {};
   const gemini = isJsonObject(inputs.gemini) ? inputs.gemini.revision : undefined;
@@ -52,7 +55,12 @@ function knownTo(manifest: unknown): SchemaTree['knownTo'] {
     : [];
   if (typeof gemini !== 'string' || mcp.length === 0 || !mcp.every((v) => typeof v === 'string'))
     throw new Error('schemas/manifest.json lacks the Gemini revision or the MCP protocol versions');
-  return { gemini: `revision ${gemini}`, mcp: `MCP ${listed(mcp as string[])}` };
+  const live = isJsonObject(inputs.live) ? inputs.live.package : undefined;
+  return {
+    gemini: `revision ${gemini}`,
+    mcp: `MCP ${listed(mcp as string[])}`,
+    live: typeof live === 'string' ? live : 'no Live API input',
+  };
 }
 
 /** Reads and checks `schemas/`; a missing or inconsistent input fails loudly. */

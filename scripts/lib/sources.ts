@@ -50,7 +50,7 @@ export interface McpSource {
   location: string;
 }
 
-/** Vertex AI's reference: the protobufjs descriptor an npm package ships. */
+/** A reference that is the protobufjs descriptor an npm package ships (Vertex AI's, the Live API's). */
 export interface VertexSource {
   /** The npm package (a pinned devDependency), e.g. `@google-cloud/aiplatform`. */
   package: string;
@@ -68,6 +68,8 @@ export interface SchemaSources {
   /** Oldest protocol version first. */
   mcp: McpSource[];
   vertex?: VertexSource;
+  /** The Live API's messages: `@google-ai/generativelanguage`'s descriptor. */
+  live?: VertexSource;
 }
 
 function text(file: string, value: unknown, what: string, pattern?: RegExp): string {
@@ -105,14 +107,20 @@ export async function readSources(file: string): Promise<SchemaSources> {
   }));
   if (mcp.length === 0) throw new SyncInputError(file, 'lists no MCP protocol version');
   mcp.sort((a, b) => (a.protocolVersion < b.protocolVersion ? -1 : 1));
-  if (value.vertex === undefined) return { file, gemini, mcp };
-  if (!isJsonObject(value.vertex)) throw new SyncInputError(file, '"vertex" must be an object');
-  const vertex: VertexSource = {
-    package: text(file, value.vertex.package, 'vertex.package'),
-    version: text(file, value.vertex.version, 'vertex.version', /^\d+\.\d+\.\d+$/),
-    location: located(file, text(file, value.vertex.location, 'vertex.location')),
+  const vertex = packageSource(file, value.vertex, 'vertex');
+  const live = packageSource(file, value.live, 'live');
+  return { file, gemini, mcp, ...(vertex ? { vertex } : {}), ...(live ? { live } : {}) };
+}
+
+/** A package's descriptor as the sources file names it (`vertex`, `live`), if it names one. */
+function packageSource(file: string, value: unknown, key: string): VertexSource | undefined {
+  if (value === undefined) return undefined;
+  if (!isJsonObject(value)) throw new SyncInputError(file, `"${key}" must be an object`);
+  return {
+    package: text(file, value.package, `${key}.package`),
+    version: text(file, value.version, `${key}.version`, /^\d+\.\d+\.\d+$/),
+    location: located(file, text(file, value.location, `${key}.location`)),
   };
-  return { file, gemini, mcp, vertex };
 }
 
 /**
@@ -135,13 +143,14 @@ export async function vertexPackageVersion(source: VertexSource): Promise<string
 }
 
 /**
- * Records in the sources file what was just synced: the Gemini revision, and the version of the
- * Vertex AI package (the rest of the file is kept).
+ * Records in the sources file what was just synced: the Gemini revision, and the versions of the
+ * Vertex AI and Live API packages (the rest of the file is kept).
  */
 export async function recordSynced(
   file: string,
   revision: string,
   vertexPackage: string | undefined,
+  livePackage?: string,
 ): Promise<void> {
   const value: unknown = JSON.parse(await readFile(file, 'utf8'));
   if (!isJsonObject(value) || !isJsonObject(value.gemini)) {
@@ -151,6 +160,8 @@ export async function recordSynced(
   value.gemini.revision = revision;
   const version = vertexPackage?.slice(vertexPackage.lastIndexOf('@') + 1);
   if (isJsonObject(value.vertex) && version) value.vertex.version = version;
+  const liveVersion = livePackage?.slice(livePackage.lastIndexOf('@') + 1);
+  if (isJsonObject(value.live) && liveVersion) value.live.version = liveVersion;
   if (JSON.stringify(value) === before) return;
   await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
 }

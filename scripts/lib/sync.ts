@@ -11,6 +11,7 @@ import { canonicalJson, type JsonObject, sha256 } from './canonical-json.js';
 import { readDiscovery } from './discovery.js';
 import { buildGeminiSchemas } from './gemini.js';
 import { HAND_RULES, REQUIRED_RULE } from './hand-rules.js';
+import { buildLiveSchemas, LIVE_RULES, liveProvenance } from './live.js';
 import { buildMcpSchemas, readMcpSchema } from './mcp.js';
 import { buildVertexSchemas, VERTEX_RULES, VERTEX_VERSIONS } from './protos.js';
 import { SyncInputError } from './sync-error.js';
@@ -22,7 +23,10 @@ export interface SyncInput {
   bytes: Uint8Array;
   /** For MCP inputs: the protocol version. */
   protocolVersion?: string;
-  /** For the Vertex AI input: the npm package and version it comes from (`@google-cloud/aiplatform@6.11.0`). */
+  /**
+   * For the Vertex AI and Live API inputs: the npm package and version it comes from
+   * (`@google-cloud/aiplatform@6.11.0`, `@google-ai/generativelanguage@4.1.0`).
+   */
   packageVersion?: string;
 }
 
@@ -51,6 +55,7 @@ export function buildSchemaTree(
   mcp: readonly SyncInput[],
   vertex?: SyncInput,
   vertexProtos: VertexProtoTexts = {},
+  live?: SyncInput,
 ): Map<string, string> {
   if (mcp.length === 0)
     throw new SyncInputError('--mcp', 'at least one MCP specification schema is needed');
@@ -66,9 +71,10 @@ export function buildSchemaTree(
         buildVertexSchemas(vertex.location, vertexDocument, version),
       )
     : [];
+  const liveFiles = live ? buildLiveSchemas(live.location, parse(live)) : [];
 
   const tree = new Map<string, string>();
-  for (const file of [...geminiSchemas.files, ...mcpFiles, ...vertexFiles])
+  for (const file of [...geminiSchemas.files, ...mcpFiles, ...vertexFiles, ...liveFiles])
     tree.set(file.file, canonicalJson(file.schema));
   const texts: ReferenceTexts = {
     'gemini-discovery': discoveryFieldText(readDiscovery(gemini.location, geminiDocument).schemas),
@@ -97,8 +103,16 @@ export function buildSchemaTree(
             },
           }
         : {}),
+      ...(live
+        ? { live: { ...provenance(live), ...liveProvenance(live.packageVersion ?? '') } }
+        : {}),
     },
-    handRules: [REQUIRED_RULE, ...HAND_RULES, ...(vertex ? VERTEX_RULES : [])].map((rule) => ({
+    handRules: [
+      REQUIRED_RULE,
+      ...HAND_RULES,
+      ...(vertex ? VERTEX_RULES : []),
+      ...(live ? LIVE_RULES : []),
+    ].map((rule) => ({
       id: rule.id,
       fact: rule.fact,
       source: rule.source,

@@ -10,6 +10,7 @@ import { sha256 } from '../../scripts/lib/canonical-json.js';
 import { checkGenerated } from '../../scripts/lib/check-generated.js';
 import { generateAll } from '../../scripts/lib/generate.js';
 import {
+  BASE_FAMILY,
   byFamily,
   generateValidators,
   VALIDATOR_OPTIONS,
@@ -216,11 +217,16 @@ describe('the generated validators modules', () => {
   it('issue 14: a oneOf of one required field per branch is skipped when exactly one is present, with the errors ajv gives for every other value', async () => {
     const { schemas } = await loadSchemaTree(join(projectRoot, 'schemas'));
     let checked = 0;
+    const families = byFamily(schemas);
     const modules: [string, LoadedSchema[]][] = [
-      ...[...byFamily(schemas)].map(([family, members]): [string, LoadedSchema[]] => [
-        `validators-${family.replace('/', '-')}.js`,
-        members,
-      ]),
+      ...[...families].map(([family, members]): [string, LoadedSchema[]] => {
+        // A family's references into its base family (the Live API's into the Gemini API's).
+        const base = BASE_FAMILY[family];
+        return [
+          `validators-${family.replace('/', '-')}.js`,
+          [...members, ...(base === undefined ? [] : families.get(base)!)],
+        ];
+      }),
       ['validators-vertex-common.js', sharedVertex(byFamily(schemas)).common],
     ];
     for (const [module, members] of modules) {
@@ -275,8 +281,9 @@ describe('the generated validators modules', () => {
         checked++;
       }
     }
-    // Part in each family, and FunctionResponsePart, which both Vertex versions share.
-    expect(checked).toBe(4);
+    // Part in each family, FunctionResponsePart, which both Vertex versions share, and the Live
+    // API's client message (setup, clientContent, realtimeInput or toolResponse).
+    expect(checked).toBe(5);
     expect(isPart({ text: 'hi' })).toBe(true);
   });
 
@@ -311,6 +318,8 @@ describe('the generated validators modules', () => {
 const TYPE_NAMES: Record<string, string> = {
   'gemini/GenerateContentResponse.schema.json': 'GenerateContentResponse',
   'gemini/GenerateContentRequest.schema.json': 'GenerateContentRequest',
+  'live/BidiGenerateContentServerMessage.schema.json': 'LiveBidiGenerateContentServerMessage',
+  'live/BidiGenerateContentClientMessage.schema.json': 'LiveBidiGenerateContentClientMessage',
   'vertex/v1/GenerateContentResponse.schema.json': 'VertexV1GenerateContentResponse',
   'vertex/v1/GenerateContentRequest.schema.json': 'VertexV1GenerateContentRequest',
   'vertex/v1beta1/GenerateContentResponse.schema.json': 'VertexV1Beta1GenerateContentResponse',

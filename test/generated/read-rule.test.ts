@@ -23,6 +23,7 @@ import {
   type SchemaName,
 } from '../../src/generated/guards.js';
 import * as gemini from '../../src/generated/validators-gemini.js';
+import * as live from '../../src/generated/validators-live.js';
 import * as mcp from '../../src/generated/validators-mcp.js';
 import * as vertexV1 from '../../src/generated/validators-vertex-v1.js';
 import * as vertexV1Beta1 from '../../src/generated/validators-vertex-v1beta1.js';
@@ -98,7 +99,13 @@ describe('issue 11: the read rule', () => {
 
   it('src/generated/ holds the twins: a validator per twin, in the module of its family; SCHEMAS reads the shapes only received', () => {
     const twins = readTwins(tree.schemas);
-    const modules = { gemini, mcp, 'vertex/v1': vertexV1, 'vertex/v1beta1': vertexV1Beta1 };
+    const modules = {
+      gemini,
+      live,
+      mcp,
+      'vertex/v1': vertexV1,
+      'vertex/v1beta1': vertexV1Beta1,
+    };
     for (const twin of twins) {
       expect(modules[familyOf(twin.file)], twin.typeName).toHaveProperty(
         `validate${twin.typeName}`,

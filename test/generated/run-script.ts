@@ -5,6 +5,17 @@ import { join } from 'node:path';
 export const projectRoot = join(import.meta.dirname, '..', '..');
 export const referenceDir = join(projectRoot, '..', 'shared', 'reference');
 
+/** The Live API's reference: the descriptor of the pinned @google-ai/generativelanguage. */
+export const liveProtos = join(
+  projectRoot,
+  'node_modules',
+  '@google-ai',
+  'generativelanguage',
+  'build',
+  'protos',
+  'protos.json',
+);
+
 /** Vertex AI's reference: the descriptor of the pinned @google-cloud/aiplatform devDependency. */
 export const vertexProtos = join(
   projectRoot,
@@ -50,5 +61,7 @@ export function referenceArgs(
     ]),
     '--vertex',
     `@google-cloud/aiplatform@6.11.0=${vertexProtos}`,
+    '--live',
+    `@google-ai/generativelanguage@4.1.0=${liveProtos}`,
   ];
 }

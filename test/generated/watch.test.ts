@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTree } from '../../scripts/lib/schema-dir.js';
 import { readSources } from '../../scripts/lib/sources.js';
-import { projectRoot, referenceDir, runScript, vertexProtos } from './run-script.js';
+import { liveProtos, projectRoot, referenceDir, runScript, vertexProtos } from './run-script.js';
 
 const haveReference = existsSync(join(referenceDir, 'gemini-v1beta.discovery.json'));
 if (!haveReference) {
@@ -24,6 +24,7 @@ interface SourcesFile {
   gemini: { location: string; id: string; revision: string };
   mcp: Record<string, string>;
   vertex: { package: string; version: string; location: string };
+  live: { package: string; version: string; location: string };
 }
 
 /** The parts of a discovery document the tests change. */
@@ -50,6 +51,7 @@ function referenceSources(): SourcesFile {
     },
     mcp: Object.fromEntries(VERSIONS.map((v) => [v, join(referenceDir, `mcp-${v}.schema.json`)])),
     vertex: { package: '@google-cloud/aiplatform', version: '6.11.0', location: vertexProtos },
+    live: { package: '@google-ai/generativelanguage', version: '4.1.0', location: liveProtos },
   };
 }
 
@@ -70,6 +72,11 @@ describe('schema-sources.json, the repository list of sources', () => {
     expect(pkg.devDependencies['@google-cloud/aiplatform']).toBe(sources.vertex?.version);
     expect(manifest.inputs.vertex.package).toBe(
       `@google-cloud/aiplatform@${sources.vertex?.version}`,
+    );
+    expect(sources.live?.package).toBe('@google-ai/generativelanguage');
+    expect(pkg.devDependencies['@google-ai/generativelanguage']).toBe(sources.live?.version);
+    expect(manifest.inputs.live.package).toBe(
+      `@google-ai/generativelanguage@${sources.live?.version}`,
     );
   });
 });
@@ -128,6 +135,9 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
     }
     expect(run.stdout).toMatch(
       /\| Vertex AI \| .* \| @google-cloud\/aiplatform@6\.11\.0, sha256 \w+ \| @google-cloud\/aiplatform@6\.11\.0, .* \| same bytes \|/,
+    );
+    expect(run.stdout).toMatch(
+      /\| Gemini Live API \| .* \| @google-ai\/generativelanguage@4\.1\.0, sha256 \w+ \| @google-ai\/generativelanguage@4\.1\.0, .* \| same bytes \|/,
     );
     expect(run.stdout).toContain('## Public types that change shape\n\nNone.');
     expect(run.stdout).toContain(
@@ -332,6 +342,7 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
       gemini: { ...base.gemini, ...gemini },
       mcp: { ...base.mcp, ...mcp },
       vertex: base.vertex,
+      live: base.live,
     };
     const output = join(work, 'bad.github-output');
     await writeFile(output, '');

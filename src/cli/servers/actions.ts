@@ -55,7 +55,7 @@ const jsonText = (value: unknown): string =>
   terminalSafe(JSON.stringify(value, null, 2), { json: true });
 
 /** The configuration's warnings on stderr (for the commands whose stdout is their result). */
-function writeConfigLines(io: CliIo, lines: readonly string[]): void {
+export function writeConfigLines(io: CliIo, lines: readonly string[]): void {
   for (const line of lines) io.stderr.write(`warning: ${terminalSafe(line)}\n`);
 }
 

@@ -7,6 +7,7 @@ import { DIALECT_NAMES } from '../../adapter/dialect.js';
 import { positiveInteger } from '../arguments.js';
 import type { CliIo } from '../io.js';
 import type { AnswerOpts, ChatOpts, ToolsOpts } from './actions.js';
+import type { LiveOpts } from './live.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -193,9 +194,34 @@ function chatCommand(io: CliIo): Command {
     );
 }
 
+function liveCommand(io: CliIo): Command {
+  return serverOptions(
+    new Command('live')
+      .summary(
+        'a Gemini Live session with the MCP servers as tools, text in and out (needs GEMINI_API_KEY)',
+      )
+      .description(
+        [
+          "Opens a Gemini Live API session (WebSocket) with the tool set: each line of stdin is a user turn, the model's text goes to stdout. Every tool call (-> name (id)), progress notification (..), response sent (<-, with its scheduling), cancellation (x) and tool update is shown on stderr as it happens. Calls run as the conversation goes on; a toolCallCancellation cancels them on their servers.",
+          'Tools whose server runs them as tasks (MCP execution.taskSupport), and those named with --non-blocking, are declared NON_BLOCKING: their progress reaches the model as SILENT responses, at most one per --progress-interval, their result when the model is idle.',
+          'Needs GEMINI_API_KEY and the @google/genai package; GOOGLE_GEMINI_BASE_URL points it at another endpoint. The model: --model, else $GEMINI_LIVE_MODEL, else gemini-live-2.5-flash-preview. Ends when stdin ends and the last turn is complete.',
+        ].join('\n\n'),
+      ),
+  )
+    .option('-m, --model <model>', 'the Live model')
+    .option('--non-blocking <tool>', 'declare this exposed tool NON_BLOCKING (repeatable)', collect)
+    .addOption(
+      new Option('--progress-interval <ms>', 'least time between two progress responses of a call')
+        .argParser(milliseconds)
+        .default(2_000),
+    )
+    .action(async (opts: LiveOpts) => (await import('./live.js')).runLive(io, opts));
+}
+
 /** The server-using commands, in help order. */
 export const SERVER_COMMANDS: ((io: CliIo) => Command)[] = [
   toolsCommand,
   answerCommand,
   chatCommand,
+  liveCommand,
 ];

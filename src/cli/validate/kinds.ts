@@ -13,9 +13,10 @@ import { isJsonObject } from '../../json/object.js';
 /** A Vertex AI API version, as a dialect. */
 type VertexDialect = Exclude<ApiDialect, 'gemini'>;
 
-/** The Vertex AI version of each schema family (none for the Gemini API's and MCP's). */
+/** The Vertex AI version of each schema family (none for the Gemini API's, the Live API's and MCP's). */
 const VERSION_OF: Readonly<Record<SchemaFamily, VertexDialect | undefined>> = {
   gemini: undefined,
+  live: undefined,
   mcp: undefined,
   'vertex/v1': 'vertex-v1',
   'vertex/v1beta1': 'vertex-v1beta1',
