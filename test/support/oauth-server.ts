@@ -23,6 +23,10 @@ export interface OAuthServerOptions {
   machineClient?: { id: string; secret: string };
   /** Bytes of padding added to the authorization server's metadata (to pass a cap). */
   metadataPadding?: number;
+  /** Fields of the authorization server's metadata replaced (a hostile issuer or endpoint). */
+  metadata?: Record<string, unknown>;
+  /** The protected resource metadata's `authorization_servers` (default: this server). */
+  authorizationServers?: string[];
 }
 
 /** A running test server. */
@@ -175,7 +179,10 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
       if (url.pathname === '/mcp' && request.method === 'POST') return mcp(request, response);
       if (url.pathname === '/mcp') return json(response, 405, { error: 'method not allowed' });
       if (url.pathname === '/.well-known/oauth-protected-resource/mcp') {
-        return json(response, 200, { resource: `${base}/mcp`, authorization_servers: [base] });
+        return json(response, 200, {
+          resource: `${base}/mcp`,
+          authorization_servers: options.authorizationServers ?? [base],
+        });
       }
       if (url.pathname === '/.well-known/oauth-authorization-server') {
         return json(response, 200, {
@@ -190,6 +197,7 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
           ...(options.metadataPadding === undefined
             ? {}
             : { padding: 'x'.repeat(options.metadataPadding) }),
+          ...options.metadata,
         });
       }
       if (url.pathname === '/register' && request.method === 'POST') {

@@ -8,6 +8,7 @@
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { GeminiMcpError } from '../../../errors.js';
+import { checkAuthorizationServerMetadata, checkOAuthUrl } from './endpoint-rule.js';
 import { AuthorizationPending } from './pending.js';
 import type { ServerAuthProvider } from './provider.js';
 
@@ -109,11 +110,14 @@ function isInitialize(body: unknown): boolean {
 }
 
 /**
- * A fetch for the OAuth endpoints (metadata, registration, token): each request limited to
- * {@link AUTH_REQUEST_TIMEOUT_MS} and its body to {@link MAX_AUTH_RESPONSE_BYTES}.
+ * A fetch for the OAuth endpoints (metadata, registration, token): each request only to a URL
+ * {@link checkOAuthUrl} allows, limited to {@link AUTH_REQUEST_TIMEOUT_MS} and its body to
+ * {@link MAX_AUTH_RESPONSE_BYTES}; authorization server metadata used only when
+ * {@link checkAuthorizationServerMetadata} passes it (its issuer, its endpoints).
  */
 function boundedAuthFetch(): FetchLike {
   return async (url, init) => {
+    checkOAuthUrl(String(url), 'a request to');
     const timeout = AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS);
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     const response = await fetch(url, { ...init, signal });
@@ -129,7 +133,9 @@ function boundedAuthFetch(): FetchLike {
       }
       chunks.push(read.value);
     }
-    return new Response(Buffer.concat(chunks), {
+    const body = Buffer.concat(chunks);
+    if (response.ok) checkAuthorizationServerMetadata(new URL(String(url)), body.toString('utf8'));
+    return new Response(body, {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,

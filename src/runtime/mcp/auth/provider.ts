@@ -15,6 +15,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { GeminiMcpError } from '../../../errors.js';
+import { checkOAuthUrl } from './endpoint-rule.js';
 import { LoopbackRedirect } from './loopback.js';
 import { isLoopbackRedirect, type OAuthSettings } from './settings.js';
 import { memoryTokenStore, type StoredAuthorization, type TokenStore } from './store.js';
@@ -180,6 +181,7 @@ class OAuthFlowProvider implements ServerAuthProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    checkOAuthUrl(authorizationUrl.href, 'the authorization URL');
     if (this.#redirect === undefined) {
       throw new GeminiMcpError(
         'UNAUTHORIZED',
