@@ -41,7 +41,8 @@ export interface ServerOpts {
   serverLog?: string;
 }
 
-const flagsOf = (opts: ServerOpts): ServerFlags => ({
+/** The connection flags of a command that talks to servers. */
+export const flagsOf = (opts: ServerOpts): ServerFlags => ({
   ...(opts.config === undefined ? {} : { config: opts.config }),
   ...(opts.server === undefined ? {} : { server: opts.server }),
   ...(opts.include === undefined ? {} : { include: opts.include }),

@@ -9,7 +9,7 @@ import type { LiveToolEvent, LiveToolPolicy } from '../../runtime/live/live-tool
 import { liveTools } from '../../runtime/live/live-tools.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { type CliIo, terminalSafe } from '../io.js';
-import { type ServerOpts, writeConfigLines } from './actions.js';
+import { flagsOf, type ServerOpts, writeConfigLines } from './actions.js';
 import { connect } from './connect.js';
 
 /** The default Live model (`--model`, `$GEMINI_LIVE_MODEL`). */
@@ -101,18 +101,7 @@ export async function runLive(io: CliIo, opts: LiveOpts): Promise<void> {
   }
   const { GoogleGenAI } = await loadGenAi();
   const model = opts.model ?? process.env.GEMINI_LIVE_MODEL ?? DEFAULT_LIVE_MODEL;
-  const connections = await connect(
-    {
-      ...(opts.config === undefined ? {} : { config: opts.config }),
-      ...(opts.server === undefined ? {} : { server: opts.server }),
-      ...(opts.include === undefined ? {} : { include: opts.include }),
-      ...(opts.exclude === undefined ? {} : { exclude: opts.exclude }),
-      ...(opts.serverLog === undefined ? {} : { serverLog: opts.serverLog }),
-      timeout: opts.timeout,
-    },
-    { prefix: opts.prefix },
-    io,
-  );
+  const connections = await connect(flagsOf(opts), { prefix: opts.prefix }, io);
   writeConfigLines(io, connections.configLines);
   const nonBlocking = new Set(opts.nonBlocking ?? []);
   const said = (line: string): void => {
