@@ -8,10 +8,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
-import {
-  checkAuthorizationServerMetadata,
-  checkOAuthUrl,
-} from '../../src/runtime/mcp/auth/endpoint-rule.js';
+import { checkOAuthUrl, oauthDocumentChecker } from '../../src/runtime/mcp/auth/endpoint-rule.js';
 import { oauthFromConfig } from '../../src/runtime/mcp/auth/resolve.js';
 import { connectServers, type ServerConnections } from '../../src/runtime/mcp/connect.js';
 import {
@@ -109,28 +106,49 @@ describe('OAuth endpoints and URLs (issue 38 items 1-3)', () => {
     expect(server?.counts.register).toBe(0);
   });
 
-  it('the issuer a well-known URL was formed from: inserted (RFC 8414) and appended (OpenID Connect), one trailing slash tolerated', () => {
-    const good = (url: string, issuer: string) =>
-      checkAuthorizationServerMetadata(new URL(url), JSON.stringify({ issuer }));
-    expect(() =>
-      good(
+  it('the issuer a well-known URL was formed from: inserted (RFC 8414) and appended (OpenID Connect), one trailing slash tolerated; checked for an advertised authorization server', () => {
+    const advertised = (server: string) => {
+      const check = oauthDocumentChecker();
+      check(
+        new URL('https://mcp.example/.well-known/oauth-protected-resource'),
+        JSON.stringify({ resource: 'https://mcp.example', authorization_servers: [server] }),
+      );
+      return (url: string, issuer: string) => () => check(new URL(url), JSON.stringify({ issuer }));
+    };
+    const tenant = advertised('https://a.example/tenant');
+    expect(
+      tenant(
         'https://a.example/.well-known/oauth-authorization-server/tenant',
         'https://a.example/tenant',
       ),
     ).not.toThrow();
-    expect(() =>
-      good('https://a.example/tenant/.well-known/openid-configuration', 'https://a.example/tenant'),
+    expect(
+      tenant(
+        'https://a.example/tenant/.well-known/openid-configuration',
+        'https://a.example/tenant/',
+      ),
     ).not.toThrow();
-    expect(() =>
-      good('https://a.example/.well-known/oauth-authorization-server', 'https://a.example/'),
-    ).not.toThrow();
-    expect(() =>
-      good('https://a.example/.well-known/oauth-authorization-server/tenant', 'https://a.example'),
+    expect(
+      tenant(
+        'https://a.example/.well-known/oauth-authorization-server/tenant',
+        'https://a.example',
+      ),
     ).toThrow(GeminiMcpError);
-    // Not a metadata document: left to the SDK, unparsed.
-    expect(() =>
-      checkAuthorizationServerMetadata(new URL('https://a.example/token'), '{"issuer": "x"}'),
+    expect(
+      advertised('https://a.example')(
+        'https://a.example/.well-known/oauth-authorization-server',
+        'https://a.example/',
+      ),
     ).not.toThrow();
+    // Found the 2025-03-26 way (no resource metadata advertised it): its issuer is its own, its endpoints still checked.
+    const legacy = oauthDocumentChecker();
+    const metadata = (endpoint: string) =>
+      JSON.stringify({ issuer: 'https://mcp.example/oauth', authorization_endpoint: endpoint });
+    const at = new URL('https://mcp.example/.well-known/oauth-authorization-server');
+    expect(() => legacy(at, metadata('https://mcp.example/authorize'))).not.toThrow();
+    expect(() => legacy(at, metadata('file:///etc/passwd'))).toThrow(GeminiMcpError);
+    // Not a metadata document: passes.
+    expect(() => legacy(new URL('https://a.example/token'), '{"issuer": "x"}')).not.toThrow();
   });
 
   it('a development setup names a host in GEMINI_MCP_INSECURE_OAUTH_HOSTS: http to it passes, announced once by a process warning', () => {

@@ -8,7 +8,7 @@
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { GeminiMcpError } from '../../../errors.js';
-import { checkAuthorizationServerMetadata, checkOAuthUrl } from './endpoint-rule.js';
+import { checkOAuthUrl, oauthDocumentChecker } from './endpoint-rule.js';
 import { AuthorizationPending } from './pending.js';
 import type { ServerAuthProvider } from './provider.js';
 
@@ -112,10 +112,11 @@ function isInitialize(body: unknown): boolean {
 /**
  * A fetch for the OAuth endpoints (metadata, registration, token): each request only to a URL
  * {@link checkOAuthUrl} allows, limited to {@link AUTH_REQUEST_TIMEOUT_MS} and its body to
- * {@link MAX_AUTH_RESPONSE_BYTES}; authorization server metadata used only when
- * {@link checkAuthorizationServerMetadata} passes it (its issuer, its endpoints).
+ * {@link MAX_AUTH_RESPONSE_BYTES}; the documents it brings are checked in turn by
+ * {@link oauthDocumentChecker} (an authorization server's issuer, its endpoints).
  */
 function boundedAuthFetch(): FetchLike {
+  const checkDocument = oauthDocumentChecker();
   return async (url, init) => {
     checkOAuthUrl(String(url), 'a request to');
     const timeout = AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS);
@@ -134,7 +135,7 @@ function boundedAuthFetch(): FetchLike {
       chunks.push(read.value);
     }
     const body = Buffer.concat(chunks);
-    if (response.ok) checkAuthorizationServerMetadata(new URL(String(url)), body.toString('utf8'));
+    if (response.ok) checkDocument(new URL(String(url)), body.toString('utf8'));
     return new Response(body, {
       status: response.status,
       statusText: response.statusText,

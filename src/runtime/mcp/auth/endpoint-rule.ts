@@ -104,49 +104,71 @@ function issuerOf(url: URL): string | undefined {
   return undefined;
 }
 
-/** Two issuer identifiers are the same when they differ at most by one trailing `/`. */
-const sameIssuer = (a: string, b: string): boolean => a.replace(/\/$/, '') === b.replace(/\/$/, '');
+/** An issuer identifier as compared: one trailing `/` does not count. */
+const issuerKey = (issuer: string): string => issuer.replace(/\/$/, '');
+
+/** `text` as JSON, or `undefined` when it is not (the SDK refuses such a document itself). */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
- * Throws `UNAUTHORIZED` when `text`, the body fetched from `url`, is authorization server
- * metadata that must not be used: its `issuer` is not the one `url` was formed from (RFC 8414
- * §3.3), or an endpoint it names fails {@link checkOAuthUrl}. Any other document (or one that is
- * not JSON: the SDK refuses it) passes untouched, unparsed.
+ * A checker of the documents one server's OAuth flows fetch, in the order they arrive. It
+ * notes the authorization servers a protected resource metadata document advertises
+ * (`authorization_servers`, RFC 9728), and throws `UNAUTHORIZED` for authorization server
+ * metadata that must not be used: an endpoint it names fails {@link checkOAuthUrl}, or (for an
+ * authorization server that was advertised) its `issuer` is not the one its well-known URL was
+ * formed from (RFC 8414 §3.3). Metadata found the 2025-03-26 way (at the MCP server's own origin,
+ * no issuer advertised to compare with) is held to the endpoint rule only: servers of that
+ * revision name an issuer of their own there. Any other document passes untouched.
  *
  * @example
  * ```ts
- * checkAuthorizationServerMetadata(
+ * const check = oauthDocumentChecker();
+ * check(new URL('https://mcp.example/.well-known/oauth-protected-resource'), '{"resource": "https://mcp.example", "authorization_servers": ["https://a.example"]}');
+ * check(
  *   new URL('https://a.example/.well-known/oauth-authorization-server'),
  *   '{"issuer": "https://evil.example", "authorization_endpoint": "https://evil.example/authorize"}',
  * ); // throws UNAUTHORIZED: the issuer does not match
  * ```
  */
-export function checkAuthorizationServerMetadata(url: URL, text: string): void {
-  const expected = issuerOf(url);
-  if (expected === undefined) return;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return;
-  }
-  if (!isJsonObject(body)) return;
-  const { issuer } = body;
-  if (typeof issuer !== 'string' || !sameIssuer(issuer, expected)) {
-    throw new GeminiMcpError(
-      'UNAUTHORIZED',
-      `OAuth refused the authorization server metadata at ${quoted(url.href)}: its issuer ${typeof issuer === 'string' ? quoted(issuer) : '(none)'} is not ${quoted(expected)}, the issuer its URL was formed from (RFC 8414 section 3.3)`,
-      {
-        data: {
-          url: url.href,
-          issuer: typeof issuer === 'string' ? issuer.slice(0, MAX_QUOTED) : null,
-          expected,
+export function oauthDocumentChecker(): (url: URL, text: string) => void {
+  const advertised = new Set<string>();
+  return (url, text) => {
+    const body = parsed(text);
+    if (!isJsonObject(body)) return;
+    const servers = body.authorization_servers;
+    if (Array.isArray(servers)) {
+      for (const server of servers)
+        if (typeof server === 'string') advertised.add(issuerKey(server));
+      return;
+    }
+    const expected = issuerOf(url);
+    if (expected === undefined) return;
+    const { issuer } = body;
+    if (
+      advertised.has(issuerKey(expected)) &&
+      (typeof issuer !== 'string' || issuerKey(issuer) !== issuerKey(expected))
+    ) {
+      throw new GeminiMcpError(
+        'UNAUTHORIZED',
+        `OAuth refused the authorization server metadata at ${quoted(url.href)}: its issuer ${typeof issuer === 'string' ? quoted(issuer) : '(none)'} is not ${quoted(expected)}, the issuer its URL was formed from (RFC 8414 section 3.3)`,
+        {
+          data: {
+            url: url.href,
+            issuer: typeof issuer === 'string' ? issuer.slice(0, MAX_QUOTED) : null,
+            expected,
+          },
         },
-      },
-    );
-  }
-  for (const field of ENDPOINT_FIELDS) {
-    const endpoint = body[field];
-    if (endpoint !== undefined) checkOAuthUrl(String(endpoint), `the metadata's ${field}`);
-  }
+      );
+    }
+    for (const field of ENDPOINT_FIELDS) {
+      const endpoint = body[field];
+      if (endpoint !== undefined) checkOAuthUrl(String(endpoint), `the metadata's ${field}`);
+    }
+  };
 }
