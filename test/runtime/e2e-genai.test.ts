@@ -18,7 +18,7 @@ import { genaiGenerate, genaiGenerateStream } from '../../src/runtime/model/gene
 import { answerCalls } from '../../src/runtime/turn/answer.js';
 import { runConversation } from '../../src/runtime/turn/conversation.js';
 import { type FakeGemini, type ScriptedReply, startFakeGemini } from '../support/fake-gemini.js';
-import { BITCOIN_SERVER } from '../support/runtime-servers.js';
+import { BITCOIN_SERVER, EUR_QUOTE } from '../support/runtime-servers.js';
 
 const MODEL = 'gemini-2.5-flash';
 const USER: GenAiContent = {
@@ -106,12 +106,7 @@ describe('EX-4: runConversation through the real @google/genai client', () => {
             id: 'c1',
             name: 'bitcoin_price',
             response: {
-              output: {
-                currency: 'EUR',
-                price: 90310.55,
-                asOf: '2026-11-01T00:00:00Z',
-                source: 'offline snapshot',
-              },
+              output: EUR_QUOTE,
             },
           },
         },

@@ -19,7 +19,7 @@ import { mcpCallableTool } from '../../src/runtime/turn/callable-tool.js';
 import { runConversation } from '../../src/runtime/turn/conversation.js';
 import { type FakeGemini, type ScriptedReply, startFakeGemini } from '../support/fake-gemini.js';
 import { installedVersion } from '../support/genai-versions.js';
-import { BITCOIN_SERVER, connectReapedAfterEach } from '../support/runtime-servers.js';
+import { BITCOIN_SERVER, connectReapedAfterEach, EUR_QUOTE } from '../support/runtime-servers.js';
 
 const MODEL = 'gemini-2.5-flash';
 const WEATHER_URL = 'https://weather.example.com/mcp';
@@ -136,12 +136,7 @@ describe('issue 37: a server on Gemini beside a local one', () => {
             id: 'c1',
             name: 'bitcoin_price',
             response: {
-              output: {
-                currency: 'EUR',
-                price: 90310.55,
-                asOf: '2026-11-01T00:00:00Z',
-                source: 'offline snapshot',
-              },
+              output: EUR_QUOTE,
             },
           },
         },

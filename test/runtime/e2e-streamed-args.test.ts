@@ -19,7 +19,7 @@ import { genaiGenerateStream } from '../../src/runtime/model/generate.js';
 import type { PartialArgsUpdate } from '../../src/runtime/model/streamed-calls.js';
 import { runConversation } from '../../src/runtime/turn/conversation.js';
 import { type FakeGemini, startFakeGemini } from '../support/fake-gemini.js';
-import { inMemoryBitcoinClient } from '../support/runtime-servers.js';
+import { EUR_QUOTE, inMemoryBitcoinClient } from '../support/runtime-servers.js';
 
 const MODEL = 'gemini-3-pro-preview';
 const SIGNATURE = 'CmAB4/H/XjMJHE7D6md5DkxjVQTcNUDFEWnlqRvmkBdT';
@@ -139,12 +139,7 @@ describe('issue 37: streamed function-call arguments through the real @google/ge
             id: 'c2',
             name: 'bitcoin_price',
             response: {
-              output: {
-                currency: 'EUR',
-                price: 90310.55,
-                asOf: '2026-11-01T00:00:00Z',
-                source: 'offline snapshot',
-              },
+              output: EUR_QUOTE,
             },
           },
         },

@@ -29,6 +29,14 @@ import { createFaultHandler } from './fault-server.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
 
+/** What the example server's `bitcoin_price` answers for EUR: its offline snapshot. */
+export const EUR_QUOTE = {
+  currency: 'EUR',
+  price: 90310.55,
+  asOf: '2026-11-01T00:00:00Z',
+  source: 'offline snapshot',
+};
+
 /** The example server over stdio, run through tsx's loader in the child's own node. */
 export const BITCOIN_SERVER: StdioServerConfig = {
   command: process.execPath,
