@@ -1,10 +1,13 @@
 /**
- * gemini-mcp-kit/features: what servers may ask of the client. Their options go to
- * `connectServers` (`sampling`, `capabilities.elicitation`, `capabilities.roots`); this entry
- * holds their types and the pieces for a client of your own: `serveSampling` serves one MCP SDK
- * `Client`'s (v1 or v2) sampling requests with Gemini, `samplingRequest` and `samplingResult` are its
- * conversions alone, `modelByHints` and `chooseSamplingModel` pick the model, `fieldProblem`
- * checks one answer of an elicitation form.
+ * gemini-mcp-kit/features: what servers may ask of the client, and the approval of what the
+ * model asks of servers. The servers' options go to `connectServers` (`sampling`,
+ * `capabilities.elicitation`, `capabilities.roots`); this entry holds their types and the pieces
+ * for a client of your own: `serveSampling` serves one MCP SDK `Client`'s (v1 or v2) sampling
+ * requests with Gemini, `samplingRequest` and `samplingResult` are its conversions alone,
+ * `modelByHints` and `chooseSamplingModel` pick the model, `fieldProblem` checks one answer of an
+ * elicitation form. The approval hook (`onToolCall` of `executeToolCalls`, `answerCalls`,
+ * `runConversation`, `mcpCallableTool`, `liveTools`) has its types here and ready policies:
+ * `allowReadOnly`, `confirmDestructive`, `confirmOpenWorld`, composed with `composePolicies`.
  *
  * @example
  * ```ts
@@ -61,3 +64,17 @@ export type {
 } from './runtime/mcp/features/sampling.js';
 export { serveSampling } from './runtime/mcp/features/sampling.js';
 export type { McpClientWithHandlers } from './runtime/mcp/mcp-client.js';
+export type {
+  ApprovalOptions,
+  ToolAnnotationHints,
+  ToolCallCheck,
+  ToolCallDecision,
+  ToolCallHook,
+} from './runtime/turn/approval.js';
+export type { ConfirmCall } from './runtime/turn/approval-policies.js';
+export {
+  allowReadOnly,
+  composePolicies,
+  confirmDestructive,
+  confirmOpenWorld,
+} from './runtime/turn/approval-policies.js';

@@ -89,7 +89,11 @@ const TIERS = {
     'oauthProvider',
   ],
   './features': [
+    'allowReadOnly',
     'chooseSamplingModel',
+    'composePolicies',
+    'confirmDestructive',
+    'confirmOpenWorld',
     'fieldProblem',
     'modelByHints',
     'samplingRequest',

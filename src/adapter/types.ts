@@ -35,7 +35,13 @@ export type ToolErrorCode =
   | 'UNKNOWN_SERVER'
   | 'INVALID_RESULT'
   | 'OUTPUT_SCHEMA_MISMATCH'
-  | 'PROTOCOL_ERROR';
+  | 'PROTOCOL_ERROR'
+  /** The approval hook (`onToolCall`) denied the call: it was not run. */
+  | 'DENIED'
+  /** The approval hook threw, gave no decision in time, or returned something that is none. */
+  | 'APPROVAL_FAILED'
+  /** The approval hook edited the arguments into ones that fail the tool's inputSchema. */
+  | 'INVALID_EDIT';
 
 /** A call that produced no result: timed out, cancelled, transport failure, unknown server, ... */
 export interface ToolError {

@@ -94,14 +94,8 @@ describe('EX-5: real configuration files connect real servers', () => {
           expect(all).toContain('memory/create_entities');
           expect(all).not.toContain('memory/delete_entities');
           expect(all).not.toContain('memory/delete_relations');
-          expect(connections.configWarnings).toEqual([
-            {
-              code: 'KEY_IGNORED',
-              message: 'ignored: gemini-mcp-kit asks for no confirmation before a call',
-              path: '/mcpServers/filesystem/trust',
-            },
-          ]);
-        } else expect(connections.configWarnings).toEqual([]);
+        }
+        expect(connections.configWarnings).toEqual([]);
       } finally {
         await connections.close();
       }

@@ -75,7 +75,7 @@ describe('EX-5: formats told apart by shape', () => {
     ]);
   });
 
-  it('EX-5: gemini-cli settings: url is SSE, httpUrl Streamable HTTP (no fallback), filters, timeout, trust ignored with a warning', () => {
+  it('EX-5: gemini-cli settings: url is SSE, httpUrl Streamable HTTP (no fallback), filters, timeout, trust read into the entry', () => {
     const { entries, warnings } = read({
       theme: 'GitHub',
       mcpServers: {
@@ -112,22 +112,31 @@ describe('EX-5: formats told apart by shape', () => {
         pointer: '/mcpServers/fs',
         transport: 'stdio',
         filter: { include: ['read_file'], exclude: ['write_file'] },
+        trust: true,
         config: { command: 'npx' },
       },
     ]);
-    expect(warnings).toEqual([
-      {
-        code: 'KEY_IGNORED',
-        message: 'ignored: gemini-mcp-kit asks for no confirmation before a call',
-        path: '/mcpServers/fs/trust',
-      },
-    ]);
+    expect(warnings).toEqual([]);
   });
 
   it('EX-5: a gemini-cli-only key in an entry is enough to tell gemini-cli; format forces a reading', () => {
     const config = { mcpServers: { a: { url: 'http://h/sse', includeTools: ['x'] } } };
     expect(read(config).entries[0]?.transport).toBe('sse');
     expect(read(config, { format: 'mcp-servers' }).entries[0]?.transport).toBe('http');
+  });
+
+  it('issue 35: trust is read in every format (never a sign of gemini-cli: a url stays Streamable HTTP); not a boolean is CONFIG_INVALID', () => {
+    const claude = read({ mcpServers: { a: { url: 'http://h/mcp', trust: true } } });
+    expect(claude.entries[0]).toMatchObject({ transport: 'http', sseFallback: true, trust: true });
+    expect(claude.warnings).toEqual([]);
+    const vscode = read({ servers: { a: { command: 'x', trust: true } } });
+    expect(vscode.entries[0]).toMatchObject({ trust: true });
+    expect(
+      read({ mcpServers: { a: { command: 'x', trust: false } } }).entries[0],
+    ).not.toHaveProperty('trust');
+    expect(() => read({ mcpServers: { a: { command: 'x', trust: 'yes' } } })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID', path: '/mcpServers/a/trust' }),
+    );
   });
 
   it('EX-5: disabled entries are left out', () => {
@@ -315,7 +324,8 @@ describe('EX-5: variables, expanded by gemini-mcp-kit (no shell)', () => {
       },
     ]);
     const gemini = read({
-      mcpServers: { a: { command: 'x', args: ['$TOKEN/x', '$', '${TOKEN}'], trust: false } },
+      theme: 'GitHub',
+      mcpServers: { a: { command: 'x', args: ['$TOKEN/x', '$', '${TOKEN}'] } },
     });
     expect(gemini.entries[0]?.config).toMatchObject({ args: ['t0k/x', '$', 't0k'] });
   });

@@ -65,13 +65,20 @@ export const EVERYTHING_SERVER: StdioServerConfig = {
 
 const CLIENT_INFO = { name: 'gemini-mcp-tests', version: '0.0.0' };
 
-/** A client connected in memory to the example server, with an optional price source. */
-export async function inMemoryBitcoinClient(prices?: PriceSource): Promise<Client> {
+/** A client connected in memory to `server` (an SDK `McpServer` or `Server`, not yet connected). */
+export async function inMemoryClient(server: {
+  connect(transport: InMemoryTransport): Promise<void>;
+}): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createBitcoinServer(prices === undefined ? {} : { prices }).connect(serverSide);
+  await server.connect(serverSide);
   const client = new Client(CLIENT_INFO);
   await client.connect(clientSide);
   return client;
+}
+
+/** A client connected in memory to the example server, with an optional price source. */
+export function inMemoryBitcoinClient(prices?: PriceSource): Promise<Client> {
+  return inMemoryClient(createBitcoinServer(prices === undefined ? {} : { prices }));
 }
 
 /** A client connected in memory to the fault server; its `crash` tool closes the server side. */

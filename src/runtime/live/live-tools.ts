@@ -23,6 +23,7 @@ import { isJsonObject } from '../../json/object.js';
 import type { CallProgress } from '../mcp/call-progress.js';
 import type { ToolsChange } from '../mcp/live-toolset.js';
 import { checkCount, checkTimeout } from '../options.js';
+import type { ApprovalOptions } from '../turn/approval.js';
 import { type ClientMap, executeToolCalls } from '../turn/execute.js';
 
 /** How the model may go on while a call runs (the FunctionDeclaration's `behavior`). */
@@ -89,7 +90,8 @@ export type LiveToolEvent =
 
 /** Options of {@link liveTools}. */
 export interface LiveToolsOptions
-  extends Pick<ResponseFormat, 'structured' | 'media' | 'maxOutputBytes'> {
+  extends Pick<ResponseFormat, 'structured' | 'media' | 'maxOutputBytes'>,
+    ApprovalOptions {
   /**
    * The API the session talks to: `'gemini'` (default) sends `behavior`, `scheduling` and
    * `willContinue`; a Vertex AI dialect does not (its reference has none of them), so every
@@ -242,7 +244,8 @@ function defaultPolicy(entry: ToolSetEntry): LiveToolPolicy {
  * it (`toolCallCancellation`: the MCP request is cancelled, so its server gets
  * `notifications/cancelled`, and no response is sent). Calls are read as `answerCalls` reads
  * them: an unknown name or bad arguments are answered as errors, results are checked against
- * the MCP schema and the tool's outputSchema, bounded in time and bytes. A non-blocking tool's
+ * the MCP schema and the tool's outputSchema, bounded in time and bytes; `onToolCall` is asked
+ * before each call runs, as by `executeToolCalls` (a denial is the call's response). A non-blocking tool's
  * progress notifications become `willContinue` responses scheduled `SILENT`, at most one per
  * `progressIntervalMs`, and its result is scheduled `WHEN_IDLE` (or as its policy says). When a
  * server's tool list changes, the session's tools are replaced with `sendContextUpdate` where
@@ -263,6 +266,7 @@ function defaultPolicy(entry: ToolSetEntry): LiveToolPolicy {
  */
 export function liveTools(source: LiveToolSource, options: LiveToolsOptions = {}): LiveTools {
   checkTimeout('timeoutMs', options.timeoutMs);
+  checkTimeout('approvalTimeoutMs', options.approvalTimeoutMs);
   checkTimeout('progressIntervalMs', options.progressIntervalMs);
   checkCount('concurrency', options.concurrency);
   const dialect = apiDialect(options.dialect);
@@ -412,9 +416,13 @@ async function bind(
   const start = (entry: Running): void => {
     entry.lastSent = performance.now();
     active += 1;
+    const { onToolCall, approvalTimeoutMs, trustedServers } = options;
     void executeToolCalls([entry.call], source.clients, {
       signal: entry.controller.signal,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(onToolCall === undefined ? {} : { onToolCall }),
+      ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
+      ...(trustedServers === undefined ? {} : { trustedServers }),
       onProgress: (progress) => onProgress(entry, progress),
     }).then(([outcome]) => {
       active -= 1;

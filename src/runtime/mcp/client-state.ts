@@ -1,12 +1,38 @@
 /**
  * What gemini-mcp-kit knows about the clients it manages beyond the SDK's view: which ones it
  * closed on purpose (a call cut off by that close is CLIENT_CLOSED, not a transport failure),
- * and each one's latest transport error (so a TRANSPORT error can say what broke).
+ * each one's latest transport error (so a TRANSPORT error can say what broke), and which ones
+ * reach a server its entry trusts (`trust: true`, read by the approval of calls).
  */
 import type { McpClient } from './mcp-client.js';
 
 const closing = new WeakSet<McpClient>();
 const transportErrors = new WeakMap<McpClient, { error: Error; at: number }>();
+const trusted = new WeakSet<McpClient>();
+
+/**
+ * Records that `client` reaches a server its configuration entry trusts (`trust: true`).
+ *
+ * @example
+ * ```ts
+ * if (entry.trust === true) markTrusted(client);
+ * ```
+ */
+export function markTrusted(client: McpClient): void {
+  trusted.add(client);
+}
+
+/**
+ * Whether {@link markTrusted} was called on `client`.
+ *
+ * @example
+ * ```ts
+ * isTrusted(connections.clients.get('fs')!); // true for an entry with trust: true
+ * ```
+ */
+export function isTrusted(client: McpClient): boolean {
+  return trusted.has(client);
+}
 
 /**
  * Records `client`'s transport errors from now on (keeping any `onerror` already set).

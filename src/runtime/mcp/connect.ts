@@ -17,7 +17,7 @@ import type { GenerateContentResponse, McpServer } from '../../generated/types.j
 import { checkCount, checkTimeout } from '../options.js';
 import { packageVersion } from '../version.js';
 import { withAuthorization } from './auth/pending.js';
-import { closeClient, watchClient } from './client-state.js';
+import { closeClient, markTrusted, watchClient } from './client-state.js';
 import { loadServers } from './config/index.js';
 import type {
   ConfigReadOptions,
@@ -209,6 +209,7 @@ async function openOnce(entry: ServerEntry, options: OpenOptions): Promise<OpenS
   signal?.throwIfAborted();
   const client = new Client(options.clientInfo ?? defaultClientInfo());
   watchClient(client);
+  if (entry.trust === true) markTrusted(client);
   const { features, roots } = options.featuresOf(entry.serverId);
   equipClient(client, entry.serverId, features);
   // Cancelling closes the client at once (ending a stdio server's process group): whatever the

@@ -5,14 +5,20 @@
 import { unknown } from 'zod/v4';
 import { TOO_DEEP, toolSchemaViolations } from '../../adapter/tools/tool-schemas.js';
 import type { CallItem, RejectedItem } from '../../adapter/turn/calls.js';
-import type { ResolvedCall, ToolError, ToolResult } from '../../adapter/types.js';
+import {
+  isToolError,
+  type ResolvedCall,
+  type ToolError,
+  type ToolResult,
+} from '../../adapter/types.js';
 import type { ReadNotice } from '../../generated/guards-common.js';
 import { isMcpCallToolResult, readMcpCallToolResult } from '../../generated/guards-mcp.js';
 import { type CallProgress, followProgress, progressHandler } from '../mcp/call-progress.js';
-import { transportErrorSince, wasClosed } from '../mcp/client-state.js';
+import { isTrusted, transportErrorSince, wasClosed } from '../mcp/client-state.js';
 import type { McpClient } from '../mcp/mcp-client.js';
 import { guardResults } from '../mcp/result-guard.js';
 import { checkCount, checkTimeout } from '../options.js';
+import { type ApprovalOptions, approveCall } from './approval.js';
 import { mapConcurrent } from './pool.js';
 import { describeCall, toolErrorFrom, violationError } from './tool-errors.js';
 
@@ -39,7 +45,7 @@ export interface ExecutedCall {
 export type Outcome = ExecutedCall | RejectedItem;
 
 /** Options of {@link executeToolCalls}. */
-export interface ExecuteOptions {
+export interface ExecuteOptions extends ApprovalOptions {
   /**
    * Per-call limit, in ms; the MCP request is cancelled when it passes.
    *
@@ -276,6 +282,30 @@ function executed<T>(
 }
 
 /**
+ * Runs `call` once the approval hook allows it (as it edited it), or delivers the error that
+ * answers it; without a hook, or for a call that cannot start (cancelled, unknown server), at once.
+ */
+function approvedThenExecuted<T>(
+  call: ResolvedCall,
+  clients: ClientMap,
+  options: ExecuteOptions,
+  index: number,
+  deliver: Deliver<T>,
+): Promise<T> {
+  const { onToolCall, signal } = options;
+  const client = clientOf(clients, call.serverId);
+  if (onToolCall === undefined || client === undefined || signal?.aborted) {
+    return executed(call, clients, options, index, deliver);
+  }
+  const trusted = isTrusted(client) || options.trustedServers?.includes(call.serverId) === true;
+  return approveCall(call, trusted, onToolCall, options).then((approved) =>
+    isToolError(approved)
+      ? deliver(outcome(call, performance.now(), approved))
+      : executed(approved, clients, options, index, deliver),
+  );
+}
+
+/**
  * Runs the calls of a model turn on their servers' clients, at most `concurrency` at a time,
  * and returns one {@link Outcome} per item, in order: pass `functionCalls(...).items` and a
  * rejected item comes back as it is, a call as an {@link ExecutedCall}; pass calls alone
@@ -284,8 +314,10 @@ function executed<T>(
  * CallToolResult schema or the tool's outputSchema) becomes a `ToolError` with its code; a
  * single call never throws. Timeouts and `signal` cancel the MCP request itself, so the server
  * gets `notifications/cancelled`. `onProgress` hears each call's progress notifications with
- * the call's index, id, exposed name and server. Throws INVALID_INPUT (naming the option) for a `concurrency`
- * that is not a whole number >= 1 or Infinity, or a `timeoutMs` outside (0, 2^31 - 1].
+ * the call's index, id, exposed name and server. `onToolCall` is asked before each call runs
+ * (see {@link ApprovalOptions}): a call it does not allow is answered with its error, unrun.
+ * Throws INVALID_INPUT (naming the option) for a `concurrency` that is not a whole number >= 1
+ * or Infinity, or a `timeoutMs` or `approvalTimeoutMs` outside (0, 2^31 - 1].
  *
  * @example
  * ```ts
@@ -316,19 +348,20 @@ export function executeToolCalls(
   try {
     checkCount('concurrency', options.concurrency, true);
     checkTimeout('timeoutMs', options.timeoutMs);
+    checkTimeout('approvalTimeoutMs', options.approvalTimeoutMs);
     if (items.length === 1) {
       const only = items[0]!;
       const call = toRun(only);
       return call === undefined
         ? Promise.resolve([only as RejectedItem])
-        : executed(call, clients, options, 0, inList);
+        : approvedThenExecuted(call, clients, options, 0, inList);
     }
     return mapConcurrent(items, options.concurrency ?? DEFAULT_CONCURRENCY, (item, index) => {
       try {
         const call = toRun(item);
         return call === undefined
           ? Promise.resolve(item as RejectedItem)
-          : executed(call, clients, options, index, itself);
+          : approvedThenExecuted(call, clients, options, index, itself);
       } catch (error) {
         return Promise.reject(error);
       }

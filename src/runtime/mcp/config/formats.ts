@@ -47,8 +47,11 @@ const GEMINI_CLI_SETTINGS = new Set([
   'vimMode',
 ]);
 
-/** Keys only gemini-cli writes in a server entry. */
-const GEMINI_CLI_ENTRY_KEYS = ['httpUrl', 'includeTools', 'excludeTools', 'trust'];
+/**
+ * Keys only gemini-cli writes in a server entry. (Its `trust` is read in every format, so it
+ * tells nothing: a `trust` added to a Claude Desktop entry keeps its `url` Streamable HTTP.)
+ */
+const GEMINI_CLI_ENTRY_KEYS = ['httpUrl', 'includeTools', 'excludeTools'];
 
 /** The keys gemini-mcp-kit reads in a server entry of Claude Desktop, Cursor, Claude Code or VS Code. */
 const ENTRY_KEYS = [
@@ -65,6 +68,7 @@ const ENTRY_KEYS = [
   'includeTools',
   'excludeTools',
   'runOn',
+  'trust',
 ];
 
 /** The keys gemini-mcp-kit reads in a server entry, per format. */
@@ -82,7 +86,6 @@ const IGNORED_KEYS: Readonly<Record<string, string>> = {
   description: '',
   gallery: '',
   version: '',
-  trust: 'gemini-mcp-kit asks for no confirmation before a call',
   timeout:
     "read in gemini-cli settings only (milliseconds); use connectServers' timeoutMs or --timeout",
   authProviderType: 'only OAuth with discovery (the "oauth" section) is supported',
@@ -92,8 +95,10 @@ const IGNORED_KEYS: Readonly<Record<string, string>> = {
   dev: "VS Code's watch and debug mode",
   sandbox: 'servers are not sandboxed by gemini-mcp-kit',
   sandboxEnabled: 'servers are not sandboxed by gemini-mcp-kit',
-  autoApprove: 'gemini-mcp-kit asks for no approval before a call',
-  alwaysAllow: 'gemini-mcp-kit asks for no approval before a call',
+  autoApprove:
+    'approval is the application\'s onToolCall hook; "trust": true lets its policies believe the server\'s annotations',
+  alwaysAllow:
+    'approval is the application\'s onToolCall hook; "trust": true lets its policies believe the server\'s annotations',
 };
 
 const TYPES = ['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse'] as const;
@@ -413,6 +418,11 @@ function urlAt(value: unknown, path: string, ctx: VariableContext, sent?: SentVa
   return url;
 }
 
+function trustOf(value: unknown, path: string): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value;
+  fail(path, `must be true or false, got ${quote(value)}`);
+}
+
 function runOnOf(value: unknown, path: string): RunOn | undefined {
   if (value === undefined || value === 'client' || value === 'gemini') return value;
   fail(path, `must be "client" or "gemini", got ${quote(value)}`);
@@ -451,12 +461,14 @@ export function readEntry(
   const timeoutMs =
     ctx.format === 'gemini-cli' ? timeoutOf(value.timeout, at('timeout')) : undefined;
   const runOn = runOnOf(value.runOn, at('runOn'));
+  const trust = trustOf(value.trust, at('trust'));
   const common = {
     serverId,
     pointer,
     ...(filter === undefined ? {} : { filter }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(runOn === undefined ? {} : { runOn }),
+    ...(trust === true ? { trust } : {}),
   };
   const httpUrl = ctx.format === 'gemini-cli' ? value.httpUrl : undefined;
   const remotes = [value.url, httpUrl].filter((v) => v !== undefined).length;

@@ -32,7 +32,11 @@ interface CommonServerFields {
    * (read in gemini-cli settings only; other clients use other units).
    */
   timeout?: number;
-  /** gemini-cli: skip its confirmations. gemini-mcp-kit confirms nothing: ignored, with a warning. */
+  /**
+   * gemini-cli's key: the server is trusted, so its tools' annotations (read-only, destructive,
+   * open world) are believed by the approval policies (`onToolCall`); given to the hook as
+   * `trusted`. Default: not trusted.
+   */
   trust?: boolean;
   /** A note for people: ignored. */
   description?: string;
@@ -100,7 +104,7 @@ export type ConfigFormat = 'mcp-servers' | 'vscode' | 'gemini-cli';
 export type ConfigWarningCode =
   /** A key no reader of this format knows (a misspelling, with a "did you mean"): ignored. */
   | 'UNKNOWN_KEY'
-  /** A key other clients read that gemini-mcp-kit does not act on (`trust`, a non-array `inputs`, ...): ignored. */
+  /** A key other clients read that gemini-mcp-kit does not act on (`sandbox`, a non-array `inputs`, ...): ignored. */
   | 'KEY_IGNORED'
   /**
    * A variable (`${env:NAME}`, `${NAME}`, `$NAME`) that is not set, without a default: it expands
@@ -156,6 +160,8 @@ interface EntryFields {
   timeoutMs?: number;
   /** Where the entry asks to run (its `runOn`), when it says. */
   runOn?: RunOn;
+  /** The server is trusted (its `trust`): the approval hook is told so (`trusted`). */
+  trust?: boolean;
 }
 
 /** A checked stdio entry: variables expanded, `envFile` absolute (read when connecting). */
