@@ -14,6 +14,7 @@ import { defineConfig } from 'vitest/config';
 const INTEGRATION = [
   'test/adapter/real-servers.test.ts',
   'test/cli/action.test.ts',
+  'test/cli/approval-prompt.test.ts',
   'test/cli/cli.test.ts',
   'test/cli/config-servers.test.ts',
   'test/cli/elicit-prompt.test.ts',

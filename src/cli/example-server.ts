@@ -19,10 +19,15 @@ const SNAPSHOT = {
   >,
 };
 
+/** Both tools read a frozen snapshot: they change nothing and reach nothing outside. */
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
+
 const TOOLS = [
   {
     name: 'hello',
+    title: 'Hello',
     description: 'Greets a person by name.',
+    annotations: READ_ONLY,
     inputSchema: {
       type: 'object',
       properties: { name: { type: 'string', description: 'The name of the person to greet.' } },
@@ -31,7 +36,9 @@ const TOOLS = [
   },
   {
     name: 'bitcoin_price',
+    title: 'Bitcoin price',
     description: 'The current price of one bitcoin in a currency.',
+    annotations: READ_ONLY,
     inputSchema: {
       type: 'object',
       properties: {

@@ -52,7 +52,17 @@ describe('issue 31: chat --max-tools', () => {
       turn([{ text: 'A bitcoin costs a lot.' }]),
     ]);
     const run = await runCli(
-      ['chat', '--server', example('a'), '--server', example('b'), '--max-tools', '2', 'bitcoin?'],
+      [
+        'chat',
+        '--yes',
+        '--server',
+        example('a'),
+        '--server',
+        example('b'),
+        '--max-tools',
+        '2',
+        'bitcoin?',
+      ],
       { env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: fake.baseUrl } },
     );
     expect(run.code, run.stderr).toBe(0);

@@ -56,11 +56,13 @@ describe('tools', () => {
     expect(run.stderr).toBe('');
   });
 
-  it('table: one row per tool, the servers, and "no warnings"', async () => {
+  it('table: one row per tool with its title, the servers, and "no warnings"', async () => {
     const run = await runCli(['tools', '--format', 'table']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^NAME +SERVER +TOOL +PARAMETERS$/m);
-    expect(run.stdout).toMatch(/^bitcoin_price +example +bitcoin_price +currency\*$/m);
+    expect(run.stdout).toMatch(/^NAME +SERVER +TOOL +TITLE +PARAMETERS$/m);
+    expect(run.stdout).toMatch(
+      /^bitcoin_price +example +bitcoin_price +Bitcoin price +currency\*$/m,
+    );
     expect(run.stdout).toContain(
       '2 tool(s) from 1 server(s): example (the bundled example server); schema mode json',
     );
@@ -387,7 +389,7 @@ describe('chat', () => {
       reply([{ text: 'Autumn moon rising' }]),
       reply([{ text: 'The server got its haiku.' }]),
     ]);
-    const run = await runCli(['chat', '--server', everything, 'haiku'], {
+    const run = await runCli(['chat', '--yes', '--server', everything, 'haiku'], {
       env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: fake.baseUrl },
     });
     expect(run.code, run.stderr).toBe(0);

@@ -13,7 +13,7 @@ import { EXPOSED_NAME_PATTERN, type PrefixMode } from '../../adapter/tools/names
 import type { ToolSet, ToolSetWarning } from '../../adapter/tools/toolset-types.js';
 import { GeminiMcpError } from '../../errors.js';
 import type { ReadNotice } from '../../generated/guards-common.js';
-import type { Content, GenerateContentResponse } from '../../generated/types.js';
+import type { Content, GenerateContentResponse, McpTool } from '../../generated/types.js';
 import { FileRefusal, readRegularFile } from '../../json/regular-file.js';
 import { utf8ByteLength as utf8Bytes } from '../../json/utf8.js';
 import type { SamplingOptions } from '../../runtime/mcp/features/sampling.js';
@@ -23,6 +23,7 @@ import { answerCalls } from '../../runtime/turn/answer.js';
 import { runConversation } from '../../runtime/turn/conversation.js';
 import { CliError, describeFileError, EXIT } from '../cli-error.js';
 import { type CliIo, shownMessage, shownPath, terminalSafe } from '../io.js';
+import { terminalApproval } from './approval-prompt.js';
 import { connect, type ServerFlags } from './connect.js';
 import { watchFetch } from './model-endpoint.js';
 import { progressLine } from './progress.js';
@@ -116,6 +117,13 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+/** A tool's title for people (MCP: its `title`, else `annotations.title`), when it has one. */
+function titleOf(tool: McpTool): string | undefined {
+  if (typeof tool.title === 'string') return tool.title;
+  const title = tool.annotations?.title;
+  return typeof title === 'string' ? title : undefined;
+}
+
 function parameterSummary(inputSchema: unknown): string {
   const schema = inputSchema as { properties?: Record<string, unknown>; required?: unknown };
   const names = Object.keys(schema?.properties ?? {});
@@ -155,6 +163,8 @@ export interface ChatOpts extends ServerOpts {
   format: string;
   /** The answer's text as the model sent it, control characters and all (default: escaped). */
   raw?: boolean;
+  /** Run every call without asking (default: a destructive or open-world call is asked on the terminal). */
+  yes?: boolean;
 }
 
 /**
@@ -203,11 +213,12 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
     const servers = [...connections.clients.keys()];
     if (opts.format === 'table') {
       const rows = [
-        ['NAME', 'SERVER', 'TOOL', 'PARAMETERS'],
+        ['NAME', 'SERVER', 'TOOL', 'TITLE', 'PARAMETERS'],
         ...connections.toolset.entries.map((e) => [
           e.exposedName,
           e.serverId,
           e.tool.name,
+          titleOf(e.tool) ?? '-',
           parameterSummary(e.tool.inputSchema),
         ]),
       ];
@@ -497,6 +508,7 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
       timeoutMs: opts.timeout,
       declarations: { schemaMode: opts.schemaMode },
       ...(selection === undefined ? {} : { selection }),
+      ...(opts.yes === true ? {} : { onToolCall: terminalApproval(io) }),
       onNotice: (notice) => io.stderr.write(noticeLine('the model', notice)),
       ...progress.callOptions,
       onTurn: (turn) => {

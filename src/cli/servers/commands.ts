@@ -147,6 +147,7 @@ function chatCommand(io: CliIo): Command {
       .description(
         [
           'The live loop: send PROMPT to Gemini with the tool set, run the calls it makes on the MCP servers, send the answers back, until it answers in words or --max-turns is reached. Tool calls are shown on stderr, the answer on stdout: its control characters and bidirectional overrides as visible escapes (\\x1b, \\u202e; line feeds and tabs kept), whether stdout is a terminal or a pipe, since a pipe often ends at one; --raw prints the bytes as the model sent them.',
+          'Before a call that may destroy data or reach beyond a closed world (the tool\'s annotations say so, or say nothing), chat asks on the terminal, showing the tool\'s title, its server and the arguments; annotations are believed only for a server whose configuration entry says "trust": true, so every call of another server is asked. Off a terminal (stdin not a TTY) such a call is declined, said on stderr, and the model is told; --yes runs every call without asking.',
           'Servers may ask for completions of their own (MCP sampling): chat serves them with the same model, at most 10 per server and minute and 4096 tokens each, and shows each request on stderr; --no-sampling declares no sampling capability.',
           'Needs GEMINI_API_KEY (https://aistudio.google.com/apikey) and the @google/genai package. GOOGLE_GEMINI_BASE_URL points @google/genai at another endpoint.',
           'With --dialect vertex-v1 or vertex-v1beta1 (vertex: v1beta1), it talks to Vertex AI through @google/genai, which reads GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (application default credentials) or GOOGLE_API_KEY (express mode); GOOGLE_VERTEX_BASE_URL points it at another endpoint.',
@@ -188,6 +189,10 @@ function chatCommand(io: CliIo): Command {
     .option(
       '--raw',
       "print the answer's text as the model sent it (default: control characters and bidirectional overrides shown as escapes such as \\x1b, on a terminal or not)",
+    )
+    .option(
+      '-y, --yes',
+      'run every call without asking (default: a call that may destroy data or reach beyond a closed world, every call of a server without "trust": true, is asked on the terminal, and declined when stdin is not one)',
     )
     .action(async (words: string[], opts: ChatOpts) =>
       (await import('./actions.js')).runChat(io, words, opts),

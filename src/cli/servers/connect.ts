@@ -17,8 +17,9 @@ import { placeServers } from '../../runtime/mcp/server-side.js';
 import { CliError, describeFileError } from '../cli-error.js';
 import { shownMessage, shownPath } from '../io.js';
 import { cliAuth } from './auth.js';
-import { type PromptIo, terminalElicitation } from './elicit-prompt.js';
+import { terminalElicitation } from './elicit-prompt.js';
 import { ServerLog } from './log.js';
+import type { PromptIo } from './terminal-turns.js';
 import { flagWarnings, toolFilters } from './tool-filters.js';
 
 /** The server options every server-using command takes. */
@@ -94,7 +95,10 @@ function parseServerFlag(flag: string): ServerEntry {
   return { serverId: name, pointer, transport: 'stdio', config: { command, args } };
 }
 
-/** The bundled example server: dist/cli/example-server.js (or its .ts source under tsx). */
+/**
+ * The bundled example server: dist/cli/example-server.js (or its .ts source under tsx), trusted
+ * (it is this package's own code), so `chat` believes its tools' read-only annotations.
+ */
 function exampleServer(): ServerConfig {
   const fromSource = import.meta.url.endsWith('.ts');
   const script = fileURLToPath(
@@ -103,6 +107,7 @@ function exampleServer(): ServerConfig {
   return {
     command: process.execPath,
     args: fromSource ? ['--import', 'tsx', script] : [script],
+    trust: true,
   };
 }
 

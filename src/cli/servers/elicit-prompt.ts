@@ -14,12 +14,7 @@ import {
   fieldProblem,
 } from '../../runtime/mcp/features/elicitation.js';
 import { terminalSafe } from '../io.js';
-
-/** The streams the prompt uses: questions go to stderr, so stdout keeps the command's output. */
-export interface PromptIo {
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-}
+import { inTurn, isInteractive, type PromptIo } from './terminal-turns.js';
 
 /** Thrown inside a prompt when the user ends it (Ctrl-C, Ctrl-D) or the server gives up. */
 class Dismissed extends Error {}
@@ -169,7 +164,7 @@ async function askOnTerminal(
 
 /**
  * The CLI's elicitation: asks on the terminal when stdin and stderr are both terminals (Ctrl-C
- * or Ctrl-D cancels the form), one question at a time across servers; declines otherwise, with a
+ * or Ctrl-D cancels the form), one question at a time across servers and call approvals; declines otherwise, with a
  * line on stderr naming the server and what it asked.
  *
  * @example
@@ -178,8 +173,7 @@ async function askOnTerminal(
  * ```
  */
 export function terminalElicitation(io: PromptIo): ElicitationOptions {
-  const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
-  let queue: Promise<unknown> = Promise.resolve();
+  const interactive = isInteractive(io);
   return {
     onElicitation(query, { serverId, signal }) {
       if (!interactive) {
@@ -188,9 +182,7 @@ export function terminalElicitation(io: PromptIo): ElicitationOptions {
         );
         return { action: 'decline' };
       }
-      const answer = queue.then(() => askOnTerminal(io, serverId, query, signal));
-      queue = answer.catch(() => undefined);
-      return answer;
+      return inTurn(io, () => askOnTerminal(io, serverId, query, signal));
     },
   };
 }
