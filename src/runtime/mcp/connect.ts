@@ -287,7 +287,8 @@ async function openAll(entries: ServerEntry[], options: OpenOptions): Promise<Op
  * gives `UNAUTHORIZED` instead. A `timeoutMs` outside (0, 2^31 - 1], or a `maxMessageBytes` or
  * `maxPendingServerRequests` that is not a whole number >= 1, is refused with INVALID_INPUT
  * naming the option, and so are bad `capabilities`. Each client declares only the capabilities configured for its server
- * (elicitation, roots, sampling), with their handlers in place before it connects.
+ * (elicitation, roots, sampling), with their handlers in place before it connects. An entry's
+ * `trust: true` goes with its client: the approval hook (`onToolCall`) hears it as `trusted`.
  *
  * @example
  * ```ts
