@@ -8,12 +8,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ToolRanker, toolSelection } from '../../src/adapter/selection/selection.js';
+import type { FunctionTool, SchemaMode } from '../../src/adapter/shapes.js';
+import { geminiTools } from '../../src/adapter/tools/declarations.js';
 import { buildToolSet } from '../../src/adapter/tools/toolset.js';
 import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import type { Content, GenerateContentResponse, Part } from '../../src/generated/types.js';
 import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
 import type { Generate, GenerateRequest } from '../../src/runtime/model/generate.js';
+import { answerCalls } from '../../src/runtime/turn/answer.js';
 import { runConversation } from '../../src/runtime/turn/conversation.js';
 import { inMemoryServers } from '../support/runtime-servers.js';
 
@@ -279,6 +282,88 @@ describe('issue 31 item 3: progressive discovery in runConversation', () => {
       expect((error as GeminiMcpError).code).toBe('INVALID_INPUT');
       expect((error as GeminiMcpError).path).toBe(`/${Object.keys(options)[0]}`);
     }
+  });
+});
+
+describe('issue 31 item 3: selection in a loop of your own (geminiTools budget.select, answerCalls discovery)', () => {
+  const declaredNames = (tools: readonly FunctionTool<SchemaMode>[]): string[] =>
+    tools.flatMap((tool) => tool.functionDeclarations.map((d) => d.name));
+
+  it('issue 31: geminiTools declares gmk__search_tools alone, answerCalls answers the search (id kept, no server asked), and the next geminiTools declares what it loaded; the loaded tool runs on its server', async () => {
+    const discovery = toolSelection({ maxResults: 2 }).discovery();
+    const first = geminiTools(toolset, { budget: { select: discovery } });
+    expect(declaredNames(first)).toEqual(['gmk__search_tools']);
+    const searched = await answerCalls(
+      respond([search('s1', 'bitcoin price in a currency')]),
+      toolset,
+      new Map(), // no server is asked for a search
+      { discovery },
+    );
+    const reply = searched.parts[0]?.functionResponse;
+    expect([reply?.id, reply?.name]).toEqual(['s1', 'gmk__search_tools']);
+    expect(discovery.loaded()[0]).toBe('bitcoin_price');
+    const second = geminiTools(toolset, { budget: { select: discovery } });
+    expect(declaredNames(second)).toEqual(['gmk__search_tools', ...discovery.loaded()]);
+    const ran = await answerCalls(
+      respond([{ functionCall: { id: 'b1', name: 'bitcoin_price', args: { currency: 'EUR' } } }]),
+      toolset,
+      clients,
+      { discovery },
+    );
+    expect(ran.parts[0]?.functionResponse).toMatchObject({ id: 'b1', name: 'bitcoin_price' });
+    expect(JSON.stringify(ran.parts[0]?.functionResponse?.response)).toContain('EUR');
+  });
+
+  it('issue 31: the discovery keeps geminiTools to its maxTools (the search counted) and declares the search in the schema mode asked; without a discovery answerCalls rejects the search as unknown', async () => {
+    const discovery = toolSelection({ maxTools: 3, maxResults: 5 }).discovery();
+    await discovery.search({ query: 'filler task warehouse inventory' }); // no request planned yet: nothing to load
+    expect(discovery.loaded()).toEqual([]);
+    geminiTools(toolset, { budget: { select: discovery } });
+    await discovery.search({ query: 'filler task warehouse inventory' });
+    expect(discovery.loaded()).toHaveLength(2);
+    const openapi = geminiTools(toolset, {
+      schemaMode: 'openapi',
+      budget: { select: discovery },
+    });
+    expect(declaredNames(openapi)).toHaveLength(3);
+    expect(openapi[0]?.functionDeclarations[0]).toMatchObject({
+      name: 'gmk__search_tools',
+      parameters: { type: 'OBJECT', required: ['query'] },
+    });
+    const unknown = await answerCalls(respond([search('s1', 'bitcoin')]), toolset, clients);
+    expect(unknown.parts[0]?.functionResponse?.name).toBe('gmk__search_tools');
+    expect(unknown.parts[0]?.functionResponse?.response).toMatchObject({
+      error: expect.stringContaining('UNKNOWN_FUNCTION'),
+    });
+  });
+
+  it('issue 31 item 5: toolConfig names the declared functions for modes ANY and VALIDATED, and is undefined for AUTO', () => {
+    for (const mode of ['ANY', 'VALIDATED'] as const) {
+      const discovery = toolSelection({ mode }).discovery();
+      const tools = geminiTools(toolset, { budget: { select: discovery } });
+      expect(discovery.toolConfig(tools)).toEqual({
+        functionCallingConfig: { mode, allowedFunctionNames: ['gmk__search_tools'] },
+      });
+    }
+    const auto = toolSelection().discovery();
+    expect(auto.toolConfig(geminiTools(toolset, { budget: { select: auto } }))).toBeUndefined();
+  });
+
+  it('issue 31: a discovery as budget.select of runConversation is INVALID_INPUT naming the selection option, before any request', async () => {
+    const { generate, asked } = scripted([respond([{ text: 'never' }])]);
+    const discovery = toolSelection().discovery();
+    const error = await runConversation({
+      generate,
+      toolset,
+      clients,
+      contents: [USER],
+      declarations: { budget: { select: discovery } },
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GeminiMcpError);
+    expect((error as GeminiMcpError).code).toBe('INVALID_INPUT');
+    expect((error as GeminiMcpError).message).toContain('selection');
+    expect((error as GeminiMcpError).path).toBe('/budget/select');
+    expect(asked).toHaveLength(0);
   });
 });
 
