@@ -7,6 +7,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryTerms } from '../../src/adapter/selection/query-words.js';
 import { type ToolRanker, toolSelection } from '../../src/adapter/selection/selection.js';
 import type { FunctionTool, SchemaMode } from '../../src/adapter/shapes.js';
 import { geminiTools } from '../../src/adapter/tools/declarations.js';
@@ -390,5 +391,48 @@ describe('issue 31 item 3: the BM25F ranking', () => {
       'list_issues',
     );
     expect(await selection.rank('zzzz qqqq', camel.entries, 5)).toEqual([]);
+  });
+
+  it('issue 31: a query word that stands for a tool-side word finds the tool named with it ("provision" a create tool, "PR" a pull request tool), listed after a tool that would win on the shared words alone', async () => {
+    const selection = toolSelection();
+    const { toolset: set } = buildToolSet([
+      {
+        serverId: 'db',
+        tools: [
+          {
+            name: 'db_query',
+            description: 'Runs SQL on a database.',
+            inputSchema: { type: 'object' },
+          },
+          {
+            name: 'db_create',
+            description: 'Creates a new, empty database on the server given.',
+            inputSchema: { type: 'object' },
+          },
+          { name: 'create_issue', description: 'Opens an issue.', inputSchema: { type: 'object' } },
+          { name: 'create_pull_request', inputSchema: { type: 'object' } },
+        ],
+      },
+    ]);
+    const top = async (query: string) =>
+      (await selection.rank(query, set.entries, 1))[0]?.exposedName;
+    expect(await top('provision a database')).toBe('db_create');
+    expect(await top('open a PR')).toBe('create_pull_request');
+    // The stand-ins go to the query at a weight of their own, never over a word it holds.
+    expect(queryTerms('fetch the repo')).toEqual(
+      new Map([
+        ['fetch', 1],
+        ['repo', 1],
+        ['get', 1],
+        ['repositori', 1],
+      ]),
+    );
+    expect(queryTerms('get, then fetch: get')).toEqual(
+      new Map([
+        ['get', 2],
+        ['fetch', 1],
+      ]),
+    );
+    expect(queryTerms('open a PR').get('pull')).toBe(0.5);
   });
 });

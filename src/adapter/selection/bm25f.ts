@@ -9,6 +9,7 @@
  */
 import { isJsonObject } from '../../json/object.js';
 import type { ToolSetEntry } from '../tools/toolset-types.js';
+import { queryTerms } from './query-words.js';
 import { words } from './tokens.js';
 
 /** The fields of a tool's document. */
@@ -144,11 +145,9 @@ export function buildBm25fIndex(
   return { size, postings };
 }
 
-/** Tools scored for a query, best first: indexes into the indexed entries. */
+/** Tools scored for a query (its words and their stand-ins, query-words.ts), best first: indexes into the indexed entries. */
 export function scoreQuery(index: Bm25fIndex, query: string, limit: number): number[] {
-  const counts = new Map<string, number>();
-  for (const word of words(query)) counts.set(word, (counts.get(word) ?? 0) + 1);
-  return topDocs(index, counts, limit);
+  return topDocs(index, queryTerms(query), limit);
 }
 
 /** The `limit` best tools for weighted query terms (a score above 0), ties to the earlier tool. */
