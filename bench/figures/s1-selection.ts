@@ -290,7 +290,7 @@ export async function s1Selection(ctx: BenchContext): Promise<Figure> {
         `CPU of the first search over the ${entries.length} corpus tools (index build)`,
         formatMs(ms(indexCpu)),
         undefined,
-        'none (once per tool set; brief: a few hundred ms at most)',
+        'none (once per tool set)',
       ),
       valueCheck(
         `CPU of a turn with selection over ${large.entries.length} tools`,
