@@ -141,7 +141,7 @@ export async function s1Selection(ctx: BenchContext): Promise<Figure> {
   const loadStart = loadNow();
   const load = async <T>(path: string): Promise<T> =>
     (await import(pathToFileURL(join(ctx.lib.dist, path)).href)) as T;
-  const { toolSelection, Discovery, searchDeclaration, withSearch } = await load<Selection>(
+  const { toolSelection, Discovery, withSearch } = await load<Selection>(
     'adapter/selection/selection.js',
   );
   const { buildBm25fIndex } = await load<Bm25f>('adapter/selection/bm25f.js');
@@ -195,7 +195,10 @@ export async function s1Selection(ctx: BenchContext): Promise<Figure> {
       'BM25F over stemmed words of name, title, description, parameters, server (the query words alone)',
       results.bm25f,
     ],
-    ['toolSelection: that BM25F, the query words and their stand-ins (query-words.ts)', results.ours],
+    [
+      'toolSelection: that BM25F, the query words and their stand-ins (query-words.ts)',
+      results.ours,
+    ],
   ].map(([label, q]) => ({
     label: `${label as string}: recall@10 (hit@10)`,
     value: `${pct((q as Quality).recall)} (${pct((q as Quality).hit)})`,
@@ -206,8 +209,8 @@ export async function s1Selection(ctx: BenchContext): Promise<Figure> {
   // calls resolve against), and one search call (ranking and the reply).
   const large = ctx.lib.buildToolSet(ctx.replicated(ctx.quick ? 2_000 : LARGE)).toolset;
   const budget = resolveBudget();
-  const reserved = [searchDeclaration('json')];
   const discovery = new Discovery(selection);
+  const reserved = discovery.reserved('json');
   const turn = () => {
     const fitted = fitToolSet(large, {}, { budget, reserved, select: discovery.select });
     return [fittedTools(fitted), withSearch(declaredToolSet(large, fitted))];

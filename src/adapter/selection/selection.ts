@@ -252,7 +252,7 @@ const SEARCH_DECLARATIONS = {
 } as const;
 
 /** The search function's declaration in a schema mode (its schema as the other tools' are). */
-export function searchDeclaration(mode: 'json' | 'openapi'): FunctionDeclaration {
+function searchDeclaration(mode: 'json' | 'openapi'): FunctionDeclaration {
   return SEARCH_DECLARATIONS[mode] as FunctionDeclaration;
 }
 
