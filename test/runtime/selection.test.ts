@@ -7,6 +7,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBm25fIndex } from '../../src/adapter/selection/bm25f.js';
 import { queryTerms } from '../../src/adapter/selection/query-words.js';
 import { type ToolRanker, toolSelection } from '../../src/adapter/selection/selection.js';
 import type { FunctionTool, SchemaMode } from '../../src/adapter/shapes.js';
@@ -391,6 +392,39 @@ describe('issue 31 item 3: the BM25F ranking', () => {
       'list_issues',
     );
     expect(await selection.rank('zzzz qqqq', camel.entries, 5)).toEqual([]);
+  });
+
+  it("issue 31: the index holds each (term, tool) pair's BM25F contribution: field frequencies normalised by field length, weighted, saturated once, times the idf", () => {
+    const parameters = {
+      weights: { name: 3, title: 2, description: 1, parameters: 0.3, server: 0.5 },
+      b: { name: 0.3, title: 0.3, description: 0.75, parameters: 0.75, server: 0 },
+      k1: 1.2,
+    };
+    const { toolset: set } = buildToolSet([
+      {
+        serverId: 'srv',
+        tools: [
+          { name: 'alpha_beta', description: 'Beta gamma gamma.', inputSchema: { type: 'object' } },
+          { name: 'delta', description: 'Gamma.', inputSchema: { type: 'object' } },
+        ],
+      },
+    ]);
+    const index = buildBm25fIndex(set.entries, parameters);
+    // Field lengths: names 2 and 1 words (average 1.5), descriptions 3 and 1 (average 2).
+    const norm = (b: number, length: number, average: number) => 1 - b + (b * length) / average;
+    const idf = (n: number) => Math.log(1 + (2 - n + 0.5) / (n + 0.5));
+    const score = (tf: number, n: number) => (idf(n) * tf) / (1.2 + tf);
+    const gammaA = (1 * 2) / norm(0.75, 3, 2);
+    const gammaB = (1 * 1) / norm(0.75, 1, 2);
+    const betaA = (3 * 1) / norm(0.3, 2, 1.5) + (1 * 1) / norm(0.75, 3, 2);
+    const gamma = index.postings.get('gamma');
+    expect([...(gamma?.docs ?? [])]).toEqual([0, 1]);
+    expect(gamma?.scores[0]).toBeCloseTo(score(gammaA, 2), 12);
+    expect(gamma?.scores[1]).toBeCloseTo(score(gammaB, 2), 12);
+    const beta = index.postings.get('beta');
+    expect([...(beta?.docs ?? [])]).toEqual([0]);
+    expect(beta?.scores[0]).toBeCloseTo(score(betaA, 1), 12);
+    expect(index.postings.get('srv')?.docs.length).toBe(2);
   });
 
   it('issue 31: a query word that stands for a tool-side word finds the tool named with it ("provision" a create tool, "PR" a pull request tool), listed after a tool that would win on the shared words alone', async () => {

@@ -99,7 +99,7 @@ export function selectorOf(
   if (select === undefined || typeof select === 'function') return select;
   throw new GeminiMcpError(
     'INVALID_INPUT',
-    'budget.select takes a tool discovery in geminiTools only: give runConversation `selection: toolSelection(...)` instead',
+    'budget.select takes a tool discovery in geminiTools only: give runConversation the policy of the discovery as its `selection` option instead',
     { path: '/budget/select', data: { expected: 'a DeclarationSelector function' } },
   );
 }
