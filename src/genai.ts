@@ -132,6 +132,7 @@ export type {
   StructuredMode,
   ToGeminiSchemaOptions,
   ToolDeclarationWarning,
+  ToolDiscovery,
   ToolError,
   ToolErrorCode,
   ToolFilter,

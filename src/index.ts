@@ -21,6 +21,7 @@
 export type { ApiDialect, Dialect } from './adapter/dialect.js';
 export type {
   SelectionMode,
+  ToolDiscovery,
   ToolRanker,
   ToolSelection,
   ToolSelectionOptions,

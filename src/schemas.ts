@@ -31,6 +31,7 @@ export type {
   DeclarationBudgetOptions,
   DeclarationCandidate,
   DeclarationSelector,
+  DiscoverySelector,
   SelectionContext,
 } from './adapter/tools/fit.js';
 export { isBudgetWarning } from './adapter/tools/fit.js';

@@ -7,13 +7,18 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBm25fIndex } from '../../src/adapter/selection/bm25f.js';
+import { queryTerms } from '../../src/adapter/selection/query-words.js';
 import { type ToolRanker, toolSelection } from '../../src/adapter/selection/selection.js';
+import type { FunctionTool, SchemaMode } from '../../src/adapter/shapes.js';
+import { geminiTools } from '../../src/adapter/tools/declarations.js';
 import { buildToolSet } from '../../src/adapter/tools/toolset.js';
 import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import type { Content, GenerateContentResponse, Part } from '../../src/generated/types.js';
 import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
 import type { Generate, GenerateRequest } from '../../src/runtime/model/generate.js';
+import { answerCalls } from '../../src/runtime/turn/answer.js';
 import { runConversation } from '../../src/runtime/turn/conversation.js';
 import { inMemoryServers } from '../support/runtime-servers.js';
 
@@ -282,6 +287,88 @@ describe('issue 31 item 3: progressive discovery in runConversation', () => {
   });
 });
 
+describe('issue 31 item 3: selection in a loop of your own (geminiTools budget.select, answerCalls discovery)', () => {
+  const declaredNames = (tools: readonly FunctionTool<SchemaMode>[]): string[] =>
+    tools.flatMap((tool) => tool.functionDeclarations.map((d) => d.name));
+
+  it('issue 31: geminiTools declares gmk__search_tools alone, answerCalls answers the search (id kept, no server asked), and the next geminiTools declares what it loaded; the loaded tool runs on its server', async () => {
+    const discovery = toolSelection({ maxResults: 2 }).discovery();
+    const first = geminiTools(toolset, { budget: { select: discovery } });
+    expect(declaredNames(first)).toEqual(['gmk__search_tools']);
+    const searched = await answerCalls(
+      respond([search('s1', 'bitcoin price in a currency')]),
+      toolset,
+      new Map(), // no server is asked for a search
+      { discovery },
+    );
+    const reply = searched.parts[0]?.functionResponse;
+    expect([reply?.id, reply?.name]).toEqual(['s1', 'gmk__search_tools']);
+    expect(discovery.loaded()[0]).toBe('bitcoin_price');
+    const second = geminiTools(toolset, { budget: { select: discovery } });
+    expect(declaredNames(second)).toEqual(['gmk__search_tools', ...discovery.loaded()]);
+    const ran = await answerCalls(
+      respond([{ functionCall: { id: 'b1', name: 'bitcoin_price', args: { currency: 'EUR' } } }]),
+      toolset,
+      clients,
+      { discovery },
+    );
+    expect(ran.parts[0]?.functionResponse).toMatchObject({ id: 'b1', name: 'bitcoin_price' });
+    expect(JSON.stringify(ran.parts[0]?.functionResponse?.response)).toContain('EUR');
+  });
+
+  it('issue 31: the discovery keeps geminiTools to its maxTools (the search counted) and declares the search in the schema mode asked; without a discovery answerCalls rejects the search as unknown', async () => {
+    const discovery = toolSelection({ maxTools: 3, maxResults: 5 }).discovery();
+    await discovery.search({ query: 'filler task warehouse inventory' }); // no request planned yet: nothing to load
+    expect(discovery.loaded()).toEqual([]);
+    geminiTools(toolset, { budget: { select: discovery } });
+    await discovery.search({ query: 'filler task warehouse inventory' });
+    expect(discovery.loaded()).toHaveLength(2);
+    const openapi = geminiTools(toolset, {
+      schemaMode: 'openapi',
+      budget: { select: discovery },
+    });
+    expect(declaredNames(openapi)).toHaveLength(3);
+    expect(openapi[0]?.functionDeclarations[0]).toMatchObject({
+      name: 'gmk__search_tools',
+      parameters: { type: 'OBJECT', required: ['query'] },
+    });
+    const unknown = await answerCalls(respond([search('s1', 'bitcoin')]), toolset, clients);
+    expect(unknown.parts[0]?.functionResponse?.name).toBe('gmk__search_tools');
+    expect(unknown.parts[0]?.functionResponse?.response).toMatchObject({
+      error: expect.stringContaining('UNKNOWN_FUNCTION'),
+    });
+  });
+
+  it('issue 31 item 5: toolConfig names the declared functions for modes ANY and VALIDATED, and is undefined for AUTO', () => {
+    for (const mode of ['ANY', 'VALIDATED'] as const) {
+      const discovery = toolSelection({ mode }).discovery();
+      const tools = geminiTools(toolset, { budget: { select: discovery } });
+      expect(discovery.toolConfig(tools)).toEqual({
+        functionCallingConfig: { mode, allowedFunctionNames: ['gmk__search_tools'] },
+      });
+    }
+    const auto = toolSelection().discovery();
+    expect(auto.toolConfig(geminiTools(toolset, { budget: { select: auto } }))).toBeUndefined();
+  });
+
+  it('issue 31: a discovery as budget.select of runConversation is INVALID_INPUT naming the selection option, before any request', async () => {
+    const { generate, asked } = scripted([respond([{ text: 'never' }])]);
+    const discovery = toolSelection().discovery();
+    const error = await runConversation({
+      generate,
+      toolset,
+      clients,
+      contents: [USER],
+      declarations: { budget: { select: discovery } },
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GeminiMcpError);
+    expect((error as GeminiMcpError).code).toBe('INVALID_INPUT');
+    expect((error as GeminiMcpError).message).toContain('selection');
+    expect((error as GeminiMcpError).path).toBe('/budget/select');
+    expect(asked).toHaveLength(0);
+  });
+});
+
 describe('issue 31 item 3: the BM25F ranking', () => {
   it('issue 31: deterministic, stemmed, identifiers split: "prices of bitcoins" finds bitcoin_price first; the same query, the same list', async () => {
     const selection = toolSelection();
@@ -305,5 +392,81 @@ describe('issue 31 item 3: the BM25F ranking', () => {
       'list_issues',
     );
     expect(await selection.rank('zzzz qqqq', camel.entries, 5)).toEqual([]);
+  });
+
+  it("issue 31: the index holds each (term, tool) pair's BM25F contribution: field frequencies normalised by field length, weighted, saturated once, times the idf", () => {
+    const parameters = {
+      weights: { name: 3, title: 2, description: 1, parameters: 0.3, server: 0.5 },
+      b: { name: 0.3, title: 0.3, description: 0.75, parameters: 0.75, server: 0 },
+      k1: 1.2,
+    };
+    const { toolset: set } = buildToolSet([
+      {
+        serverId: 'srv',
+        tools: [
+          { name: 'alpha_beta', description: 'Beta gamma gamma.', inputSchema: { type: 'object' } },
+          { name: 'delta', description: 'Gamma.', inputSchema: { type: 'object' } },
+        ],
+      },
+    ]);
+    const index = buildBm25fIndex(set.entries, parameters);
+    // Field lengths: names 2 and 1 words (average 1.5), descriptions 3 and 1 (average 2).
+    const norm = (b: number, length: number, average: number) => 1 - b + (b * length) / average;
+    const idf = (n: number) => Math.log(1 + (2 - n + 0.5) / (n + 0.5));
+    const score = (tf: number, n: number) => (idf(n) * tf) / (1.2 + tf);
+    const gammaA = (1 * 2) / norm(0.75, 3, 2);
+    const gammaB = (1 * 1) / norm(0.75, 1, 2);
+    const betaA = (3 * 1) / norm(0.3, 2, 1.5) + (1 * 1) / norm(0.75, 3, 2);
+    const gamma = index.postings.get('gamma');
+    expect([...(gamma?.docs ?? [])]).toEqual([0, 1]);
+    expect(gamma?.scores[0]).toBeCloseTo(score(gammaA, 2), 12);
+    expect(gamma?.scores[1]).toBeCloseTo(score(gammaB, 2), 12);
+    const beta = index.postings.get('beta');
+    expect([...(beta?.docs ?? [])]).toEqual([0]);
+    expect(beta?.scores[0]).toBeCloseTo(score(betaA, 1), 12);
+    expect(index.postings.get('srv')?.docs.length).toBe(2);
+  });
+
+  it('issue 31: a query word that stands for a tool-side word finds the tool named with it ("provision" a create tool, "PR" a pull request tool), listed after a tool that would win on the shared words alone', async () => {
+    const selection = toolSelection();
+    const { toolset: set } = buildToolSet([
+      {
+        serverId: 'db',
+        tools: [
+          {
+            name: 'db_query',
+            description: 'Runs SQL on a database.',
+            inputSchema: { type: 'object' },
+          },
+          {
+            name: 'db_create',
+            description: 'Creates a new, empty database on the server given.',
+            inputSchema: { type: 'object' },
+          },
+          { name: 'create_issue', description: 'Opens an issue.', inputSchema: { type: 'object' } },
+          { name: 'create_pull_request', inputSchema: { type: 'object' } },
+        ],
+      },
+    ]);
+    const top = async (query: string) =>
+      (await selection.rank(query, set.entries, 1))[0]?.exposedName;
+    expect(await top('provision a database')).toBe('db_create');
+    expect(await top('open a PR')).toBe('create_pull_request');
+    // The stand-ins go to the query at a weight of their own, never over a word it holds.
+    expect(queryTerms('fetch the repo')).toEqual(
+      new Map([
+        ['fetch', 1],
+        ['repo', 1],
+        ['get', 1],
+        ['repositori', 1],
+      ]),
+    );
+    expect(queryTerms('get, then fetch: get')).toEqual(
+      new Map([
+        ['get', 2],
+        ['fetch', 1],
+      ]),
+    );
+    expect(queryTerms('open a PR').get('pull')).toBe(0.5);
   });
 });

@@ -9,6 +9,7 @@
  */
 import { isJsonObject } from '../../json/object.js';
 import type { ToolSetEntry } from '../tools/toolset-types.js';
+import { queryTerms } from './query-words.js';
 import { words } from './tokens.js';
 
 /** The fields of a tool's document. */
@@ -90,65 +91,103 @@ export interface Bm25fIndex {
 
 /**
  * Builds the index of `entries`: each (term, tool) pair's whole BM25F contribution is computed
- * here, so a query only adds them up.
+ * here, so a query only adds them up. Terms are numbered as first met and counted in typed
+ * arrays (no map per tool and field), and each posting list is allocated at its final size.
  */
 export function buildBm25fIndex(
   entries: readonly ToolSetEntry[],
   parameters: Bm25fParameters = DEFAULT_BM25F,
 ): Bm25fIndex {
   const size = entries.length;
-  const termsOf: Map<string, number>[][] = entries.map((entry) => {
+  const fieldCount = FIELDS.length;
+  const ids = new Map<string, number>();
+  const terms: string[] = [];
+  // Each tool's fields as term ids, and their lengths.
+  const tokens: Int32Array[] = [];
+  const lengths = new Float64Array(size * fieldCount);
+  const totals = new Float64Array(fieldCount);
+  entries.forEach((entry, doc) => {
     const texts = fieldTexts(entry);
-    return FIELDS.map((field) => {
-      const counts = new Map<string, number>();
-      for (const word of words(texts[field])) counts.set(word, (counts.get(word) ?? 0) + 1);
-      return counts;
+    FIELDS.forEach((field, f) => {
+      const found = words(texts[field]);
+      const row = new Int32Array(found.length);
+      found.forEach((word, i) => {
+        let id = ids.get(word);
+        if (id === undefined) {
+          id = terms.length;
+          ids.set(word, id);
+          terms.push(word);
+        }
+        row[i] = id;
+      });
+      tokens.push(row);
+      lengths[doc * fieldCount + f] = found.length;
+      totals[f]! += found.length;
     });
   });
-  const lengths = termsOf.map((fields) =>
-    fields.map((counts) => [...counts.values()].reduce((sum, n) => sum + n, 0)),
-  );
-  const average = FIELDS.map(
-    (_, f) => lengths.reduce((sum, fields) => sum + fields[f]!, 0) / Math.max(size, 1) || 1,
-  );
-  /** Per term: the tools and their weighted, normalised frequency. */
-  const found = new Map<string, { docs: number[]; tf: number[] }>();
-  termsOf.forEach((fields, doc) => {
-    const tf = new Map<string, number>();
-    fields.forEach((counts, f) => {
+  const average = Array.from(totals, (total) => total / Math.max(size, 1) || 1);
+  // Per tool: its terms and their weighted, normalised frequency; per term: how many tools.
+  const counts = new Int32Array(terms.length);
+  const tf = new Float64Array(terms.length);
+  const df = new Int32Array(terms.length);
+  const docTerms: Int32Array[] = [];
+  const docTf: Float64Array[] = [];
+  const inDoc: number[] = [];
+  const inField: number[] = [];
+  for (let doc = 0; doc < size; doc++) {
+    inDoc.length = 0;
+    for (let f = 0; f < fieldCount; f++) {
       const field = FIELDS[f]!;
-      const norm =
-        1 - parameters.b[field] + (parameters.b[field] * lengths[doc]![f]!) / average[f]!;
-      const weight = parameters.weights[field] / norm;
-      for (const [term, count] of counts) tf.set(term, (tf.get(term) ?? 0) + weight * count);
-    });
-    for (const [term, value] of tf) {
-      let posting = found.get(term);
-      if (posting === undefined) {
-        posting = { docs: [], tf: [] };
-        found.set(term, posting);
+      const row = tokens[doc * fieldCount + f]!;
+      inField.length = 0;
+      for (const id of row) {
+        if (counts[id] === 0) inField.push(id);
+        counts[id]!++;
       }
-      posting.docs.push(doc);
-      posting.tf.push(value);
+      const norm =
+        1 -
+        parameters.b[field] +
+        (parameters.b[field] * lengths[doc * fieldCount + f]!) / average[f]!;
+      const weight = parameters.weights[field] / norm;
+      for (const id of inField) {
+        if (tf[id] === 0) inDoc.push(id);
+        tf[id]! += weight * counts[id]!;
+        counts[id] = 0;
+      }
     }
-  });
-  const { k1 } = parameters;
-  const postings = new Map<string, { docs: Int32Array; scores: Float64Array }>();
-  for (const [term, { docs, tf }] of found) {
-    const idf = Math.log(1 + (size - docs.length + 0.5) / (docs.length + 0.5));
-    postings.set(term, {
-      docs: Int32Array.from(docs),
-      scores: Float64Array.from(tf, (value) => (idf * value) / (k1 + value)),
-    });
+    const ordered = Int32Array.from(inDoc);
+    docTerms.push(ordered);
+    docTf.push(Float64Array.from(ordered, (id) => tf[id]!));
+    for (const id of ordered) {
+      df[id]!++;
+      tf[id] = 0;
+    }
   }
+  const { k1 } = parameters;
+  const docsOf = Array.from(df, (n) => new Int32Array(n));
+  const scoresOf = Array.from(df, (n) => new Float64Array(n));
+  const idf = Float64Array.from(df, (n) => Math.log(1 + (size - n + 0.5) / (n + 0.5)));
+  const filled = new Int32Array(terms.length);
+  for (let doc = 0; doc < size; doc++) {
+    const ordered = docTerms[doc]!;
+    const values = docTf[doc]!;
+    for (let i = 0; i < ordered.length; i++) {
+      const id = ordered[i]!;
+      const at = filled[id]!++;
+      docsOf[id]![at] = doc;
+      scoresOf[id]![at] = (idf[id]! * values[i]!) / (k1 + values[i]!);
+    }
+  }
+  const postings = new Map<string, { docs: Int32Array; scores: Float64Array }>();
+  terms.forEach((term, id) => {
+    postings.set(term, { docs: docsOf[id]!, scores: scoresOf[id]! });
+  });
   return { size, postings };
 }
 
-/** Tools scored for a query, best first: indexes into the indexed entries. */
+/** Tools scored for a query (its words and their stand-ins, query-words.ts), best first: indexes into the indexed entries. */
 export function scoreQuery(index: Bm25fIndex, query: string, limit: number): number[] {
-  const counts = new Map<string, number>();
-  for (const word of words(query)) counts.set(word, (counts.get(word) ?? 0) + 1);
-  return topDocs(index, counts, limit);
+  return topDocs(index, queryTerms(query), limit);
 }
 
 /** The `limit` best tools for weighted query terms (a score above 0), ties to the earlier tool. */

@@ -7,8 +7,9 @@
  * the user's own.
  */
 import { GeminiMcpError } from '../../errors.js';
-import type { FunctionDeclaration, McpTool } from '../../generated/types.js';
-import type { DeclarationCandidate, DeclarationSelector } from '../tools/fit.js';
+import type { FunctionDeclaration, McpTool, ToolConfig } from '../../generated/types.js';
+import type { FunctionTool, SchemaMode } from '../shapes.js';
+import type { DeclarationCandidate, DeclarationSelector, DiscoverySelector } from '../tools/fit.js';
 import { RESERVED_SERVER_ID } from '../tools/names.js';
 import type { ToolSet, ToolSetEntry } from '../tools/toolset-types.js';
 import type { ToolResult } from '../types.js';
@@ -68,6 +69,37 @@ export interface ToolSelection {
    * ```
    */
   rank(query: string, tools: readonly ToolSetEntry[], limit?: number): Promise<ToolSetEntry[]>;
+  /**
+   * A new discovery with this policy, for a loop of your own: `geminiTools(toolset, { budget:
+   * { select: discovery } })` declares `gmk__search_tools` and the tools loaded so far, and
+   * `answerCalls(response, toolset, clients, { discovery })` answers the searches. One per
+   * conversation (it holds the tools loaded).
+   */
+  discovery(): ToolDiscovery;
+}
+
+/**
+ * One conversation's tool discovery (`toolSelection().discovery()`): the tools its searches
+ * loaded, in the order loaded. As `budget.select` of `geminiTools` it declares
+ * `gmk__search_tools` first, then the loaded tools (append-only); `answerCalls` with
+ * `{ discovery }` answers the model's searches, each loading the tools it returns from the next
+ * request on.
+ */
+export interface ToolDiscovery extends DiscoverySelector {
+  readonly selection: ToolSelection;
+  /** The exposed names loaded, in the order loaded. */
+  loaded(): string[];
+  /**
+   * Answers a call of `gmk__search_tools` (its arguments): ranks the tools the last request
+   * could declare, loads those found while the budget has room, and returns them (name,
+   * one-line description, whether loaded) as a tool result.
+   */
+  search(args: Readonly<Record<string, unknown>>): Promise<ToolResult>;
+  /**
+   * The `toolConfig` for a request's `tools`: with mode ANY or VALIDATED, the declared functions
+   * in `allowedFunctionNames`; with AUTO (the default), `undefined`.
+   */
+  toolConfig(tools: readonly FunctionTool<SchemaMode>[]): ToolConfig | undefined;
 }
 
 /** The tools a search returns by default. */
@@ -161,6 +193,9 @@ export function toolSelection(options: ToolSelectionOptions = {}): ToolSelection
       // Only tools it was given, each once.
       return [...new Set(ranked)].filter((entry) => given.has(entry)).slice(0, limit);
     },
+    discovery() {
+      return new Discovery(this);
+    },
   };
 }
 
@@ -217,7 +252,7 @@ const SEARCH_DECLARATIONS = {
 } as const;
 
 /** The search function's declaration in a schema mode (its schema as the other tools' are). */
-export function searchDeclaration(mode: 'json' | 'openapi'): FunctionDeclaration {
+function searchDeclaration(mode: 'json' | 'openapi'): FunctionDeclaration {
   return SEARCH_DECLARATIONS[mode] as FunctionDeclaration;
 }
 
@@ -266,8 +301,9 @@ function entriesOf(candidates: readonly DeclarationCandidate[]): readonly ToolSe
  * One conversation's discovery: the tools loaded so far, in the order loaded, the select hook
  * that declares them, and the answers to `gmk__search_tools`.
  */
-export class Discovery {
+export class Discovery implements ToolDiscovery {
   readonly selection: ToolSelection;
+  readonly maxTools?: number;
   /** Exposed names loaded, in the order loaded. */
   readonly #loaded = new Map<string, number>();
   /** The candidates and room of the last request planned (what a search may load). */
@@ -276,6 +312,19 @@ export class Discovery {
 
   constructor(selection: ToolSelection) {
     this.selection = selection;
+    if (selection.maxTools !== undefined) this.maxTools = selection.maxTools;
+  }
+
+  /** `gmk__search_tools`, the one declaration of its own, in a schema mode. */
+  reserved(mode: 'json' | 'openapi'): readonly FunctionDeclaration[] {
+    return [searchDeclaration(mode)];
+  }
+
+  toolConfig(tools: readonly FunctionTool<SchemaMode>[]): ToolConfig | undefined {
+    const { mode } = this.selection;
+    if (mode === 'AUTO') return undefined;
+    const names = tools.flatMap((tool) => tool.functionDeclarations.map((d) => d.name));
+    return { functionCallingConfig: { mode, allowedFunctionNames: names } };
   }
 
   /** The select hook: the loaded tools among the candidates, in the order loaded. */

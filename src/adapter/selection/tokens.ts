@@ -39,12 +39,16 @@ function stemOf(word: string): string {
   return stem;
 }
 
-/** The kind of a character: 0 a separator, 1 lower case (or a letter without case), 2 upper case, 3 a digit. */
-function kindOf(code: number, char: string): number {
-  if (code >= 97 && code <= 122) return 1;
-  if (code >= 65 && code <= 90) return 2;
-  if (code >= 48 && code <= 57) return 3;
-  if (code < 128) return 0;
+/** The kind of an ASCII character (by code): 0 a separator, 1 lower case, 2 upper case, 3 a digit. */
+const ASCII_KINDS = Uint8Array.from({ length: 128 }, (_, code) =>
+  code >= 97 && code <= 122 ? 1 : code >= 65 && code <= 90 ? 2 : code >= 48 && code <= 57 ? 3 : 0,
+);
+
+/**
+ * The kind of a character past ASCII, as of an ASCII one: a digit 3, upper case 2, another letter
+ * (with or without case) 1, anything else 0.
+ */
+function wideKindOf(char: string): number {
   if (/\p{N}/u.test(char)) return 3;
   if (/\p{Lu}/u.test(char)) return 2;
   return /\p{L}/u.test(char) ? 1 : 0;
@@ -71,8 +75,8 @@ export function words(text: string): string[] {
   let start = -1;
   let previous = 0;
   for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    const kind = kindOf(char.charCodeAt(0), char);
+    const code = text.charCodeAt(i);
+    const kind = code < 128 ? ASCII_KINDS[code]! : wideKindOf(text[i]!);
     if (kind === 0) {
       if (start !== -1) push(start, i);
       start = -1;

@@ -32,6 +32,7 @@ import {
   type FittedDeclarations,
   fitDeclarations,
   leftOutWarning,
+  selectorOf,
 } from './fit.js';
 import { type McpServersOption, type McpServerTool, mcpServerTools } from './server-side.js';
 import { type UncheckedKeyword, uncheckedKeywords } from './tool-schemas.js';
@@ -627,7 +628,22 @@ function functionTools<M extends SchemaMode>(
     }
     return [tool];
   }
-  const fitted = fitToolSet(toolset, options, { budget: resolveBudget(options.budget) });
+  const budget = resolveBudget(options.budget);
+  const select = options.budget?.select;
+  const fitted = fitToolSet(
+    toolset,
+    options,
+    select === undefined || typeof select === 'function'
+      ? { budget }
+      : {
+          budget:
+            select.maxTools === undefined || select.maxTools >= budget.maxDeclarations
+              ? budget
+              : { ...budget, maxDeclarations: select.maxTools },
+          reserved: select.reserved(options.schemaMode ?? 'json'),
+          select: select.select,
+        },
+  );
   for (const left of fitted.leftOut) options.onWarning?.(leftOutWarning(left));
   return fittedTools<M>(fitted);
 }
@@ -650,7 +666,8 @@ export function fitToolSet(
       entry: found.entries[index]!,
     })),
   );
-  const select = fit.select ?? (options.budget === false ? undefined : options.budget?.select);
+  const select =
+    fit.select ?? (options.budget === false ? undefined : selectorOf(options.budget?.select));
   return fitDeclarations(found.candidates, { ...fit, ...(select === undefined ? {} : { select }) });
 }
 

@@ -4,7 +4,7 @@
  * in order while it fits. Every tool left out is reported; nothing is cut at random.
  */
 
-import type { Warning } from '../../errors.js';
+import { GeminiMcpError, type Warning } from '../../errors.js';
 import type { FunctionDeclaration } from '../../generated/types.js';
 import {
   type BudgetOptions,
@@ -66,10 +66,42 @@ export type DeclarationSelector = (
   context: SelectionContext,
 ) => readonly DeclarationCandidate[];
 
+/**
+ * A selector that brings declarations of its own (a tool discovery, `toolSelection().discovery()`):
+ * they are reserved first in every request and counted in the budget, and the request declares at
+ * most `maxTools` functions, those included.
+ */
+export interface DiscoverySelector {
+  readonly select: DeclarationSelector;
+  /** Declarations per request at most, its own included (under the dialect's). */
+  readonly maxTools?: number;
+  /** Its own declarations, in a schema mode (their schemas as the other tools' are). */
+  reserved(mode: 'json' | 'openapi'): readonly FunctionDeclaration[];
+}
+
 /** How a tool set's declarations are fitted to a request: the budget, and what to declare. */
 export interface DeclarationBudgetOptions extends BudgetOptions {
-  /** Chooses what to declare, before the budget is applied (see {@link DeclarationSelector}). */
-  readonly select?: DeclarationSelector;
+  /**
+   * Chooses what to declare, before the budget is applied (see {@link DeclarationSelector}).
+   * `geminiTools` also takes a tool discovery (`toolSelection().discovery()`): each request then
+   * declares `gmk__search_tools` and the tools its searches loaded.
+   */
+  readonly select?: DeclarationSelector | DiscoverySelector;
+}
+
+/**
+ * `budget.select` where only a selector function is taken (every caller but `geminiTools`): a
+ * tool discovery there is INVALID_INPUT, naming the conversation's own option.
+ */
+export function selectorOf(
+  select: DeclarationSelector | DiscoverySelector | undefined,
+): DeclarationSelector | undefined {
+  if (select === undefined || typeof select === 'function') return select;
+  throw new GeminiMcpError(
+    'INVALID_INPUT',
+    'budget.select takes a tool discovery in geminiTools only: give runConversation the policy of the discovery as its `selection` option instead',
+    { path: '/budget/select', data: { expected: 'a DeclarationSelector function' } },
+  );
 }
 
 /** A tool left out of the declarations. */

@@ -4,6 +4,11 @@
  */
 
 import { dialectShapes } from '../../adapter/dialect-shapes.js';
+import {
+  SEARCH_TOOLS_NAME,
+  type ToolDiscovery,
+  withSearch,
+} from '../../adapter/selection/selection.js';
 import type {
   AnswerContent,
   AnswerPart,
@@ -123,9 +128,23 @@ export async function answerCalls(
   turn: ModelTurn | FunctionCallsResult,
   toolset: ToolSet,
   clients: ClientMap,
-  options: AnswerOptions = {},
+  options: AnswerOptions & {
+    /**
+     * The tool discovery the request's tools were declared with (`geminiTools(toolset, {
+     * budget: { select: discovery } })`): calls of `gmk__search_tools` are answered by it,
+     * never sent to a server, and each search loads the tools it returns for the next request.
+     */
+    readonly discovery?: ToolDiscovery;
+  } = {},
 ): Promise<AnswerContent> {
-  return answerTurn(turn, toolset, clients, options);
+  const { discovery } = options;
+  if (discovery === undefined) return answerTurn(turn, toolset, clients, options);
+  return answerTurn(turn, withSearch(toolset), clients, options, discoveryFunctions(discovery));
+}
+
+/** The functions a tool discovery answers itself: `gmk__search_tools`. */
+export function discoveryFunctions(discovery: ToolDiscovery): OwnFunctions {
+  return new Map([[SEARCH_TOOLS_NAME, (args) => discovery.search(args)]]);
 }
 
 /**

@@ -4,13 +4,7 @@
  */
 
 import { apiDialect } from '../../adapter/dialect.js';
-import {
-  Discovery,
-  SEARCH_TOOLS_NAME,
-  searchDeclaration,
-  type ToolSelection,
-  withSearch,
-} from '../../adapter/selection/selection.js';
+import { Discovery, type ToolSelection, withSearch } from '../../adapter/selection/selection.js';
 import type {
   AnswerContent,
   ContentInput,
@@ -24,12 +18,12 @@ import { mcpServerTools } from '../../adapter/tools/server-side.js';
 import type { ToolSet } from '../../adapter/tools/toolset-types.js';
 import type { CallFinish, GeminiRanCall } from '../../adapter/turn/calls.js';
 import { functionCalls } from '../../adapter/turn/calls.js';
-import type { GenerateContentResponse, McpServer, ToolConfig } from '../../generated/types.js';
+import type { GenerateContentResponse, McpServer } from '../../generated/types.js';
 import { DEFAULT_TOOLS_REFRESH_TIMEOUT_MS, type ToolSetSource } from '../mcp/live-toolset.js';
 import { type GatherOptions, gatherTurn } from '../model/gather.js';
 import type { ContentOf, Generate, ReadOptions } from '../model/generate.js';
 import { checkTimeout } from '../options.js';
-import { type AnswerOptions, answerTurn, type OwnFunctions } from './answer.js';
+import { type AnswerOptions, answerTurn, discoveryFunctions, type OwnFunctions } from './answer.js';
 import {
   DeclarationPlan,
   type PlannedRequest,
@@ -199,19 +193,6 @@ function answerText(content: ContentInput): string {
 }
 
 /**
- * The `toolConfig` of a selection's request: with mode ANY or VALIDATED (the modes the reference
- * allows `allowedFunctionNames` with), the declared functions; with AUTO, none.
- */
-function allowedNames(
-  selection: ToolSelection,
-  tools: readonly FunctionTool<SchemaMode>[],
-): ToolConfig | undefined {
-  if (selection.mode === 'AUTO') return undefined;
-  const names = tools.flatMap((tool) => tool.functionDeclarations.map((d) => d.name));
-  return { functionCallingConfig: { mode: selection.mode, allowedFunctionNames: names } };
-}
-
-/**
  * Plays a conversation with tools: calls `generate` with the history and the tool set as
  * Gemini tools, appends the model's Content exactly as returned (thought signatures and every
  * other field untouched; a stream's chunks gathered into one Content, so parallel calls stay
@@ -287,7 +268,7 @@ export async function runConversation<
     discovery === undefined
       ? undefined
       : {
-          reserved: [searchDeclaration(options.declarations?.schemaMode ?? 'json')],
+          reserved: discovery.reserved(options.declarations?.schemaMode ?? 'json'),
           select: discovery.select,
           ...(discovery.selection.maxTools === undefined
             ? {}
@@ -295,15 +276,13 @@ export async function runConversation<
         },
   );
   const own: OwnFunctions | undefined =
-    discovery === undefined
-      ? undefined
-      : new Map([[SEARCH_TOOLS_NAME, (args) => discovery.search(args)]]);
+    discovery === undefined ? undefined : discoveryFunctions(discovery);
   for (let turn = 1; turn <= maxTurns; turn++) {
     if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
     const toolset = await currentToolset(options.toolset, refreshTimeoutMs, signal);
     if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
     const ask = async (tools: FunctionTool<SchemaMode>[]): Promise<R> => {
-      const toolConfig = selection === undefined ? undefined : allowedNames(selection, tools);
+      const toolConfig = discovery?.toolConfig(tools);
       return gatherTurn(
         await generate({
           contents: [...contents],

@@ -19,6 +19,7 @@ import {
   type DeclarationSelector,
   type FittedDeclarations,
   leftOutWarning,
+  selectorOf,
 } from '../../adapter/tools/fit.js';
 import type { ToolSet } from '../../adapter/tools/toolset-types.js';
 import { type Refusal, traceRefusal } from '../../adapter/turn/refusal.js';
@@ -123,7 +124,8 @@ export class DeclarationPlan<M extends SchemaMode> {
   /** Plans the request of `turn` (the left-out tools are in `fitted.leftOut`, not yet reported). */
   next(toolset: ToolSet, turn: number): PlannedRequest<M> {
     const given = this.#options.budget;
-    const select = this.#selection?.select ?? (given === false ? undefined : given?.select);
+    const select =
+      this.#selection?.select ?? (given === false ? undefined : selectorOf(given?.select));
     const fitted = fitToolSet(toolset, this.#options, {
       budget: this.budget(),
       ...(this.#selection === undefined ? {} : { reserved: this.#selection.reserved }),
