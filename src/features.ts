@@ -4,7 +4,9 @@
  * holds their types and the pieces for a client of your own: `serveSampling` serves one MCP SDK
  * `Client`'s (v1 or v2) sampling requests with Gemini, `samplingRequest` and `samplingResult` are its
  * conversions alone, `modelByHints` and `chooseSamplingModel` pick the model, `fieldProblem`
- * checks one answer of an elicitation form.
+ * checks one answer of an elicitation form. And a server's resources as Gemini Parts:
+ * `resourceParts` reads one, `expandUriTemplate` fills in a resource template,
+ * `completeResourceArgument` asks the server for a template argument's values.
  *
  * @example
  * ```ts
@@ -25,6 +27,12 @@
  * @module gemini-mcp-kit/features
  */
 
+export type {
+  ResourceContentsOptions,
+  ResourceContentWarning,
+} from './adapter/resources/contents.js';
+export type { UriTemplateValue } from './adapter/resources/uri-template.js';
+export { expandUriTemplate } from './adapter/resources/uri-template.js';
 export type { SamplingModelPolicy } from './adapter/sampling/model.js';
 export { chooseSamplingModel, modelByHints } from './adapter/sampling/model.js';
 export type { SamplingGenerationConfig, SamplingRequest } from './adapter/sampling/request.js';
@@ -61,3 +69,11 @@ export type {
 } from './runtime/mcp/features/sampling.js';
 export { serveSampling } from './runtime/mcp/features/sampling.js';
 export type { McpClientWithHandlers } from './runtime/mcp/mcp-client.js';
+export type {
+  ResourceCompletion,
+  ResourceCompletionRequest,
+  ResourceParts,
+  ResourcePartsOptions,
+  ResourceServers,
+} from './runtime/mcp/resources/read.js';
+export { completeResourceArgument, resourceParts } from './runtime/mcp/resources/read.js';

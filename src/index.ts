@@ -121,8 +121,15 @@ export type {
 } from './runtime/mcp/config/types.js';
 export type {
   ConnectOptions,
+  ListedResource,
+  ListedResourceTemplate,
+  ResourceCatalog,
+  ResourceListWarning,
+  ResourcesChange,
+  ResourceUpdate,
   ServerConnections,
   ServerPlacement,
+  SubscribeOptions,
   ToolSetSource,
   ToolsChange,
   ToolsSettleOptions,
@@ -169,6 +176,7 @@ export type {
   ConversationOptions,
   ConversationResult,
   ConversationStop,
+  ResourceAccess,
 } from './runtime/turn/conversation.js';
 export { runConversation } from './runtime/turn/conversation.js';
 export type { ClientMap, ExecutedCall, ExecuteOptions, Outcome } from './runtime/turn/execute.js';

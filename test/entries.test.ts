@@ -90,8 +90,11 @@ const TIERS = {
   ],
   './features': [
     'chooseSamplingModel',
+    'completeResourceArgument',
+    'expandUriTemplate',
     'fieldProblem',
     'modelByHints',
+    'resourceParts',
     'samplingRequest',
     'samplingResult',
     'serveSampling',
