@@ -22,7 +22,7 @@ import { expandUriTemplate, matchesUriTemplate } from '../../src/adapter/resourc
 import { buildToolSet } from '../../src/adapter/tools/toolset.js';
 import { GeminiMcpError } from '../../src/errors.js';
 import { checkContent, checkPart } from '../../src/generated/guards.js';
-import type { GenerateContentResponse, Part } from '../../src/generated/types.js';
+import type { Content, GenerateContentResponse, Part } from '../../src/generated/types.js';
 import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
 import { openResourceCatalog } from '../../src/runtime/mcp/resources/catalog.js';
 import {
@@ -395,7 +395,7 @@ describe('issue 35: subscriptions', () => {
 });
 
 describe('issue 35: the model reads resources (runConversation resources option)', () => {
-  const call = (name: string, args: object, id: string): Part => ({
+  const call = (name: string, args: Record<string, unknown>, id: string): Part => ({
     functionCall: { id, name, args },
   });
   const reply = (parts: Part[]): GenerateContentResponse => ({
@@ -407,7 +407,7 @@ describe('issue 35: the model reads resources (runConversation resources option)
     const client = servers.clients.get('docs')!;
     const { toolset } = buildToolSet([{ serverId: 'docs', tools: await listAllTools(client) }]);
     expect(toolset.entries.map((e) => e.exposedName)).toEqual(['docs__gmk__read_resource']);
-    const requests: GenerateRequest<'json'>[] = [];
+    const requests: GenerateRequest<unknown>[] = [];
     const script = [
       reply([
         call('gmk__list_resources', {}, 'l1'),
@@ -438,7 +438,7 @@ describe('issue 35: the model reads resources (runConversation resources option)
     ]);
     const answer = result.contents[2]!;
     expect(checkContent(answer)).toEqual([]);
-    const responses = (answer.parts ?? []).map((part) => part.functionResponse);
+    const responses = ((answer as Content).parts ?? []).map((part) => part.functionResponse);
     expect(responses.map((r) => [r?.id, r?.name])).toEqual([
       ['l1', 'gmk__list_resources'],
       ['r1', 'gmk__read_resource'],
@@ -459,7 +459,7 @@ describe('issue 35: the model reads resources (runConversation resources option)
 
   it('without the option, no resource function is declared and a call to one is rejected as unknown', async () => {
     const servers = await docsServers();
-    const requests: GenerateRequest<'json'>[] = [];
+    const requests: GenerateRequest<unknown>[] = [];
     const script = [
       reply([call('gmk__read_resource', { uri: 'docs://readme' }, 'r1')]),
       reply([{ text: 'ok' }]),
