@@ -30,6 +30,7 @@
 export type {
   ResourceContentsOptions,
   ResourceContentWarning,
+  ResourcePart,
 } from './adapter/resources/contents.js';
 export type { UriTemplateValue } from './adapter/resources/uri-template.js';
 export { expandUriTemplate } from './adapter/resources/uri-template.js';

@@ -5,7 +5,7 @@
  * text; any other binary described, never sent as base64 text. Every item is tagged with its URI
  * and server, in a text the model reads.
  */
-import type { McpReadResourceResult, Part } from '../../generated/types.js';
+import type { McpReadResourceResult } from '../../generated/types.js';
 import { truncateUtf8, utf8ByteLength } from '../../json/utf8.js';
 import { decodedSize, inlineBase64 } from '../turn/render.js';
 import type { ToolResult } from '../types.js';
@@ -60,6 +60,14 @@ export interface ResourceItems {
   readonly items: readonly ResourceItem[];
   readonly warnings: readonly ResourceContentWarning[];
 }
+
+/**
+ * A Part of a resource, as gemini-mcp-kit emits it: text, or inline data (an @google/genai
+ * `Part` takes either as it is).
+ */
+export type ResourcePart =
+  | { text: string; inlineData?: never }
+  | { inlineData: { mimeType: string; data: string }; text?: never };
 
 /** Defaults of {@link ResourceContentsOptions}. */
 const DEFAULT_MAX_INLINE_BYTES = 4_194_304;
@@ -220,8 +228,8 @@ export function resourceItems(
  * The items as Gemini Parts: a text item as one text part (its tag, a newline, its text); an
  * inline item as its tag, then an `inlineData` part; a described item as its tag.
  */
-export function itemParts(items: readonly ResourceItem[]): Part[] {
-  return items.flatMap((item): Part[] => {
+export function itemParts(items: readonly ResourceItem[]): ResourcePart[] {
+  return items.flatMap((item): ResourcePart[] => {
     if (item.kind === 'text') return [{ text: `${item.tag}\n${item.text}` }];
     if (item.kind === 'described') return [{ text: item.tag }];
     return [{ text: item.tag }, { inlineData: { mimeType: item.mimeType, data: item.data } }];

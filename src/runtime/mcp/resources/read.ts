@@ -11,6 +11,7 @@ import {
   type ResourceContentsOptions,
   type ResourceContentWarning,
   type ResourceItems,
+  type ResourcePart,
   resourceItems,
 } from '../../../adapter/resources/contents.js';
 import {
@@ -25,7 +26,7 @@ import {
   readMcpCompleteResult,
   readMcpReadResourceResult,
 } from '../../../generated/guards-mcp.js';
-import type { McpCompleteResult, McpReadResourceResult, Part } from '../../../generated/types.js';
+import type { McpCompleteResult, McpReadResourceResult } from '../../../generated/types.js';
 import { proveContract } from '../../../json/contract.js';
 import { checkTimeout } from '../../options.js';
 import type { McpClient } from '../mcp-client.js';
@@ -66,7 +67,7 @@ export interface ResourceParts {
    * part starting with its tag (`[resource "uri" from server "id", text/plain]`); images, audio
    * and PDF as the tag, then an `inlineData` part; other binaries as the tag alone.
    */
-  readonly parts: Part[];
+  readonly parts: ResourcePart[];
   /** What was cut or left out (over a cap, not base64). */
   readonly warnings: readonly ResourceContentWarning[];
 }
