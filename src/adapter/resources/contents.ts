@@ -81,7 +81,7 @@ const MAX_SHOWN_URI = 2048;
 const MEDIA_TYPE = /^([a-z0-9][a-z0-9!#$&^_.+-]{0,126})\/([a-z0-9][a-z0-9!#$&^_.+-]{0,126})$/;
 
 /** The media type of an item, lower case and without parameters, when it is one. */
-export function mediaTypeOf(mimeType: unknown): string | undefined {
+function mediaTypeOf(mimeType: unknown): string | undefined {
   if (typeof mimeType !== 'string') return undefined;
   const bare = (mimeType.split(';')[0] ?? '').trim().toLowerCase();
   return MEDIA_TYPE.test(bare) ? bare : undefined;
