@@ -62,7 +62,7 @@ describe('issue 35: resources on the v2 SDK client', () => {
     }
   });
 
-  it('2026-07-28: a subscription is a subscriptions/listen stream that hears the update, closed by the unsubscribe', async () => {
+  it('2026-07-28: list changes and a subscription come over subscriptions/listen streams; the unsubscribe closes its stream', async () => {
     const handler = createMcpHandler(() => notesServer());
     const transport = new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
       fetch: (url, init) => handler.fetch(new Request(url, init)),
@@ -77,6 +77,13 @@ describe('issue 35: resources on the v2 SDK client', () => {
       const clients = new Map([['v2', client]]);
       const resources = await openResourceCatalog(clients);
       expect(resources.resources.map((r) => r.resource.uri)).toEqual([URI]);
+      // List changes come over the stream the catalog opened at connect.
+      const changed = new Promise((resolve) => resources.onChange(resolve));
+      handler.notify.resourcesChanged();
+      await expect(changed).resolves.toMatchObject({
+        serverId: 'v2',
+        resources: [{ serverId: 'v2' }],
+      });
       const heard: ResourceUpdate[] = [];
       let arrived: () => void = () => undefined;
       const first = new Promise<void>((resolve) => {

@@ -192,6 +192,24 @@ describe('issue 35: the resource catalog', () => {
     ]);
   });
 
+  it('a server that hands out cursors forever is read to 100 pages, then RESOURCES_CAPPED', async () => {
+    const { server, requests } = pagedServer(
+      Array.from({ length: 150 }, (_, page) => ({
+        resources: [{ uri: `paged://${page}`, name: String(page) }],
+        nextCursor: String(page + 1),
+      })),
+    );
+    const catalog = await openResourceCatalog(new Map([['paged', await connect(server)]]));
+    expect(catalog.resources).toHaveLength(100);
+    expect(requests.filter((r) => r.startsWith('list'))).toHaveLength(100);
+    expect(catalog.warnings).toEqual([
+      expect.objectContaining({
+        code: 'RESOURCES_CAPPED',
+        message: expect.stringContaining('100 pages'),
+      }),
+    ]);
+  });
+
   it('resources/list_changed lists the server again and tells the listeners', async () => {
     const server = docsServer();
     const clients = new Map([['docs', await connect(server)]]);
@@ -268,6 +286,38 @@ describe('issue 35: resourceParts', () => {
       '[resource "docs://readme" from server "docs", text/markdown]\n# Read\n[... cut: the text is longer than 6 bytes]',
     );
     expect(read.warnings).toEqual([expect.objectContaining({ code: 'RESOURCE_TRUNCATED' })]);
+  });
+
+  it('keeps at most maxContents items of a read, with a RESOURCE_TRUNCATED warning for the rest', async () => {
+    const server = new Server(
+      { name: 'many', version: '1.0.0' },
+      { capabilities: { resources: {} } },
+    );
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({
+      resources: [{ uri: 'many://x', name: 'x' }],
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, () => ({
+      contents: Array.from({ length: 5 }, (_, i) => ({ uri: `many://x/${i}`, text: String(i) })),
+    }));
+    const clients = new Map([['many', await connect(server)]]);
+    const read = await resourceParts(
+      { clients, resources: await openResourceCatalog(clients) },
+      'many://x',
+      {
+        maxContents: 2,
+      },
+    );
+    expect(read.parts.map((part) => part.text)).toEqual([
+      '[resource "many://x/0" from server "many", unknown type]\n0',
+      '[resource "many://x/1" from server "many", unknown type]\n1',
+    ]);
+    expect(read.warnings).toEqual([
+      expect.objectContaining({
+        code: 'RESOURCE_TRUNCATED',
+        uri: 'many://x',
+        message: expect.stringContaining('3 content item(s)'),
+      }),
+    ]);
   });
 
   it('a malformed read result is INVALID_PAYLOAD with the pointer, naming the server', async () => {
@@ -455,6 +505,38 @@ describe('issue 35: the model reads resources (runConversation resources option)
     });
     expect(responses[1]?.parts).toEqual([{ inlineData: { mimeType: 'image/png', data: PNG } }]);
     expect(JSON.stringify(responses[2]?.response)).toContain('The resource could not be read');
+  });
+
+  it('the resource functions count in the budget: with room for three declarations, one server tool is left out', async () => {
+    const servers = await docsServers();
+    const many = new McpServer({ name: 'many', version: '1.0.0' });
+    for (const name of ['first', 'second']) many.registerTool(name, {}, () => ({ content: [] }));
+    const { toolset } = buildToolSet([
+      { serverId: 'many', tools: await listAllTools(await connect(many)) },
+    ]);
+    const requests: GenerateRequest<unknown>[] = [];
+    const warnings: unknown[] = [];
+    await runConversation({
+      generate: async (request) => {
+        requests.push(request);
+        return reply([{ text: 'ok' }]);
+      },
+      toolset,
+      clients: servers.clients,
+      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+      resources: { servers },
+      declarations: {
+        budget: { maxDeclarations: 3 },
+        onWarning: (warning) => warnings.push(warning),
+      },
+    });
+    const names = requests[0]?.tools.flatMap((tool) =>
+      tool.functionDeclarations.map((d) => d.name),
+    );
+    expect(names).toEqual(['gmk__read_resource', 'gmk__list_resources', 'first']);
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: 'TOOL_OVER_BUDGET', toolName: 'second' }),
+    ]);
   });
 
   it('without the option, no resource function is declared and a call to one is rejected as unknown', async () => {
