@@ -92,10 +92,8 @@ export interface ResourceCatalog {
   ): Promise<() => Promise<void>>;
 }
 
-/** Options of {@link openResourceCatalog}. */
-export interface ResourceCatalogOptions extends Omit<ListResourcesOptions, 'signal'> {
-  readonly signal?: AbortSignal;
-}
+/** Options of {@link openResourceCatalog}: how each list is read (timeout, signal, notices). */
+type ResourceCatalogOptions = ListResourcesOptions;
 
 /** The longest URI subscribed to, in characters. */
 const MAX_SUBSCRIBED_URI = 8192;
