@@ -1,13 +1,16 @@
 /**
- * gemini-mcp-kit/features: what servers may ask of the client, and the approval of what the
- * model asks of servers. The servers' options go to `connectServers` (`sampling`,
- * `capabilities.elicitation`, `capabilities.roots`); this entry holds their types and the pieces
- * for a client of your own: `serveSampling` serves one MCP SDK `Client`'s (v1 or v2) sampling
- * requests with Gemini, `samplingRequest` and `samplingResult` are its conversions alone,
+ * gemini-mcp-kit/features: what servers may ask of the client, what they publish, and the
+ * approval of what the model asks of servers. The servers' options go to `connectServers`
+ * (`sampling`, `capabilities.elicitation`, `capabilities.roots`); this entry holds their types and
+ * the pieces for a client of your own: `serveSampling` serves one MCP SDK `Client`'s (v1 or v2)
+ * sampling requests with Gemini, `samplingRequest` and `samplingResult` are its conversions alone,
  * `modelByHints` and `chooseSamplingModel` pick the model, `fieldProblem` checks one answer of an
- * elicitation form. The approval hook (`onToolCall` of `executeToolCalls`, `answerCalls`,
- * `runConversation`, `mcpCallableTool`, `liveTools`) has its types here and ready policies:
- * `allowReadOnly`, `confirmDestructive`, `confirmOpenWorld`, composed with `composePolicies`.
+ * elicitation form. A server's resources as Gemini Parts: `resourceParts` reads one,
+ * `expandUriTemplate` fills in a resource template, `completeResourceArgument` asks the server for
+ * a template argument's values. The approval hook (`onToolCall` of `executeToolCalls`,
+ * `answerCalls`, `runConversation`, `mcpCallableTool`, `liveTools`) has its types here and ready
+ * policies: `allowReadOnly`, `confirmDestructive`, `confirmOpenWorld`, composed with
+ * `composePolicies`.
  *
  * @example
  * ```ts
@@ -28,6 +31,13 @@
  * @module gemini-mcp-kit/features
  */
 
+export type {
+  ResourceContentsOptions,
+  ResourceContentWarning,
+  ResourcePart,
+} from './adapter/resources/contents.js';
+export type { UriTemplateValue } from './adapter/resources/uri-template.js';
+export { expandUriTemplate } from './adapter/resources/uri-template.js';
 export type { SamplingModelPolicy } from './adapter/sampling/model.js';
 export { chooseSamplingModel, modelByHints } from './adapter/sampling/model.js';
 export type { SamplingGenerationConfig, SamplingRequest } from './adapter/sampling/request.js';
@@ -64,6 +74,14 @@ export type {
 } from './runtime/mcp/features/sampling.js';
 export { serveSampling } from './runtime/mcp/features/sampling.js';
 export type { McpClientWithHandlers } from './runtime/mcp/mcp-client.js';
+export type {
+  ResourceCompletion,
+  ResourceCompletionRequest,
+  ResourceParts,
+  ResourcePartsOptions,
+  ResourceServers,
+} from './runtime/mcp/resources/read.js';
+export { completeResourceArgument, resourceParts } from './runtime/mcp/resources/read.js';
 export type {
   ApprovalOptions,
   ToolAnnotationHints,

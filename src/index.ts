@@ -122,8 +122,15 @@ export type {
 } from './runtime/mcp/config/types.js';
 export type {
   ConnectOptions,
+  ListedResource,
+  ListedResourceTemplate,
+  ResourceCatalog,
+  ResourceListWarning,
+  ResourcesChange,
+  ResourceUpdate,
   ServerConnections,
   ServerPlacement,
+  SubscribeOptions,
   ToolSetSource,
   ToolsChange,
   ToolsSettleOptions,
@@ -170,6 +177,7 @@ export type {
   ConversationOptions,
   ConversationResult,
   ConversationStop,
+  ResourceAccess,
 } from './runtime/turn/conversation.js';
 export { runConversation } from './runtime/turn/conversation.js';
 export type { ClientMap, ExecutedCall, ExecuteOptions, Outcome } from './runtime/turn/execute.js';

@@ -38,13 +38,18 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
 const SUBLAYER_RULES: readonly { from: string; never: readonly string[]; why: string }[] = [
   {
     from: 'src/adapter/tools/',
-    never: ['src/adapter/turn/', 'src/adapter/sampling/', 'src/adapter/selection/'],
+    never: [
+      'src/adapter/turn/',
+      'src/adapter/sampling/',
+      'src/adapter/selection/',
+      'src/adapter/resources/',
+    ],
     why: 'the tool set and its declarations come before any turn',
   },
   {
     from: 'src/adapter/turn/',
-    never: ['src/adapter/sampling/', 'src/adapter/selection/'],
-    why: 'sampling and selection build on the turn adapters, not the other way',
+    never: ['src/adapter/sampling/', 'src/adapter/selection/', 'src/adapter/resources/'],
+    why: 'sampling, selection and resources build on the turn adapters, not the other way',
   },
   {
     from: 'src/runtime/model/',

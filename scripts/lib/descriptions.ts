@@ -44,4 +44,14 @@ export const MCP_DESCRIPTIONS: Readonly<Record<string, string>> = {
   ModelPreferences: 'What a server prefers in the model that serves its sampling request.',
   ModelHint: 'A hint (a substring of a model name) for choosing the model.',
   ToolChoice: 'How the model may use the tools of an MCP sampling request.',
+  Resource: 'An MCP resource as a server lists it.',
+  ResourceTemplate: 'An MCP resource template (an RFC 6570 URI template) as a server lists it.',
+  ListResourcesResult: 'The result of an MCP resources/list request.',
+  ListResourceTemplatesResult: 'The result of an MCP resources/templates/list request.',
+  ReadResourceRequestParams: 'The params of an MCP resources/read request.',
+  ReadResourceResult: 'The result of an MCP resources/read request: the contents of a resource.',
+  ResourceUpdatedNotificationParams:
+    'The params of an MCP notifications/resources/updated notification.',
+  CompleteRequestParams: 'The params of an MCP completion/complete request.',
+  CompleteResult: 'The result of an MCP completion/complete request: the values offered.',
 };

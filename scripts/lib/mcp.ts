@@ -32,6 +32,16 @@ export const MCP_ROOTS = [
   'SamplingMessage',
   'ToolUseContent',
   'ToolResultContent',
+  // Resources (resources/list, resources/templates/list, resources/read, completion/complete).
+  'Resource',
+  'ResourceTemplate',
+  'ListResourcesResult',
+  'ListResourceTemplatesResult',
+  'ReadResourceRequestParams',
+  'ReadResourceResult',
+  'ResourceUpdatedNotificationParams',
+  'CompleteRequestParams',
+  'CompleteResult',
 ] as const;
 
 /** One version's specification schema, read. */

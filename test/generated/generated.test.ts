@@ -329,6 +329,11 @@ const TYPE_NAMES: Record<string, string> = {
   'mcp/CallToolResult.schema.json': 'McpCallToolResult',
   'mcp/ContentBlock.schema.json': 'McpContentBlock',
   'mcp/CreateMessageRequest.schema.json': 'McpCreateMessageRequest',
+  'mcp/ListResourcesResult.schema.json': 'McpListResourcesResult',
+  'mcp/ListResourceTemplatesResult.schema.json': 'McpListResourceTemplatesResult',
+  'mcp/ReadResourceResult.schema.json': 'McpReadResourceResult',
+  'mcp/ResourceUpdatedNotificationParams.schema.json': 'McpResourceUpdatedNotificationParams',
+  'mcp/CompleteResult.schema.json': 'McpCompleteResult',
 };
 
 /** A schemas/ tree of one small object schema per shape the generator needs, with its manifest. */

@@ -11,6 +11,7 @@ import type { FunctionDeclaration, McpTool, ToolConfig } from '../../generated/t
 import type { FunctionTool, SchemaMode } from '../shapes.js';
 import type { DeclarationCandidate, DeclarationSelector, DiscoverySelector } from '../tools/fit.js';
 import { RESERVED_SERVER_ID } from '../tools/names.js';
+import { withOwnFunctions } from '../tools/own-functions.js';
 import type { ToolSet, ToolSetEntry } from '../tools/toolset-types.js';
 import type { ToolResult } from '../types.js';
 import { type Bm25fIndex, buildBm25fIndex, scoreQuery } from './bm25f.js';
@@ -378,12 +379,5 @@ export class Discovery implements ToolDiscovery {
 
 /** The tools a request offers the model: the declared tool set and the search function. */
 export function withSearch(offered: ToolSet): ToolSet {
-  return {
-    entries: Object.freeze([SEARCH_TOOL_ENTRY, ...offered.entries]),
-    resolve: (name) => (name === SEARCH_TOOLS_NAME ? SEARCH_TOOL_ENTRY : offered.resolve(name)),
-    exposedName: (serverId, toolName) =>
-      serverId === RESERVED_SERVER_ID && toolName === SEARCH_TOOL_ENTRY.tool.name
-        ? SEARCH_TOOLS_NAME
-        : offered.exposedName(serverId, toolName),
-  };
+  return withOwnFunctions(offered, [SEARCH_TOOL_ENTRY]);
 }

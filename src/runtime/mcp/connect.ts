@@ -37,6 +37,7 @@ import {
   type ToolsChange,
   type ToolsSettleOptions,
 } from './live-toolset.js';
+import { openResourceCatalog, type ResourceCatalog } from './resources/catalog.js';
 import { limitPendingRequests } from './server-request-limits.js';
 import { placeServers, type ServerPlacement } from './server-side.js';
 import {
@@ -46,6 +47,15 @@ import {
 } from './transports/index.js';
 
 export type { ToolSetSource, ToolsChange, ToolsSettleOptions } from './live-toolset.js';
+export type {
+  ListedResource,
+  ListedResourceTemplate,
+  ResourceCatalog,
+  ResourcesChange,
+  ResourceUpdate,
+  SubscribeOptions,
+} from './resources/catalog.js';
+export type { ResourceListWarning } from './resources/list.js';
 export type { ServerPlacement } from './server-side.js';
 
 /**
@@ -124,6 +134,13 @@ export interface ServerConnections extends ToolSetSource {
   readonly mcpServers: readonly McpServer[];
   /** Where each configured server runs, and what keeps one on the client. */
   readonly placements: readonly ServerPlacement[];
+  /**
+   * Every server's resources and resource templates (the servers that declare the resources
+   * capability; every page, bounded), namespaced by server id, listed again on
+   * `notifications/resources/list_changed`; and subscriptions to single resources. Read one with
+   * `resourceParts` (`gemini-mcp-kit/features`).
+   */
+  readonly resources: ResourceCatalog;
   /** Lists one server's tools again (every server's when `serverId` is omitted) and rebuilds the set. */
   refreshTools(serverId?: string): Promise<void>;
   /** Calls `listener` after each refresh that `notifications/tools/list_changed` triggers; returns an unsubscribe. */
@@ -364,11 +381,16 @@ export async function connectServers<
     ),
   );
   let live: LiveToolSet;
+  let resources: Awaited<ReturnType<typeof openResourceCatalog>>;
   try {
     live = new LiveToolSet(
       new Map(opened.map(({ entry, tools }) => [entry.serverId, tools])),
       withEntryFilters(entries, options.toolSet),
     );
+    resources = await openResourceCatalog(clients, {
+      timeoutMs: options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
   } catch (error) {
     await Promise.allSettled([...clients.values()].map((client) => closeClient(client)));
     throw error;
@@ -392,6 +414,7 @@ export async function connectServers<
     configWarnings,
     mcpServers: placed.mcpServers,
     placements: placed.placements,
+    resources,
     async refreshTools(serverId) {
       const ids = serverId === undefined ? [...clients.keys()] : [serverId];
       await Promise.all(
@@ -428,6 +451,7 @@ export async function connectServers<
     },
     async close() {
       live.clearListeners();
+      await resources.close();
       await Promise.allSettled([...clients.values()].map((client) => closeClient(client)));
     },
   };

@@ -14,6 +14,7 @@ import type {
 } from '../../adapter/shapes.js';
 import type { FunctionDeclarationsOptions } from '../../adapter/tools/declarations.js';
 import { declaredToolSet } from '../../adapter/tools/fit.js';
+import { withOwnFunctions } from '../../adapter/tools/own-functions.js';
 import { mcpServerTools } from '../../adapter/tools/server-side.js';
 import type { ToolSet } from '../../adapter/tools/toolset-types.js';
 import type { CallFinish, GeminiRanCall } from '../../adapter/turn/calls.js';
@@ -31,6 +32,9 @@ import {
   recoverRefusal,
 } from './declare.js';
 import type { ClientMap } from './execute.js';
+import { type ResourceAccess, resourceFunctions } from './resource-functions.js';
+
+export type { ResourceAccess } from './resource-functions.js';
 
 /**
  * Options of {@link runConversation}. `R` is the response type `generate` returns (inferred:
@@ -89,6 +93,15 @@ export interface ConversationOptions<
    * that fits the budget.
    */
   selection?: ToolSelection;
+  /**
+   * Opt-in model access to the servers' resources (off by default): each request declares
+   * `gmk__read_resource` (a URI in, the resource's contents out; so a `resource_link` a tool
+   * returned can be opened) and, unless `list: false`, `gmk__list_resources`. They are
+   * gemini-mcp-kit's own functions (the reserved `gmk__` namespace, counted in the budget),
+   * answered from `resources.servers`, never sent to a server as tool calls; each call gets its
+   * one response, rendered, capped and proven like every other.
+   */
+  resources?: ResourceAccess;
   /**
    * MCP servers Gemini runs itself (`Tool.mcpServers`; `connectServers` with `runOn: 'gemini'`
    * gives them as `connections.mcpServers`): every request carries them as one more Tool,
@@ -262,21 +275,38 @@ export async function runConversation<
 
   const { selection } = options;
   const discovery = selection === undefined ? undefined : new Discovery(selection);
+  const schemaMode = options.declarations?.schemaMode ?? 'json';
+  const resources =
+    options.resources === undefined
+      ? undefined
+      : resourceFunctions(options.resources, {
+          ...(signal === undefined ? {} : { signal }),
+          ...(onNotice === undefined ? {} : { onNotice }),
+        });
+  const reserved = [
+    ...(discovery?.reserved(schemaMode) ?? []),
+    ...(resources?.declarations(schemaMode) ?? []),
+  ];
   const plan = new DeclarationPlan(
     options.declarations,
     options.dialect,
-    discovery === undefined
+    reserved.length === 0
       ? undefined
       : {
-          reserved: discovery.reserved(options.declarations?.schemaMode ?? 'json'),
-          select: discovery.select,
-          ...(discovery.selection.maxTools === undefined
+          reserved,
+          ...(discovery === undefined ? {} : { select: discovery.select }),
+          ...(discovery?.selection.maxTools === undefined
             ? {}
             : { maxDeclarations: discovery.selection.maxTools }),
         },
   );
   const own: OwnFunctions | undefined =
-    discovery === undefined ? undefined : discoveryFunctions(discovery);
+    reserved.length === 0
+      ? undefined
+      : new Map([
+          ...(discovery === undefined ? [] : discoveryFunctions(discovery)),
+          ...(resources?.answers ?? []),
+        ]);
   for (let turn = 1; turn <= maxTurns; turn++) {
     if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
     const toolset = await currentToolset(options.toolset, refreshTimeoutMs, signal);
@@ -322,7 +352,8 @@ export async function runConversation<
     const candidate = response.candidates?.[0];
     // The model's calls resolve against what it was offered: a tool left out is never called.
     const declared = declaredToolSet(toolset, planned.fitted);
-    const offered = discovery === undefined ? declared : withSearch(declared);
+    const searchable = discovery === undefined ? declared : withSearch(declared);
+    const offered = withOwnFunctions(searchable, resources?.entries ?? []);
     const read = functionCalls(response, offered, {
       ...(options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs }),
       ...(mcpServers === undefined ? {} : { mcpServers }),

@@ -52,12 +52,12 @@ export interface PlannedRequest<M extends SchemaMode> {
   readonly tools: FunctionTool<M>[];
 }
 
-/** What a tool selection adds to a conversation's plan (see `toolSelection`). */
+/** What gemini-mcp-kit's own functions (a tool selection's search, the resource functions) add to a conversation's plan. */
 export interface PlanSelection {
   /** gemini-mcp-kit's own declarations, first in every request, counted in the budget. */
   readonly reserved: readonly FunctionDeclaration[];
-  /** What to declare (it wins over `declarations.budget.select`). */
-  readonly select: DeclarationSelector;
+  /** What to declare (it wins over `declarations.budget.select`); without it, the budget's. */
+  readonly select?: DeclarationSelector;
   /** Declarations per request at most (under the dialect's). */
   readonly maxDeclarations?: number;
 }
