@@ -4,7 +4,9 @@
  * holds their types and the pieces for a client of your own: `serveSampling` serves one MCP SDK
  * `Client`'s (v1 or v2) sampling requests with Gemini, `samplingRequest` and `samplingResult` are its
  * conversions alone, `modelByHints` and `chooseSamplingModel` pick the model, `fieldProblem`
- * checks one answer of an elicitation form.
+ * checks one answer of an elicitation form. Prompts: `getPrompt` fetches one of
+ * `connections.prompts` as Gemini Contents, `completePromptArgument` completes an argument,
+ * `listAllPrompts` lists one client's, `promptContents` is the conversion alone.
  *
  * @example
  * ```ts
@@ -25,6 +27,8 @@
  * @module gemini-mcp-kit/features
  */
 
+export type { PromptContents, PromptContentsOptions } from './adapter/prompts/contents.js';
+export { promptContents } from './adapter/prompts/contents.js';
 export type { SamplingModelPolicy } from './adapter/sampling/model.js';
 export { chooseSamplingModel, modelByHints } from './adapter/sampling/model.js';
 export type { SamplingGenerationConfig, SamplingRequest } from './adapter/sampling/request.js';
@@ -61,3 +65,13 @@ export type {
 } from './runtime/mcp/features/sampling.js';
 export { serveSampling } from './runtime/mcp/features/sampling.js';
 export type { McpClientWithHandlers } from './runtime/mcp/mcp-client.js';
+export type {
+  CompletePromptOptions,
+  FetchedPrompt,
+  GetPromptOptions,
+  PromptCompletion,
+  PromptRequestOptions,
+  PromptServers,
+  ServerPromptList,
+} from './runtime/mcp/prompts.js';
+export { completePromptArgument, getPrompt, listAllPrompts } from './runtime/mcp/prompts.js';

@@ -90,8 +90,12 @@ const TIERS = {
   ],
   './features': [
     'chooseSamplingModel',
+    'completePromptArgument',
     'fieldProblem',
+    'getPrompt',
+    'listAllPrompts',
     'modelByHints',
+    'promptContents',
     'samplingRequest',
     'samplingResult',
     'serveSampling',

@@ -44,4 +44,10 @@ export const MCP_DESCRIPTIONS: Readonly<Record<string, string>> = {
   ModelPreferences: 'What a server prefers in the model that serves its sampling request.',
   ModelHint: 'A hint (a substring of a model name) for choosing the model.',
   ToolChoice: 'How the model may use the tools of an MCP sampling request.',
+  ListPromptsResult: 'The result of an MCP prompts/list request.',
+  Prompt: 'An MCP prompt as a server lists it: a named message template with arguments.',
+  PromptArgument: 'One argument an MCP prompt takes.',
+  GetPromptResult: 'The result of an MCP prompts/get request: the messages of the prompt.',
+  PromptMessage: 'One message of an MCP prompt: a role and one content block.',
+  CompleteResult: 'The result of an MCP completion/complete request: values for an argument.',
 };

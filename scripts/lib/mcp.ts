@@ -32,6 +32,10 @@ export const MCP_ROOTS = [
   'SamplingMessage',
   'ToolUseContent',
   'ToolResultContent',
+  // Prompts (prompts/list, prompts/get) and the completion of their arguments (completion/complete).
+  'ListPromptsResult',
+  'GetPromptResult',
+  'CompleteResult',
 ] as const;
 
 /** One version's specification schema, read. */

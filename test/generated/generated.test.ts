@@ -329,6 +329,9 @@ const TYPE_NAMES: Record<string, string> = {
   'mcp/CallToolResult.schema.json': 'McpCallToolResult',
   'mcp/ContentBlock.schema.json': 'McpContentBlock',
   'mcp/CreateMessageRequest.schema.json': 'McpCreateMessageRequest',
+  'mcp/ListPromptsResult.schema.json': 'McpListPromptsResult',
+  'mcp/GetPromptResult.schema.json': 'McpGetPromptResult',
+  'mcp/CompleteResult.schema.json': 'McpCompleteResult',
 };
 
 /** A schemas/ tree of one small object schema per shape the generator needs, with its manifest. */
