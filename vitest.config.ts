@@ -49,6 +49,7 @@ const INTEGRATION = [
   'test/runtime/dynamic-tools.test.ts',
   'test/runtime/e2e-callable-tool.test.ts',
   'test/runtime/e2e-genai.test.ts',
+  'test/runtime/e2e-prompts.test.ts',
   'test/runtime/e2e-server-side.test.ts',
   'test/runtime/example.test.ts',
   'test/runtime/execute.test.ts',

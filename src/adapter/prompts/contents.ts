@@ -46,6 +46,22 @@ export interface PromptWarning extends Warning<PromptWarningCode> {
 /** Media MIME types Gemini takes inline from an embedded blob resource. */
 const INLINE_TYPES = /^(image|audio|video)\/|^application\/pdf$/;
 
+/** MIME types of an embedded blob that is text: decoded and sent as text. */
+const TEXT_TYPES = /^text\/|^application\/(json|xml|yaml)$|\+(json|xml)$/;
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A text blob (under the cap) decoded as UTF-8, or `undefined` when it is not. */
+function blobText(blob: string, cap: number): string | undefined {
+  const base64 = inlineBase64(blob);
+  if (base64 === undefined || decodedSize(base64) > cap) return undefined;
+  try {
+    return UTF8.decode(Buffer.from(base64, 'base64'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Options of {@link promptContents}. */
 export interface PromptContentsOptions {
   /** The server the result came from (for warnings). */
@@ -120,6 +136,9 @@ function blockPart(
     const { resource } = block;
     const { mimeType } = resource;
     if ('blob' in resource && typeof resource.blob === 'string' && mimeType !== undefined) {
+      const cap = options.maxInlineBytes ?? DEFAULT_MAX_INLINE_BYTES;
+      const text = TEXT_TYPES.test(mimeType) ? blobText(resource.blob, cap) : undefined;
+      if (text !== undefined) return { text: `[resource: ${resource.uri}, ${mimeType}]\n${text}` };
       const part = INLINE_TYPES.test(mimeType)
         ? inlinePart(mimeType, resource.blob, appendPointer(path, 'resource'), options, warnings)
         : undefined;
@@ -139,8 +158,9 @@ function blockPart(
  * blocks go as text; images and audio, and embedded blob resources of an image, audio, video or
  * PDF type, as `inlineData` when they decode to at most `maxInlineBytes` (else a placeholder
  * such as `[image: image/png, 1024 bytes]` and a `MEDIA_DROPPED` warning); embedded text
- * resources as their text under a `[resource: uri, type]` line; resource links and other blobs
- * as a placeholder naming them. Each Content is proven against the dialect's Content schema.
+ * resources, and blobs of a text type that decode as UTF-8 (under the cap), as their text
+ * under a `[resource: uri, type]` line; resource links and other blobs as a placeholder naming
+ * them. Each Content is proven against the dialect's Content schema.
  *
  * @example
  * ```ts
