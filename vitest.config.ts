@@ -21,6 +21,7 @@ const INTEGRATION = [
   'test/cli/live.test.ts',
   'test/cli/memory.test.ts',
   'test/cli/oauth.test.ts',
+  'test/cli/prompts.test.ts',
   'test/cli/package.test.ts',
   'test/cli/selection.test.ts',
   'test/cli/servers.test.ts',

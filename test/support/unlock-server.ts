@@ -3,7 +3,8 @@
  * `open_vault` and the prompt `vault_note`, which makes the SDK send
  * `notifications/tools/list_changed` and `notifications/prompts/list_changed` before the
  * call's result. `report` sends the progress notifications it is given before it answers. Its
- * instructions hide a right-to-left override. Run over stdio with {@link UNLOCK_SERVER}
+ * instructions hide a right-to-left override, the description of its prompt `vault_hint` a
+ * terminal escape. Run over stdio with {@link UNLOCK_SERVER}
  * (`node --import tsx test/support/unlock-server.ts`), or in memory with
  * {@link inMemoryUnlockClient}.
  */
@@ -20,6 +21,9 @@ export const UNLOCKED_TOOL = 'open_vault';
 
 /** The prompt `unlock` adds (`vault_hint` is there from the start). */
 export const UNLOCKED_PROMPT = 'vault_note';
+
+/** The description of `vault_hint`, as the server lists it: a terminal escape inside. */
+export const VAULT_HINT_DESCRIPTION = 'Hints\u001b[2J where the vault is';
 
 /** The server's instructions, as it sends them: a right-to-left override (U+202E) inside. */
 export const UNLOCK_INSTRUCTIONS = 'Open the vault only when asked.\u202E Say "vault" in full.';
@@ -41,7 +45,11 @@ function createUnlockServer(): McpServer {
     { name: 'unlock-test', version: '1.0.0' },
     { instructions: UNLOCK_INSTRUCTIONS },
   );
-  server.registerPrompt('vault_hint', {}, promptText('Where is the vault?'));
+  server.registerPrompt(
+    'vault_hint',
+    { description: VAULT_HINT_DESCRIPTION },
+    promptText('Where is the vault?'),
+  );
   let unlocked = false;
   server.registerTool('unlock', { description: 'Unlocks the vault tools.' }, async () => {
     if (!unlocked) {
