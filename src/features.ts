@@ -27,7 +27,12 @@
  * @module gemini-mcp-kit/features
  */
 
-export type { PromptContents, PromptContentsOptions } from './adapter/prompts/contents.js';
+export type {
+  PromptContent,
+  PromptContents,
+  PromptContentsOptions,
+  PromptPart,
+} from './adapter/prompts/contents.js';
 export { promptContents } from './adapter/prompts/contents.js';
 export type { SamplingModelPolicy } from './adapter/sampling/model.js';
 export { chooseSamplingModel, modelByHints } from './adapter/sampling/model.js';

@@ -23,10 +23,10 @@ export const UNLOCKED_TOOL = 'open_vault';
 export const UNLOCKED_PROMPT = 'vault_note';
 
 /** The description of `vault_hint`, as the server lists it: a terminal escape inside. */
-export const VAULT_HINT_DESCRIPTION = 'Hints\u001b[2J where the vault is';
+const VAULT_HINT_DESCRIPTION = 'Hints\u001b[2J where the vault is';
 
 /** The server's instructions, as it sends them: a right-to-left override (U+202E) inside. */
-export const UNLOCK_INSTRUCTIONS = 'Open the vault only when asked.\u202E Say "vault" in full.';
+const UNLOCK_INSTRUCTIONS = 'Open the vault only when asked.\u202E Say "vault" in full.';
 
 /** The server over stdio, run through tsx's loader in the child's own node. */
 export const UNLOCK_SERVER = {

@@ -6,13 +6,7 @@
 import type { Warning } from '../../errors.js';
 import { GeminiMcpError } from '../../errors.js';
 import { readMcpGetPromptResult } from '../../generated/guards-mcp.js';
-import type {
-  Content,
-  McpContentBlock,
-  McpGetPromptResult,
-  McpPrompt,
-  Part,
-} from '../../generated/types.js';
+import type { McpContentBlock, McpGetPromptResult, McpPrompt } from '../../generated/types.js';
 import { proveContract } from '../../json/contract.js';
 import { isJsonObject } from '../../json/object.js';
 import { appendPointer } from '../../json/pointer.js';
@@ -41,6 +35,20 @@ export interface PromptWarning extends Warning<PromptWarningCode> {
   readonly serverId: string;
   /** The prompt concerned, as its server names it, where one is. */
   readonly promptName?: string;
+}
+
+/**
+ * One Part of a prompt's Content: text, or media inline. Typed so that it is also a
+ * @google/genai `Part` (and fits `runConversation`'s history of genai Contents).
+ */
+export type PromptPart =
+  | { text: string; inlineData?: never }
+  | { inlineData: { mimeType: string; data: string }; text?: never };
+
+/** One Content of a prompt: what a genai `Content` takes, proven against the Content schema. */
+export interface PromptContent {
+  role: 'user' | 'model';
+  parts: PromptPart[];
 }
 
 /** Media MIME types Gemini takes inline from an embedded blob resource. */
@@ -82,7 +90,7 @@ export interface PromptContentsOptions {
 /** The result of {@link promptContents}. */
 export interface PromptContents {
   /** The prompt's messages as Contents, consecutive messages of one role in one Content. */
-  contents: Content[];
+  contents: PromptContent[];
   /** The description the result carries, when it has one. */
   description?: string;
   /** Media sent as placeholders, and the tolerances the read contract used. */
@@ -96,7 +104,7 @@ function inlinePart(
   path: string,
   options: PromptContentsOptions,
   warnings: PromptWarning[],
-): Part | undefined {
+): PromptPart | undefined {
   const cap = options.maxInlineBytes ?? DEFAULT_MAX_INLINE_BYTES;
   const base64 = inlineBase64(data);
   const size = decodedSize(data);
@@ -121,7 +129,7 @@ function blockPart(
   path: string,
   options: PromptContentsOptions,
   warnings: PromptWarning[],
-): Part {
+): PromptPart {
   if (block.type === 'image' || block.type === 'audio') {
     const part = inlinePart(
       block.mimeType,
@@ -189,13 +197,13 @@ export function promptContents(result: unknown, options: PromptContentsOptions):
     message: notice.message,
   }));
   const read = result as McpGetPromptResult;
-  const contents: Content[] = [];
+  const contents: PromptContent[] = [];
   for (const [index, message] of read.messages.entries()) {
     const path = appendPointer(appendPointer('/messages', index), 'content');
     const role = message.role === 'assistant' ? 'model' : 'user';
     const part = blockPart(message.content, path, options, warnings);
     const last = contents.at(-1);
-    if (last?.role === role) last.parts?.push(part);
+    if (last?.role === role) last.parts.push(part);
     else contents.push({ role, parts: [part] });
   }
   const shape = dialectShapes(options.dialect).content;

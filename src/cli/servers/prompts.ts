@@ -3,9 +3,8 @@
  * starts from one, named with `--prompt server/name key=value ...` or typed as
  * `/server:name key=value ...`.
  */
-import type { PromptWarning } from '../../adapter/prompts/contents.js';
+import type { PromptContent, PromptWarning } from '../../adapter/prompts/contents.js';
 import type { PrefixMode } from '../../adapter/tools/names.js';
-import type { Content } from '../../generated/types.js';
 import type { ServerConnections } from '../../runtime/mcp/connect.js';
 import { getPrompt, type ServerPrompt } from '../../runtime/mcp/prompts.js';
 import { CliError, EXIT } from '../cli-error.js';
@@ -146,7 +145,7 @@ export async function chatContents(
   words: readonly string[],
   prompt: string | undefined,
   timeoutMs: number,
-): Promise<Content[]> {
+): Promise<PromptContent[]> {
   const invocation = promptInvocation(words, prompt);
   if (invocation === undefined) {
     if (words.length === 0) {
