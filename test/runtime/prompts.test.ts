@@ -410,4 +410,18 @@ describe('PR-7: LivePrompts', () => {
       await client.close();
     }
   });
+
+  it('a storm of list_changed refreshes costs at most two listings at a time', async () => {
+    const live = new LivePrompts(new Map([['srv', { prompts: [], warnings: [] }]]));
+    let listings = 0;
+    const fetch = async () => {
+      listings++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return { prompts: [], warnings: [] };
+    };
+    await Promise.all(Array.from({ length: 50 }, () => live.refreshNotified('srv', fetch)));
+    expect(listings).toBe(2);
+    await live.refreshNotified('srv', () => Promise.reject(new Error('gone')));
+    expect(live.warnings).toMatchObject([{ code: 'PROMPTS_UNLISTED' }]);
+  });
 });

@@ -423,9 +423,8 @@ export async function connectServers<
     client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
       live.replaceAndNotify(serverId, fetchTools(client)),
     );
-    // A failed listing keeps the previous prompts, with a warning and a change heard.
     client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
-      prompts.refresh(serverId, fetchPrompts(serverId, client)).catch(() => undefined),
+      prompts.refreshNotified(serverId, fetchPrompts(serverId, client)),
     );
   }
   const instructions = serverInstructions(

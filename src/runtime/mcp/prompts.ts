@@ -258,6 +258,8 @@ export class LivePrompts {
   readonly #lists: Map<string, ServerPromptList>;
   readonly #queues = new Map<string, Promise<void>>();
   readonly #listeners = new Set<(change: PromptsChange) => void>();
+  /** Per server, the notified listing running now and whether another one is owed after it. */
+  readonly #notified = new Map<string, { again: boolean; done: Promise<void> }>();
   #all: readonly ServerPrompt[];
 
   /** Starts from each server's first list, in server order. */
@@ -313,6 +315,34 @@ export class LivePrompts {
       next.catch(() => undefined),
     );
     return next;
+  }
+
+  /**
+   * {@link refresh} for a `prompts/list_changed` notification, coalesced: while one such listing
+   * of the server runs, further calls only ask for one more round after it (however many
+   * arrive), so a storm of notifications costs at most two listings at a time. Never rejects: a
+   * failure is kept as a warning and heard by the listeners.
+   */
+  refreshNotified(serverId: string, fetch: () => Promise<ServerPromptList>): Promise<void> {
+    const running = this.#notified.get(serverId);
+    if (running !== undefined) {
+      running.again = true;
+      return running.done;
+    }
+    const state = { again: true, done: Promise.resolve() };
+    const rounds = async (): Promise<void> => {
+      try {
+        while (state.again) {
+          state.again = false;
+          await this.refresh(serverId, fetch).catch(() => undefined);
+        }
+      } finally {
+        this.#notified.delete(serverId);
+      }
+    };
+    this.#notified.set(serverId, state);
+    state.done = rounds();
+    return state.done;
   }
 
   /** Adds a listener for {@link PromptsChange}s; returns its unsubscribe. */
