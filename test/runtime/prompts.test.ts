@@ -31,6 +31,7 @@ import {
   getPrompt,
   LivePrompts,
   listAllPrompts,
+  listPromptsOrWarn,
   type PromptServers,
 } from '../../src/runtime/mcp/prompts.js';
 
@@ -315,6 +316,42 @@ describe('PR-5: what a server lists is bounded and checked', () => {
       });
     } finally {
       await client.close();
+    }
+  });
+
+  it('a listing that fails at connect is a PROMPTS_UNLISTED warning, not a failure', async () => {
+    const client = await pagedClient([[{ name: 'a' }], [{ name: 'b' }]], ['1', '1']);
+    try {
+      expect(await listPromptsOrWarn(client, 'paged')).toMatchObject({
+        prompts: [],
+        warnings: [{ code: 'PROMPTS_UNLISTED', serverId: 'paged' }],
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a bare name two servers share is INVALID_INPUT naming both; server/name picks one', async () => {
+    const one = await v1Client();
+    const two = await v2Client();
+    try {
+      const servers: PromptServers = {
+        prompts: [
+          ...(await listAllPrompts(one, 'one')).prompts,
+          ...(await listAllPrompts(two, 'two')).prompts,
+        ],
+        clients: new Map([
+          ['one', one],
+          ['two', two],
+        ]),
+      };
+      await expect(getPrompt(servers, 'review')).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringContaining('name one of one/review, two/review'),
+      });
+      expect((await getPrompt(servers, 'two/review')).prompt.serverId).toBe('two');
+    } finally {
+      await Promise.all([one.close(), two.close()]);
     }
   });
 
