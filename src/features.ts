@@ -10,7 +10,9 @@
  * a template argument's values. The approval hook (`onToolCall` of `executeToolCalls`,
  * `answerCalls`, `runConversation`, `mcpCallableTool`, `liveTools`) has its types here and ready
  * policies: `allowReadOnly`, `confirmDestructive`, `confirmOpenWorld`, composed with
- * `composePolicies`.
+ * `composePolicies`. Prompts: `getPrompt` fetches one of `connections.prompts` as Gemini
+ * Contents, `completePromptArgument` completes an argument, `listAllPrompts` lists one client's,
+ * `promptContents` is the conversion alone.
  *
  * @example
  * ```ts
@@ -31,6 +33,13 @@
  * @module gemini-mcp-kit/features
  */
 
+export type {
+  PromptContent,
+  PromptContents,
+  PromptContentsOptions,
+  PromptPart,
+} from './adapter/prompts/contents.js';
+export { promptContents } from './adapter/prompts/contents.js';
 export type {
   ResourceContentsOptions,
   ResourceContentWarning,
@@ -74,6 +83,16 @@ export type {
 } from './runtime/mcp/features/sampling.js';
 export { serveSampling } from './runtime/mcp/features/sampling.js';
 export type { McpClientWithHandlers } from './runtime/mcp/mcp-client.js';
+export type {
+  CompletePromptOptions,
+  FetchedPrompt,
+  GetPromptOptions,
+  PromptCompletion,
+  PromptRequestOptions,
+  PromptServers,
+  ServerPromptList,
+} from './runtime/mcp/prompts.js';
+export { completePromptArgument, getPrompt, listAllPrompts } from './runtime/mcp/prompts.js';
 export type {
   ResourceCompletion,
   ResourceCompletionRequest,

@@ -19,6 +19,7 @@
  */
 
 export type { ApiDialect, Dialect } from './adapter/dialect.js';
+export type { PromptWarning, PromptWarningCode } from './adapter/prompts/contents.js';
 export type {
   SelectionMode,
   ToolDiscovery,
@@ -140,6 +141,7 @@ export type {
   ClientCapabilityOptions,
   ServerOptions,
 } from './runtime/mcp/features/capabilities-config.js';
+export type { ServerInstructions } from './runtime/mcp/instructions.js';
 export type { ListToolsOptions } from './runtime/mcp/list-tools.js';
 export { listAllTools } from './runtime/mcp/list-tools.js';
 export type {
@@ -148,6 +150,7 @@ export type {
   McpRequestOptions,
   McpTransport,
 } from './runtime/mcp/mcp-client.js';
+export type { PromptsChange, ServerPrompt } from './runtime/mcp/prompts.js';
 export type { TransportOptions } from './runtime/mcp/transports/index.js';
 export { gatherTurn } from './runtime/model/gather.js';
 export type {

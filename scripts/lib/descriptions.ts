@@ -54,4 +54,9 @@ export const MCP_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'The params of an MCP notifications/resources/updated notification.',
   CompleteRequestParams: 'The params of an MCP completion/complete request.',
   CompleteResult: 'The result of an MCP completion/complete request: the values offered.',
+  ListPromptsResult: 'The result of an MCP prompts/list request.',
+  Prompt: 'An MCP prompt as a server lists it: a named message template with arguments.',
+  PromptArgument: 'One argument an MCP prompt takes.',
+  GetPromptResult: 'The result of an MCP prompts/get request: the messages of the prompt.',
+  PromptMessage: 'One message of an MCP prompt: a role and one content block.',
 };

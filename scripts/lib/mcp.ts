@@ -41,6 +41,9 @@ export const MCP_ROOTS = [
   'ReadResourceResult',
   'ResourceUpdatedNotificationParams',
   'CompleteRequestParams',
+  // Prompts (prompts/list, prompts/get) and the completion of their arguments (completion/complete).
+  'ListPromptsResult',
+  'GetPromptResult',
   'CompleteResult',
 ] as const;
 

@@ -85,3 +85,24 @@ export function shownMessage(message: string): string {
     ? message
     : `${message.slice(0, MAX_SHOWN_MESSAGE)}...(${message.length - MAX_SHOWN_MESSAGE} more characters)`;
 }
+
+/**
+ * Rows as a table of columns two spaces apart, each cell terminal-safe; the last column is not
+ * padded.
+ *
+ * @example
+ * ```ts
+ * table([['NAME', 'SERVER'], ['hello', 'bitcoin']]); // 'NAME   SERVER\nhello  bitcoin'
+ * ```
+ */
+export function table(rows: readonly (readonly string[])[]): string {
+  const safe = rows.map((row) => row.map((cell) => terminalSafe(cell)));
+  const widths = (safe[0] ?? []).map((_, c) =>
+    safe.reduce((most, row) => Math.max(most, row[c]?.length ?? 0), 0),
+  );
+  return safe
+    .map((row) =>
+      row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  '),
+    )
+    .join('\n');
+}

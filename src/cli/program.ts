@@ -1,5 +1,5 @@
 /**
- * The `gemini-mcp-kit` command line: `validate`, `tools`, `answer` and `chat`, parsed with
+ * The `gemini-mcp-kit` command line: `validate`, `tools`, `prompts`, `answer`, `chat` and `live`, parsed with
  * commander. {@link main} returns the exit code instead of exiting, so stdout is flushed.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';

@@ -25,7 +25,7 @@ describe('gemini-mcp-kit', () => {
     for (const args of [['--help'], []]) {
       const run = await runCli(args);
       expect(run.code).toBe(0);
-      for (const command of ['validate', 'tools', 'answer', 'chat']) {
+      for (const command of ['validate', 'tools', 'prompts', 'answer', 'chat']) {
         expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
       }
     }
@@ -60,7 +60,19 @@ describe('gemini-mcp-kit', () => {
         'Exit status',
       ],
     ],
-    ['chat', ['--config', '--model', '--max-turns', 'GEMINI_API_KEY', 'Exit status']],
+    ['prompts', ['--config', '--server', '--format', 'chat --prompt SERVER/NAME', 'Exit status']],
+    [
+      'chat',
+      [
+        '--config',
+        '--model',
+        '--max-turns',
+        '--prompt',
+        '--instructions',
+        'GEMINI_API_KEY',
+        'Exit status',
+      ],
+    ],
   ])('%s --help', async (command, words) => {
     const run = await runCli([command, '--help']);
     expect(run.code).toBe(0);

@@ -333,6 +333,8 @@ const TYPE_NAMES: Record<string, string> = {
   'mcp/ListResourceTemplatesResult.schema.json': 'McpListResourceTemplatesResult',
   'mcp/ReadResourceResult.schema.json': 'McpReadResourceResult',
   'mcp/ResourceUpdatedNotificationParams.schema.json': 'McpResourceUpdatedNotificationParams',
+  'mcp/ListPromptsResult.schema.json': 'McpListPromptsResult',
+  'mcp/GetPromptResult.schema.json': 'McpGetPromptResult',
   'mcp/CompleteResult.schema.json': 'McpCompleteResult',
 };
 

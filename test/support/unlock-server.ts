@@ -1,10 +1,14 @@
 /**
  * A real SDK McpServer with an "unlock more tools" flow: calling `unlock` registers the tool
- * `open_vault`, which makes the SDK send `notifications/tools/list_changed` before the call's
- * result. `report` sends the progress notifications it is given before it answers. Run over
- * stdio with `node --import tsx test/support/unlock-server.ts`, or in memory with
+ * `open_vault` and the prompt `vault_note`, which makes the SDK send
+ * `notifications/tools/list_changed` and `notifications/prompts/list_changed` before the
+ * call's result. `report` sends the progress notifications it is given before it answers. Its
+ * instructions hide a right-to-left override, the description of its prompt `vault_hint` a
+ * terminal escape. Run over stdio with {@link UNLOCK_SERVER}
+ * (`node --import tsx test/support/unlock-server.ts`), or in memory with
  * {@link inMemoryUnlockClient}.
  */
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -15,9 +19,37 @@ import { z } from 'zod';
 /** The tool `unlock` adds. */
 export const UNLOCKED_TOOL = 'open_vault';
 
+/** The prompt `unlock` adds (`vault_hint` is there from the start). */
+export const UNLOCKED_PROMPT = 'vault_note';
+
+/** The description of `vault_hint`, as the server lists it: a terminal escape inside. */
+const VAULT_HINT_DESCRIPTION = 'Hints\u001b[2J where the vault is';
+
+/** The server's instructions, as it sends them: a right-to-left override (U+202E) inside. */
+const UNLOCK_INSTRUCTIONS = 'Open the vault only when asked.\u202E Say "vault" in full.';
+
+/** The server over stdio, run through tsx's loader in the child's own node. */
+export const UNLOCK_SERVER = {
+  command: process.execPath,
+  args: ['--import', 'tsx', fileURLToPath(import.meta.url)],
+  cwd: join(dirname(fileURLToPath(import.meta.url)), '..', '..'),
+};
+
+const promptText = (text: string) => () => ({
+  messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
+});
+
 /** Builds the server (not yet connected). */
 function createUnlockServer(): McpServer {
-  const server = new McpServer({ name: 'unlock-test', version: '1.0.0' });
+  const server = new McpServer(
+    { name: 'unlock-test', version: '1.0.0' },
+    { instructions: UNLOCK_INSTRUCTIONS },
+  );
+  server.registerPrompt(
+    'vault_hint',
+    { description: VAULT_HINT_DESCRIPTION },
+    promptText('Where is the vault?'),
+  );
   let unlocked = false;
   server.registerTool('unlock', { description: 'Unlocks the vault tools.' }, async () => {
     if (!unlocked) {
@@ -25,6 +57,7 @@ function createUnlockServer(): McpServer {
       server.registerTool(UNLOCKED_TOOL, { description: 'Opens the vault.' }, async () => ({
         content: [{ type: 'text', text: 'the vault is open' }],
       }));
+      server.registerPrompt(UNLOCKED_PROMPT, {}, promptText('Open the vault.'));
     }
     return { content: [{ type: 'text', text: 'unlocked' }] };
   });

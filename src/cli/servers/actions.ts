@@ -22,11 +22,12 @@ import { type GenAiClient, genaiGenerate } from '../../runtime/model/generate.js
 import { answerCalls } from '../../runtime/turn/answer.js';
 import { runConversation } from '../../runtime/turn/conversation.js';
 import { CliError, describeFileError, EXIT } from '../cli-error.js';
-import { type CliIo, shownMessage, shownPath, terminalSafe } from '../io.js';
+import { type CliIo, shownMessage, shownPath, table, terminalSafe } from '../io.js';
 import { terminalApproval } from './approval-prompt.js';
 import { connect, type ServerFlags } from './connect.js';
 import { watchFetch } from './model-endpoint.js';
 import { progressLine } from './progress.js';
+import { chatContents } from './prompts.js';
 
 /** Gemini's limit on a function name. */
 const MAX_EXPOSED_NAME_LENGTH = 64;
@@ -105,18 +106,6 @@ export function warningLine(
 /** A pointer into a schema after its `#`: empty for the schema itself, bounded otherwise. */
 const schemaPath = (path: string): string => (path === '' ? '' : shownPath(path));
 
-function table(rows: string[][]): string {
-  rows = rows.map((row) => row.map((cell) => terminalSafe(cell)));
-  const widths = rows[0]!.map((_, c) =>
-    rows.reduce((most, row) => Math.max(most, row[c]!.length), 0),
-  );
-  return rows
-    .map((row) =>
-      row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  '),
-    )
-    .join('\n');
-}
-
 /** A tool's title for people (MCP: its `title`, else `annotations.title`), when it has one. */
 function titleOf(tool: McpTool): string | undefined {
   if (typeof tool.title === 'string') return tool.title;
@@ -165,6 +154,10 @@ export interface ChatOpts extends ServerOpts {
   raw?: boolean;
   /** Run every call without asking (default: a destructive or open-world call is asked on the terminal). */
   yes?: boolean;
+  /** `--prompt server/name`: start from that prompt, the words its `key=value` arguments. */
+  prompt?: string;
+  /** `--instructions server`: the servers whose instructions go into the system instruction. */
+  instructions?: string[];
 }
 
 /**
@@ -488,7 +481,10 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
   // A variable, so that the response type is inferred from it before onTurn is typed.
   const generate = genaiGenerate(ai, { model, dialect: opts.dialect });
   const connections = await connect(
-    flagsOf(opts),
+    {
+      ...flagsOf(opts),
+      ...(opts.instructions === undefined ? {} : { instructions: opts.instructions }),
+    },
     { prefix: opts.prefix },
     io,
     opts.sampling ? chatSampling(io, generate, model, opts) : undefined,
@@ -496,13 +492,18 @@ export async function runChat(io: CliIo, words: string[], opts: ChatOpts): Promi
   writeConfigLines(io, connections.configLines);
   const progress = progressLine(io.stderr);
   const watch = watchFetch();
-  const selection = chatSelection(io, connections.toolset, opts);
   try {
+    const contents = await chatContents(io, connections, words, opts.prompt, opts.timeout);
+    const selection = chatSelection(io, connections.toolset, opts);
+    const systemInstruction = connections.systemInstruction();
     const result = await runConversation({
-      generate,
+      generate:
+        systemInstruction === undefined
+          ? generate
+          : genaiGenerate(ai, { model, dialect: opts.dialect, config: { systemInstruction } }),
       toolset: connections, // each request waits for tool refreshes a call started
       clients: connections.clients,
-      contents: [{ role: 'user', parts: [{ text: words.join(' ') }] }],
+      contents,
       maxTurns: opts.maxTurns,
       dialect: opts.dialect,
       timeoutMs: opts.timeout,

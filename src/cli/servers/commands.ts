@@ -1,13 +1,14 @@
 /**
- * `gemini-mcp-kit tools`, `answer` and `chat`: the commands that connect MCP servers (the
+ * `gemini-mcp-kit tools`, `prompts`, `answer` and `chat`: the commands that connect MCP servers (the
  * runtime's `connectServers`) and show or play what Gemini sees of them.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DIALECT_NAMES } from '../../adapter/dialect.js';
 import { positiveInteger } from '../arguments.js';
 import type { CliIo } from '../io.js';
-import type { AnswerOpts, ChatOpts, ToolsOpts } from './actions.js';
+import type { AnswerOpts, ChatOpts, ServerOpts, ToolsOpts } from './actions.js';
 import type { LiveOpts } from './live.js';
+import type { PromptsOpts } from './prompts.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -113,6 +114,29 @@ function toolsCommand(io: CliIo): Command {
     .action(async (opts: ToolsOpts) => (await import('./actions.js')).runTools(io, opts));
 }
 
+function promptsCommand(io: CliIo): Command {
+  return serverOptions(
+    new Command('prompts')
+      .summary("list the MCP servers' prompts (chat --prompt SERVER/NAME runs one)")
+      .description(
+        [
+          'Connect the MCP servers and list every prompt they offer (all pages), each as SERVER/NAME with its arguments (* required) and description; what a server wrote is shown with control characters escaped. chat --prompt SERVER/NAME key=value ... starts a chat from one, and so does a chat whose words begin with /SERVER:NAME.',
+          'json: the prompts on stdout, warnings on stderr. table: a table and the warnings, on stdout.',
+          'Exit status: 0 listed; 2 usage, configuration or server error; 130 (143) stopped by Ctrl-C (SIGTERM).',
+        ].join('\n\n'),
+      ),
+  )
+    .addOption(
+      new Option('-f, --format <format>', 'output format')
+        .choices(['json', 'table'])
+        .default('table'),
+    )
+    .action(async (opts: PromptsOpts & ServerOpts) => {
+      const { flagsOf } = await import('./actions.js');
+      await (await import('./prompts.js')).runPrompts(io, flagsOf(opts), opts);
+    });
+}
+
 function answerCommand(io: CliIo): Command {
   return serverOptions(
     new Command('answer')
@@ -149,13 +173,26 @@ function chatCommand(io: CliIo): Command {
           'The live loop: send PROMPT to Gemini with the tool set, run the calls it makes on the MCP servers, send the answers back, until it answers in words or --max-turns is reached. Tool calls are shown on stderr, the answer on stdout: its control characters and bidirectional overrides as visible escapes (\\x1b, \\u202e; line feeds and tabs kept), whether stdout is a terminal or a pipe, since a pipe often ends at one; --raw prints the bytes as the model sent them.',
           'Before a call that may destroy data or reach beyond a closed world (the tool\'s annotations say so, or say nothing), chat asks on the terminal, showing the tool\'s title, its server and the arguments; annotations are believed only for a server whose configuration entry says "trust": true, so every call of another server is asked. Off a terminal (stdin not a TTY) such a call is declined, said on stderr, and the model is told; --yes runs every call without asking.',
           'Servers may ask for completions of their own (MCP sampling): chat serves them with the same model, at most 10 per server and minute and 4096 tokens each, and shows each request on stderr; --no-sampling declares no sampling capability.',
+          "--prompt SERVER/NAME starts from one of the servers' prompts (see gemini-mcp-kit prompts) instead of a question: the words are its arguments, key=value; words that begin with /SERVER:NAME do the same. --instructions SERVER puts that server's own instructions (sent when it connects) into the system instruction, attributed to it, invisible characters removed, at most 4 KiB; without it no server's instructions are sent.",
           'Needs GEMINI_API_KEY (https://aistudio.google.com/apikey) and the @google/genai package. GOOGLE_GEMINI_BASE_URL points @google/genai at another endpoint.',
           'With --dialect vertex-v1 or vertex-v1beta1 (vertex: v1beta1), it talks to Vertex AI through @google/genai, which reads GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (application default credentials) or GOOGLE_API_KEY (express mode); GOOGLE_VERTEX_BASE_URL points it at another endpoint.',
           'Exit status: 0 answered in words; 1 stopped without an answer (--max-turns, failed function calling, no content); 2 usage, configuration, server or model endpoint error (the request and the cause named); 130 (143) stopped by Ctrl-C (SIGTERM).',
         ].join('\n\n'),
       )
-      .argument('<PROMPT...>', 'what to ask'),
+      .argument(
+        '[PROMPT...]',
+        'what to ask; /SERVER:NAME key=value ... runs a prompt; with --prompt, its key=value arguments',
+      ),
   )
+    .option(
+      '--prompt <server/name>',
+      "start from this server's prompt (see gemini-mcp-kit prompts)",
+    )
+    .option(
+      '--instructions <server>',
+      "send this server's instructions in the system instruction, attributed to it (repeatable; off by default)",
+      collect,
+    )
     .option('-m, --model <model>', 'the Gemini model (default: $GEMINI_MODEL or gemini-2.5-flash)')
     .option(
       '--no-sampling',
@@ -226,6 +263,7 @@ function liveCommand(io: CliIo): Command {
 /** The server-using commands, in help order. */
 export const SERVER_COMMANDS: ((io: CliIo) => Command)[] = [
   toolsCommand,
+  promptsCommand,
   answerCommand,
   chatCommand,
   liveCommand,

@@ -12,10 +12,11 @@ import { appendPointer } from '../../json/pointer.js';
 import { parseServersConfig, readServersConfig } from '../../runtime/mcp/config/index.js';
 import type { RunOn, ServerConfig, ServerEntry } from '../../runtime/mcp/config/types.js';
 import { connectServers, type ServerConnections } from '../../runtime/mcp/connect.js';
+import type { ServerOptions } from '../../runtime/mcp/features/capabilities-config.js';
 import type { SamplingOptions } from '../../runtime/mcp/features/sampling.js';
 import { placeServers } from '../../runtime/mcp/server-side.js';
 import { CliError, describeFileError } from '../cli-error.js';
-import { shownMessage, shownPath } from '../io.js';
+import { shownMessage, shownPath, terminalSafe } from '../io.js';
 import { cliAuth } from './auth.js';
 import { terminalElicitation } from './elicit-prompt.js';
 import { ServerLog } from './log.js';
@@ -35,6 +36,8 @@ export interface ServerFlags {
   serverLog?: string;
   /** Where the servers whose entry does not say run (`tools --run-on`). */
   runOn?: RunOn;
+  /** The servers whose instructions go into the system instruction (`chat --instructions`). */
+  instructions?: string[];
 }
 
 /** Splits a command line into words: whitespace separates, '...' and "..." quote, \ escapes. */
@@ -265,7 +268,7 @@ export async function connect(
       toolSet: { ...toolSet, ...filters },
       onStderr: log.add,
       capabilities: { elicitation: terminalElicitation(io) },
-      ...serverSide(entries, flags.runOn),
+      ...serverOptions(entries, flags),
       auth: cliAuth(process.stderr),
       signal: interrupt.signal,
       ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
@@ -304,13 +307,42 @@ export async function connect(
 }
 
 /**
+ * Per-server options: `--instructions` opts servers in to their instructions (a name no entry
+ * has is a usage error), `--run-on` moves some (see {@link serverSide}).
+ */
+function serverOptions(
+  entries: readonly ServerEntry[],
+  flags: ServerFlags,
+): ReturnType<typeof serverSide> {
+  const placed = serverSide(entries, flags.runOn);
+  const ids = entries.map((entry) => entry.serverId);
+  const opted = flags.instructions ?? [];
+  const unknown = opted.filter((id) => !ids.includes(id));
+  if (unknown.length > 0) {
+    throw new CliError(
+      `--instructions ${terminalSafe(unknown.join(', '))}: no such server (the servers are ${terminalSafe(ids.join(', '))})`,
+    );
+  }
+  if (opted.length === 0) return placed;
+  const given = placed.servers ?? {};
+  const servers: Record<string, ServerOptions> = Object.fromEntries([
+    ...Object.entries(given),
+    ...opted.map((id) => [
+      id,
+      { ...(Object.hasOwn(given, id) ? given[id] : {}), instructions: true },
+    ]),
+  ]);
+  return { ...placed, servers };
+}
+
+/**
  * With `--run-on`: where the servers run, and no terminal elicitation for those that can move
  * (the prompt is the CLI's own offer, not a need of the server; on Gemini nobody answers it).
  */
 function serverSide(
   entries: readonly ServerEntry[],
   runOn: RunOn | undefined,
-): { runOn?: RunOn; servers?: Record<string, { capabilities: { elicitation: false } }> } {
+): { runOn?: RunOn; servers?: Record<string, ServerOptions> } {
   if (runOn === undefined) return {};
   const { placements } = placeServers(entries, { runOn, capable: new Set() });
   const moving = placements.filter((placement) => placement.runOn === 'gemini');

@@ -4,7 +4,11 @@
  */
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { PromptWarning } from '../../adapter/prompts/contents.js';
 import type { ResponseInput, SchemaMode } from '../../adapter/shapes.js';
 import type {
   BuildToolSetOptions,
@@ -13,7 +17,7 @@ import type {
   ToolSetWarning,
 } from '../../adapter/tools/toolset-types.js';
 import { GeminiMcpError } from '../../errors.js';
-import type { GenerateContentResponse, McpServer } from '../../generated/types.js';
+import type { Content, GenerateContentResponse, McpServer } from '../../generated/types.js';
 import { checkCount, checkTimeout } from '../options.js';
 import { packageVersion } from '../version.js';
 import { withAuthorization } from './auth/pending.js';
@@ -30,6 +34,11 @@ import { equipClient } from './features/capabilities.js';
 import type { CapabilitiesConfig, ServerFeatures } from './features/capabilities-config.js';
 import type { ClientRoot, ServerRoots } from './features/roots.js';
 import type { SamplingOptions } from './features/sampling.js';
+import {
+  instructionsContent,
+  type ServerInstructions,
+  serverInstructions,
+} from './instructions.js';
 import { listAllTools } from './list-tools.js';
 import {
   LiveToolSet,
@@ -37,6 +46,14 @@ import {
   type ToolsChange,
   type ToolsSettleOptions,
 } from './live-toolset.js';
+import {
+  LivePrompts,
+  listAllPrompts,
+  listPromptsOrWarn,
+  type PromptsChange,
+  type ServerPrompt,
+  type ServerPromptList,
+} from './prompts.js';
 import { openResourceCatalog, type ResourceCatalog } from './resources/catalog.js';
 import { limitPendingRequests } from './server-request-limits.js';
 import { placeServers, type ServerPlacement } from './server-side.js';
@@ -141,6 +158,27 @@ export interface ServerConnections extends ToolSetSource {
    * `resourceParts` (`gemini-mcp-kit/features`).
    */
   readonly resources: ResourceCatalog;
+  /**
+   * Every server's prompts (`id` is `server/name`), all pages, kept current on
+   * `notifications/prompts/list_changed`: give `connections` to `getPrompt`.
+   */
+  readonly prompts: readonly ServerPrompt[];
+  /** What listing the prompts found: prompts left out or sanitized, listings that failed. */
+  readonly promptWarnings: readonly PromptWarning[];
+  /** Lists one server's prompts again (every server's when `serverId` is omitted). */
+  refreshPrompts(serverId?: string): Promise<void>;
+  /** Calls `listener` after each listing of a server's prompts; returns an unsubscribe. */
+  onPromptsChanged(listener: (change: PromptsChange) => void): () => void;
+  /**
+   * The `instructions` of the servers opted in with `servers[id].instructions` (none by
+   * default), sanitized like tool descriptions and capped at 4 KiB each.
+   */
+  readonly instructions: readonly ServerInstructions[];
+  /**
+   * A `systemInstruction` of `own` text (first) and each opted-in server's instructions under a
+   * line naming that server, or `undefined` when there is neither.
+   */
+  systemInstruction(own?: string): Content | undefined;
   /** Lists one server's tools again (every server's when `serverId` is omitted) and rebuilds the set. */
   refreshTools(serverId?: string): Promise<void>;
   /** Calls `listener` after each refresh that `notifications/tools/list_changed` triggers; returns an unsubscribe. */
@@ -207,6 +245,7 @@ interface OpenServer {
   entry: ServerEntry;
   client: Client;
   tools: unknown[];
+  prompts: ServerPromptList;
   roots: ServerRoots | undefined;
 }
 
@@ -247,7 +286,11 @@ async function openOnce(entry: ServerEntry, options: OpenOptions): Promise<OpenS
     );
     await connecting;
     const tools = await listAllTools(client, { timeoutMs: timeout, ...cancellable });
-    return { entry, client, roots, tools };
+    const prompts = await listPromptsOrWarn(client, entry.serverId, {
+      timeoutMs: timeout,
+      ...cancellable,
+    });
+    return { entry, client, roots, tools, prompts };
   } catch (error) {
     cancel();
     await closing;
@@ -397,11 +440,22 @@ export async function connectServers<
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const fetchTools = (client: Client) => () => listAllTools(client, { timeoutMs });
+  const prompts = new LivePrompts(new Map(opened.map((o) => [o.entry.serverId, o.prompts])));
+  const fetchPrompts = (id: string, client: Client) => () =>
+    listAllPrompts(client, id, { timeoutMs });
   for (const [serverId, client] of clients) {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
       live.replaceAndNotify(serverId, fetchTools(client)),
     );
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
+      prompts.refreshNotified(serverId, fetchPrompts(serverId, client)),
+    );
   }
+  const instructions = serverInstructions(
+    clients,
+    (id) =>
+      Object.hasOwn(options.servers ?? {}, id) && options.servers?.[id]?.instructions === true,
+  );
 
   return {
     clients,
@@ -415,6 +469,31 @@ export async function connectServers<
     mcpServers: placed.mcpServers,
     placements: placed.placements,
     resources,
+    get prompts() {
+      return prompts.prompts;
+    },
+    get promptWarnings() {
+      return prompts.warnings;
+    },
+    async refreshPrompts(serverId) {
+      const ids = serverId === undefined ? [...clients.keys()] : [serverId];
+      await Promise.all(
+        ids.map((id) => {
+          const client = clients.get(id);
+          if (client === undefined) {
+            throw new GeminiMcpError('INVALID_INPUT', `no server "${id}" is connected`);
+          }
+          return prompts.refresh(id, fetchPrompts(id, client));
+        }),
+      );
+    },
+    onPromptsChanged(listener) {
+      return prompts.onChange(listener);
+    },
+    instructions,
+    systemInstruction(own) {
+      return instructionsContent(instructions, own);
+    },
     async refreshTools(serverId) {
       const ids = serverId === undefined ? [...clients.keys()] : [serverId];
       await Promise.all(
@@ -452,6 +531,7 @@ export async function connectServers<
     async close() {
       live.clearListeners();
       await resources.close();
+      prompts.clearListeners();
       await Promise.allSettled([...clients.values()].map((client) => closeClient(client)));
     },
   };

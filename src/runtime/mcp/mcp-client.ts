@@ -51,6 +51,12 @@ export interface McpClient {
   /** Hears the client's transport errors (gemini-mcp-kit chains its own reader in front). */
   onerror?: ((error: Error) => void) | undefined;
   close(): Promise<void>;
+  /** What the server declared it offers (`prompts`, `resources`, `completions`, ...), once connected. */
+  getServerCapabilities?():
+    | { prompts?: unknown; resources?: unknown; completions?: unknown }
+    | undefined;
+  /** The `instructions` the server gave when it was reached, if any. */
+  getInstructions?(): string | undefined;
 }
 
 /**

@@ -25,6 +25,11 @@ export interface ClientCapabilityOptions {
 export interface ServerOptions {
   /** Overrides of the top-level `capabilities`, key by key, for this server. */
   capabilities?: ClientCapabilityOptions;
+  /**
+   * Take this server's `instructions` into `connections.systemInstruction()`, attributed to it,
+   * sanitized and capped. Off by default: a server's instructions are text it wrote about itself.
+   */
+  instructions?: boolean;
 }
 
 /** The capability options of `connectServers`. */
