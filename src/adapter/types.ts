@@ -35,7 +35,9 @@ export type ToolErrorCode =
   | 'UNKNOWN_SERVER'
   | 'INVALID_RESULT'
   | 'OUTPUT_SCHEMA_MISMATCH'
-  | 'PROTOCOL_ERROR';
+  | 'PROTOCOL_ERROR'
+  | 'INPUT_LIMIT'
+  | 'INPUT_REFUSED';
 
 /** A call that produced no result: timed out, cancelled, transport failure, unknown server, ... */
 export interface ToolError {
