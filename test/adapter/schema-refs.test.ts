@@ -42,6 +42,7 @@ const RICH = {
   },
   allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
   if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
   then: { required: ['phone'] },
   else: { required: ['email'] },
   additionalProperties: false,
