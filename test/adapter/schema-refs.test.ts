@@ -4,8 +4,9 @@
  * fixtures (json-schema-2020-12-preservation, json-schema-ref-no-deref): same-document refs
  * (`#/$defs/...`, an `$anchor`) are resolved before the openapi conversion; the schema's 2020-12
  * keywords reach the json declaration unchanged; a network-URI `$ref` is never fetched, by any
- * step (a loopback canary counts requests), and the openapi conversion refuses it with a typed
- * error, reported as the tool's omission.
+ * step (a loopback canary counts requests): argument checks leave it out (the rest of the schema
+ * still checked) with a `SCHEMA_UNCHECKED` notice, and the openapi conversion refuses it with a
+ * typed error, reported as the tool's omission.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -113,7 +114,7 @@ describe('issue 32 item 5: $ref in tool schemas, as 2026-07-28 asks', () => {
     }
   });
 
-  it('a network-URI $ref is never fetched: not by the tool set, either declaration mode, argument checks or the converter', async () => {
+  it('a network-URI $ref is never fetched: not by the tool set, either declaration mode, argument checks or the converter; checks leave it out with a notice', async () => {
     const warnings: DeclarationWarning[] = [];
     const { toolset } = buildToolSet([{ serverId: 's', tools: [lookupUser()] }]);
     const [json] = geminiTools(toolset);
@@ -137,12 +138,26 @@ describe('issue 32 item 5: $ref in tool schemas, as 2026-07-28 asks', () => {
     );
     expect(rejected).toEqual([]);
     expect(calls).toHaveLength(1);
-    // ajv cannot compile a schema whose ref it may not load: nothing is checked, nothing fetched.
-    expect(toolSchemaViolations(lookupUser().inputSchema, { id: 'ada' })).toBeUndefined();
+    // The outside ref is left out of argument checks (never fetched); the rest is still checked.
+    expect(toolSchemaViolations(lookupUser().inputSchema, { id: 'ada', profile: 1 })).toEqual([]);
+    expect(toolSchemaViolations(lookupUser().inputSchema, { id: 'Not An Id' })).toEqual([
+      expect.objectContaining({ path: '/id', keyword: 'pattern' }),
+    ]);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(canary.requests).toBe(0);
-    expect(warnings).toEqual([
-      expect.objectContaining({ code: 'TOOL_OMITTED', toolName: 'lookup_user' }),
+    expect(warnings.map((warning) => warning.code)).toEqual(['TOOL_OMITTED']);
+    const unchecked: DeclarationWarning[] = [];
+    functionDeclarations(toolset, { onWarning: (warning) => unchecked.push(warning) });
+    expect(unchecked).toEqual([
+      expect.objectContaining({
+        code: 'SCHEMA_UNCHECKED',
+        toolName: 'lookup_user',
+        unchecked: {
+          path: '/properties/profile/$ref',
+          keyword: '$ref',
+          reason: `${JSON.stringify(canary.url)} is outside the schema's document, and never fetched`,
+        },
+      }),
     ]);
     const omitted = warnings[0] as DeclarationWarning & { error: GeminiMcpError };
     expect(omitted.error).toBeInstanceOf(GeminiMcpError);
