@@ -1,11 +1,13 @@
 /**
  * The blog's MCP server in TypeScript: `hello(name)` and `bitcoin_price(currency)`, built with
- * the MCP SDK. Run it over stdio with `npx tsx examples/bitcoin-server.ts`, or embed it with
- * {@link createBitcoinServer} and any transport.
+ * the MCP SDK's v2 server package. Run it over stdio with `npx tsx examples/bitcoin-server.ts`
+ * (`serveStdio`: 2026-07-28 for a client that probes with `server/discover`, the 2025 handshake
+ * for one that sends `initialize`), or embed it with {@link createBitcoinServer} and any
+ * transport.
  */
 import { fileURLToPath } from 'node:url';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 import { type PriceSource, snapshotPriceSource } from './price-source.js';
 
@@ -24,8 +26,7 @@ function formatPrice(price: number, currency: string): string {
  *
  * @example
  * ```ts
- * const server = createBitcoinServer();
- * await server.connect(new StdioServerTransport());
+ * serveStdio(() => createBitcoinServer()); // both revisions over stdio
  * ```
  */
 export function createBitcoinServer(options: BitcoinServerOptions = {}): McpServer {
@@ -36,7 +37,7 @@ export function createBitcoinServer(options: BitcoinServerOptions = {}): McpServ
     'hello',
     {
       description: 'Greets a person by name.',
-      inputSchema: { name: z.string().describe('The name of the person to greet.') },
+      inputSchema: z.object({ name: z.string().describe('The name of the person to greet.') }),
     },
     async ({ name }) => ({ content: [{ type: 'text', text: `Hello, ${name}!` }] }),
   );
@@ -45,15 +46,15 @@ export function createBitcoinServer(options: BitcoinServerOptions = {}): McpServ
     'bitcoin_price',
     {
       description: 'The current price of one bitcoin in a currency.',
-      inputSchema: {
+      inputSchema: z.object({
         currency: z.string().describe('ISO 4217 currency code, e.g. USD or EUR.'),
-      },
-      outputSchema: {
+      }),
+      outputSchema: z.object({
         currency: z.string(),
         price: z.number(),
         asOf: z.string(),
         source: z.string(),
-      },
+      }),
     },
     async ({ currency }) => {
       const quote = await prices.quote(currency);
@@ -75,5 +76,5 @@ export function createBitcoinServer(options: BitcoinServerOptions = {}): McpServ
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await createBitcoinServer().connect(new StdioServerTransport());
+  serveStdio(() => createBitcoinServer());
 }

@@ -86,6 +86,7 @@ export type {
   GenerateRequest,
   HttpServerConfig,
   HttpServerEntry,
+  InputRequiredLimits,
   JsonFunctionDeclaration,
   ListedResource,
   ListedResourceTemplate,

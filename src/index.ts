@@ -141,6 +141,7 @@ export type {
   ClientCapabilityOptions,
   ServerOptions,
 } from './runtime/mcp/features/capabilities-config.js';
+export type { InputRequiredLimits } from './runtime/mcp/input-required.js';
 export type { ServerInstructions } from './runtime/mcp/instructions.js';
 export type { ListToolsOptions } from './runtime/mcp/list-tools.js';
 export { listAllTools } from './runtime/mcp/list-tools.js';

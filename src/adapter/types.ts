@@ -41,7 +41,9 @@ export type ToolErrorCode =
   /** The approval hook threw, gave no decision in time, or returned something that is none. */
   | 'APPROVAL_FAILED'
   /** The approval hook edited the arguments into ones that fail the tool's inputSchema. */
-  | 'INVALID_EDIT';
+  | 'INVALID_EDIT'
+  | 'INPUT_LIMIT'
+  | 'INPUT_REFUSED';
 
 /** A call that produced no result: timed out, cancelled, transport failure, unknown server, ... */
 export interface ToolError {

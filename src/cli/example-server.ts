@@ -1,13 +1,14 @@
 /**
  * The example MCP server `gemini-mcp-kit tools`, `answer` and `chat` use when no server is given:
  * `hello(name)` and `bitcoin_price(currency)` over stdio, prices from a fixed offline snapshot
- * (no network). The same tools as examples/bitcoin-server.ts, written against the SDK's
- * low-level `Server` with plain JSON Schemas so it ships compiled in dist/ with no extra
- * dependency. Run: `node dist/cli/example-server.js`.
+ * (no network). The same tools as examples/bitcoin-server.ts, written against the v2 SDK's
+ * low-level `Server` (`@modelcontextprotocol/server`) with plain JSON Schemas so it ships
+ * compiled in dist/. Served by `serveStdio`, it speaks both revisions: a client that probes with
+ * `server/discover` gets 2026-07-28, one that opens with `initialize` the 2025 handshake. Run:
+ * `node dist/cli/example-server.js`.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server, type Tool } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 /** Illustrative prices frozen here so the example runs offline; not live market data. */
 const SNAPSHOT = {
@@ -22,7 +23,7 @@ const SNAPSHOT = {
 /** Both tools read a frozen snapshot: they change nothing and reach nothing outside. */
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
 
-const TOOLS = [
+const TOOLS: Tool[] = [
   {
     name: 'hello',
     title: 'Hello',
@@ -64,14 +65,14 @@ const text = (value: string, isError = false) => ({
   ...(isError ? { isError: true } : {}),
 });
 
-/** Builds the example server (not yet connected). */
+/** Builds one instance of the example server (not yet connected); `serveStdio` makes one per era it serves. */
 export function createExampleServer(): Server {
   const server = new Server(
     { name: 'gemini-mcp-kit-example', version: '1.0.0' },
     { capabilities: { tools: {} } },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler('tools/list', async () => ({ tools: TOOLS }));
+  server.setRequestHandler('tools/call', async (request) => {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     if (request.params.name === 'hello') {
       if (typeof args.name !== 'string') return text('"name" must be a string.', true);
@@ -99,4 +100,4 @@ export function createExampleServer(): Server {
   return server;
 }
 
-await createExampleServer().connect(new StdioServerTransport());
+serveStdio(createExampleServer);

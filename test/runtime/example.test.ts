@@ -5,10 +5,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { type PriceSource, snapshotPriceSource } from '../../examples/price-source.js';
 import { startFakeGemini } from '../support/fake-gemini.js';
-import { inMemoryBitcoinClient } from '../support/runtime-servers.js';
+import { EUR_QUOTE, inMemoryBitcoinClient } from '../support/runtime-servers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -77,6 +81,73 @@ describe('example server', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+/** The two example servers, each run over stdio as its users run it (through tsx's loader). */
+const STDIO_EXAMPLES = [
+  {
+    name: 'examples/bitcoin-server.ts (npm start)',
+    script: join(root, 'examples', 'bitcoin-server.ts'),
+  },
+  {
+    name: 'src/cli/example-server.ts (the CLI default)',
+    script: join(root, 'src', 'cli', 'example-server.ts'),
+  },
+];
+
+const CLIENT_INFO = { name: 'gemini-mcp-tests', version: '0.0.0' };
+
+/**
+ * A client of either SDK on the example server: v1 opens with the 2025 `initialize` (the
+ * server's name arrives in its result), v2 with `versionNegotiation: {mode: 'auto'}` probes with
+ * `server/discover` first (and says which revision it got).
+ */
+function exampleClient(script: string, sdk: 'v1' | 'v2') {
+  const params = { command: process.execPath, args: ['--import', 'tsx', script], cwd: root };
+  if (sdk === 'v1') {
+    const client = new ClientV1(CLIENT_INFO);
+    return {
+      client,
+      connect: () => client.connect(new StdioV1(params)),
+      handshake: () => ({ serverName: client.getServerVersion()?.name }),
+    };
+  }
+  const client = new ClientV2(CLIENT_INFO, { versionNegotiation: { mode: 'auto' } });
+  return {
+    client,
+    connect: () => client.connect(new StdioV2(params)),
+    handshake: () => ({
+      era: client.getProtocolEra(),
+      revision: client.getNegotiatedProtocolVersion(),
+    }),
+  };
+}
+
+describe('the example servers serve both revisions over stdio', () => {
+  for (const { name, script } of STDIO_EXAMPLES) {
+    it(`${name}: a v1 client gets the 2025 handshake, a v2 client 2026-07-28, and both get the same quote`, async () => {
+      for (const [sdk, handshake] of [
+        ['v1', { serverName: expect.stringMatching(/example/) }],
+        ['v2', { era: 'modern', revision: '2026-07-28' }],
+      ] as const) {
+        const opened = exampleClient(script, sdk);
+        const { client } = opened;
+        await opened.connect();
+        try {
+          expect(opened.handshake()).toEqual(handshake);
+          const { tools } = await client.listTools();
+          expect(tools.map((tool) => tool.name).sort()).toEqual(['bitcoin_price', 'hello']);
+          const quote = await client.callTool({
+            name: 'bitcoin_price',
+            arguments: { currency: 'EUR' },
+          });
+          expect(quote.structuredContent).toEqual(EUR_QUOTE);
+        } finally {
+          await client.close();
+        }
+      }
+    }, 60_000);
+  }
 });
 
 function runDemo(env: NodeJS.ProcessEnv): Promise<{ stdout: string }> {

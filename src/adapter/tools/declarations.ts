@@ -47,7 +47,7 @@ export type DeclarationWarningCode =
   | 'TOOL_OMITTED'
   /** Invisible characters were removed from strings of a declared schema (titles, enum values, ...). */
   | 'SCHEMA_SANITIZED'
-  /** A keyword of the tool's schema that argument and output checks cannot run (a pattern outside RE2). */
+  /** A keyword of the tool's schema that argument and output checks cannot run (a pattern outside RE2, a `$ref` outside the document). */
   | 'SCHEMA_UNCHECKED'
   /** The openapi conversion dropped, weakened or rewrote part of a schema (the converter's own code). */
   | SchemaWarningCode;

@@ -163,7 +163,11 @@ function compileIn(dialect: DialectName, body: object): ValidateFunction {
 export interface UncheckedKeyword {
   /** JSON pointer to the keyword in the schema. */
   readonly path: string;
-  /** `pattern`, `patternProperties` (one entry of it) or the `additionalProperties` / `unevaluatedProperties` beside it. */
+  /**
+   * `pattern`, `patternProperties` (one entry of it) or the `additionalProperties` /
+   * `unevaluatedProperties` beside it, or a `$ref` to a schema outside the document (a network
+   * URI: never fetched).
+   */
   readonly keyword: string;
   /** Why it is not checked. */
   readonly reason: string;
@@ -183,11 +187,26 @@ function unsupported(pattern: string): string {
   return `pattern ${JSON.stringify(pattern)} is outside the linear-time regular expression syntax (RE2: no lookaround, no backreferences)`;
 }
 
+/** Characters of a `$ref` quoted in a reason, at most. */
+const MAX_QUOTED_REF = 200;
+
 /**
- * The patterns RE2JS cannot run, found by an iterative walk over the schema's subschemas
- * (data keywords skipped). A bad `pattern` is left out; a bad `patternProperties` entry is left
- * out with the `additionalProperties` / `unevaluatedProperties` beside it (which properties it
- * covered is unknown), so nothing valid is refused.
+ * Whether `ref` points into the schema's own document: a fragment (`#/$defs/x`, `#anchor`), or
+ * the root's `$id` with or without one. Anything else (a network URI, another file) would need
+ * a fetch, which MCP 2026-07-28 (SEP-2106) forbids a client to make on its own.
+ */
+function isDocumentRef(ref: string, rootId: unknown): boolean {
+  if (ref.startsWith('#')) return true;
+  return typeof rootId === 'string' && (ref === rootId || ref.startsWith(`${rootId}#`));
+}
+
+/**
+ * The keywords argument checks cannot run, found by an iterative walk over the schema's
+ * subschemas (data keywords skipped): patterns RE2JS cannot run, and `$ref`s outside the
+ * document (never fetched). A bad `pattern` or an outside `$ref` is left out; a bad
+ * `patternProperties` entry is left out with the `additionalProperties` /
+ * `unevaluatedProperties` beside it (which properties it covered is unknown), so nothing valid
+ * is refused.
  */
 function findUnchecked(schema: Record<string, unknown>): UncheckedKeyword[] {
   const unchecked: UncheckedKeyword[] = [];
@@ -206,6 +225,15 @@ function findUnchecked(schema: Record<string, unknown>): UncheckedKeyword[] {
       if (key === 'pattern' && typeof value === 'string') {
         if (!isLinearPattern(value))
           unchecked.push({ path: at, keyword: key, reason: unsupported(value) });
+      } else if (key === '$ref' && typeof value === 'string') {
+        if (!isDocumentRef(value, schema.$id)) {
+          const quoted = JSON.stringify(value.slice(0, MAX_QUOTED_REF));
+          unchecked.push({
+            path: at,
+            keyword: key,
+            reason: `${quoted} is outside the schema's document, and never fetched`,
+          });
+        }
       } else if (key === 'patternProperties' && isJsonObject(value)) {
         const bad = Object.keys(value).filter((pattern) => !isLinearPattern(pattern));
         for (const pattern of bad) {
@@ -278,8 +306,10 @@ function analysisOf(schema: object): Analysis {
 /**
  * The keywords of a server's JSON Schema that {@link toolSchemaViolations} does not check: each
  * `pattern` (or `patternProperties` entry) outside the linear-time RE2 syntax (lookaround,
- * backreferences, invalid syntax), with its path (JSON pointer) into the schema. Everything else the schema
- * says is still checked. `functionDeclarations` reports these through `onWarning`.
+ * backreferences, invalid syntax), and each `$ref` outside the schema's document (a network URI,
+ * which is never fetched: MCP 2026-07-28, SEP-2106), with its path (JSON pointer) into the
+ * schema. Everything else the schema says is still checked. `functionDeclarations` reports
+ * these through `onWarning`.
  *
  * @example
  * ```ts
@@ -390,12 +420,13 @@ function violationsOf(
  * The violations of `value` against a server's JSON Schema (empty when it conforms), at most
  * ten, each with the JSON pointer into `value`. Draft 2020-12 by default, draft-07 when the
  * schema's `$schema` says so (04 and 06 are read as 07); formats are not checked. A schema ajv
- * cannot compile (a remote `$ref`, an unknown feature) checks nothing: `undefined`, and the
+ * cannot compile (an unknown feature) checks nothing: `undefined`, and the
  * server stays the judge of its own data.
  *
  * Bounded whatever the schema and value: patterns run in linear time (those RE2 cannot run are
  * left out, see {@link uncheckedKeywords}), `uniqueItems` is linear, `multipleOf` allows for
- * floating point (0.07 is a multiple of 0.01), and a value nested deeper than
+ * floating point (0.07 is a multiple of 0.01), a `$ref` outside the document is left out (never
+ * fetched), and a value nested deeper than
  * {@link MAX_VALUE_DEPTH} is one violation with keyword {@link TOO_DEEP}, never a stack overflow.
  *
  * @example

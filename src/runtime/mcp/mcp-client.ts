@@ -13,10 +13,16 @@ export interface McpRequest {
   params?: Record<string, unknown>;
 }
 
-/** The per-request options gemini-mcp-kit gives: a timeout in ms, and a signal that cancels. */
+/**
+ * The per-request options gemini-mcp-kit gives: a timeout in ms, a signal that cancels, and
+ * (for a client whose input requests gemini-mcp-kit answers) `allowInputRequired`, which asks
+ * the v2 SDK to hand a multi round-trip request's `input_required` result back (the v1 SDK
+ * never receives one).
+ */
 export interface McpRequestOptions {
   timeout?: number;
   signal?: AbortSignal;
+  allowInputRequired?: boolean;
 }
 
 /**

@@ -15,7 +15,14 @@ import type { ReadNotice } from '../../generated/guards-common.js';
 import { isMcpCallToolResult, readMcpCallToolResult } from '../../generated/guards-mcp.js';
 import { type CallProgress, followProgress, progressHandler } from '../mcp/call-progress.js';
 import { isTrusted, transportErrorSince, wasClosed } from '../mcp/client-state.js';
-import type { McpClient } from '../mcp/mcp-client.js';
+import {
+  answersInputRequests,
+  checkInputRequiredLimits,
+  fulfilInputRequests,
+  type InputRequiredLimits,
+  isInputRequired,
+} from '../mcp/input-required.js';
+import type { McpClient, McpRequestOptions } from '../mcp/mcp-client.js';
 import { guardResults } from '../mcp/result-guard.js';
 import { checkCount, checkTimeout } from '../options.js';
 import { type ApprovalOptions, approveCall } from './approval.js';
@@ -71,6 +78,18 @@ export interface ExecuteOptions extends ApprovalOptions {
    * goes to the client's `onerror`, as from any notification handler.
    */
   onProgress?: (progress: CallProgress) => void;
+  /**
+   * Bounds on a call that a 2026-07-28 server answers with `input_required` (multi round-trip
+   * requests: elicitations, sampling and roots requests answered through the client's features,
+   * then the call retried with the answers). A server that keeps asking ends the call, answered
+   * to the model as a ToolError naming the limit (`INPUT_LIMIT` with `data.limit` `maxRounds`
+   * or `maxRequestBytes`); `timeoutMs` bounds the whole call, rounds and answers included
+   * (`TIMEOUT`, `data.limit: 'timeoutMs'`), and an input request the client does not answer or
+   * refuses ends it as `INPUT_REFUSED`. Applies to clients equipped by gemini-mcp-kit
+   * (`connectServers`, `equipClient`, `serveSampling`); another v2 client runs its SDK's own
+   * loop.
+   */
+  inputRequired?: InputRequiredLimits;
 }
 
 /** Default per-call timeout. */
@@ -243,41 +262,51 @@ function executed<T>(
       ? undefined
       : followProgress(client, progressHandler(call, index, onProgress));
   const { name, arguments: args } = call;
-  let request: Promise<unknown>;
+  const request = {
+    method: 'tools/call',
+    params:
+      progress === undefined
+        ? { name, arguments: args }
+        : { name, arguments: args, _meta: { progressToken: progress.progressToken } },
+  };
+  const requestOptions: McpRequestOptions =
+    controller === undefined
+      ? { timeout: timeoutMs }
+      : { signal: controller.signal, timeout: timeoutMs };
+  if (answersInputRequests(client)) requestOptions.allowInputRequired = true;
+  let sent: Promise<unknown>;
   try {
-    request = client.request(
-      {
-        method: 'tools/call',
-        params:
-          progress === undefined
-            ? { name, arguments: args }
-            : { name, arguments: args, _meta: { progressToken: progress.progressToken } },
-      },
-      AS_RECEIVED,
-      controller === undefined
-        ? { timeout: timeoutMs }
-        : { signal: controller.signal, timeout: timeoutMs },
-    );
+    sent = client.request(request, AS_RECEIVED, requestOptions);
   } catch (error) {
-    request = Promise.reject(error);
+    sent = Promise.reject(error);
   }
-  return request.then(
-    (raw) => {
-      release(signal, forward, progress);
-      let result: ToolResult | ToolError;
-      try {
-        result = checkResult(call, raw, options.onNotice);
-      } catch (error) {
-        result = failure(error, call, client, started, signal, timeoutMs);
-      }
-      return deliver(outcome(call, started, result));
-    },
-    (error: unknown) => {
-      release(signal, forward, progress);
-      return deliver(
-        outcome(call, started, failure(error, call, client, started, signal, timeoutMs)),
-      );
-    },
+  const settle = (raw: unknown): T => {
+    release(signal, forward, progress);
+    let result: ToolResult | ToolError;
+    try {
+      result = checkResult(call, raw, options.onNotice);
+    } catch (error) {
+      result = failure(error, call, client, started, signal, timeoutMs);
+    }
+    return deliver(outcome(call, started, result));
+  };
+  const fail = (error: unknown): T => {
+    release(signal, forward, progress);
+    return deliver(
+      outcome(call, started, failure(error, call, client, started, signal, timeoutMs)),
+    );
+  };
+  return sent.then(
+    (raw) =>
+      isInputRequired(raw)
+        ? fulfilInputRequests(client, request, raw, {
+            limits: options.inputRequired,
+            deadline: started + timeoutMs,
+            timeoutMs,
+            signal: controller?.signal,
+          }).then(settle, fail)
+        : settle(raw),
+    fail,
   );
 }
 
@@ -349,6 +378,7 @@ export function executeToolCalls(
     checkCount('concurrency', options.concurrency, true);
     checkTimeout('timeoutMs', options.timeoutMs);
     checkTimeout('approvalTimeoutMs', options.approvalTimeoutMs);
+    checkInputRequiredLimits(options.inputRequired);
     if (items.length === 1) {
       const only = items[0]!;
       const call = toRun(only);

@@ -4,6 +4,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ResolvedCall, ToolError, ToolErrorCode } from '../../adapter/types.js';
 import type { ViolationDetail } from '../../errors.js';
+import { InputRequestsEnded } from '../mcp/input-required.js';
 import { refusedResult } from '../mcp/result-guard.js';
 
 /** What was known about the call when it failed. */
@@ -60,7 +61,8 @@ export function violationError(
 /**
  * Classifies a failure of `client.request('tools/call')`: cancellation, timeout, a client
  * closed on purpose before or during the call, a connection that closed under it (the server
- * exited), a result the SDK would drop (`INVALID_RESULT`, see `guardResults`), a JSON-RPC
+ * exited), a multi round-trip call its input requests ended (`INPUT_LIMIT`, `INPUT_REFUSED`,
+ * `TIMEOUT`, with the limit in `data`), a result the SDK would drop (`INVALID_RESULT`, see `guardResults`), a JSON-RPC
  * error the server answered with, or any other transport failure.
  *
  * @example
@@ -78,6 +80,9 @@ export function toolErrorFrom(error: unknown, context: FailureContext): ToolErro
   const { call, cancelled, timeoutMs } = context;
   if (cancelled) {
     return { code: 'CANCELLED', message: `${describeCall(call)} was cancelled before it answered` };
+  }
+  if (error instanceof InputRequestsEnded) {
+    return { code: error.code, message: `${describeCall(call)} ${error.reason}`, data: error.data };
   }
   const refused = refusedResult(error);
   if (refused !== undefined) {

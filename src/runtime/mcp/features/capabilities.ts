@@ -5,8 +5,13 @@
  * refuses a handler for a capability that was not declared. A client gets only the features
  * configured for its server, so only those capabilities are advertised.
  */
-import type { AnyObjectSchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import {
+  type AnyObjectSchema,
+  type SchemaOutput,
+  safeParse,
+} from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { ClientCapabilities, ClientResult } from '@modelcontextprotocol/sdk/types.js';
+import { answerInputRequestsWith } from '../input-required.js';
 import type { McpClientWithHandlers } from '../mcp-client.js';
 
 /** What a handler knows about the request it answers. */
@@ -40,7 +45,9 @@ export interface ClientFeature {
 /**
  * Declares each feature's capabilities on a not yet connected `client` and registers its
  * handlers; a handler gets the request, typed by its schema, with the server id and the
- * request's abort signal.
+ * request's abort signal. On a v2 client the same handlers answer the input requests of
+ * 2026-07-28 multi round-trip calls (`input_required`), which `executeToolCalls` fulfils within
+ * its `inputRequired` limits.
  *
  * @example
  * ```ts
@@ -69,8 +76,17 @@ export function equipClient(
     handle(schema, handler) {
       if (modern) {
         // v2 registers by method name, validates the request itself and hands `ctx.mcpReq`.
-        register(methodOf(schema), (request: SchemaOutput<typeof schema>, ctx: V2Context) =>
+        const method = methodOf(schema);
+        register(method, (request: SchemaOutput<typeof schema>, ctx: V2Context) =>
           handler(request, { serverId, signal: ctx.mcpReq.signal }),
+        );
+        // On 2026-07-28 the same requests arrive inside `input_required` results.
+        answerInputRequestsWith(
+          client,
+          serverId,
+          method,
+          (request) => safeParse(schema, request),
+          handler,
         );
       } else {
         register(schema, (request: SchemaOutput<typeof schema>, extra: { signal: AbortSignal }) =>
