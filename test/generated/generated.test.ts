@@ -329,6 +329,8 @@ const TYPE_NAMES: Record<string, string> = {
   'mcp/CallToolResult.schema.json': 'McpCallToolResult',
   'mcp/ContentBlock.schema.json': 'McpContentBlock',
   'mcp/CreateMessageRequest.schema.json': 'McpCreateMessageRequest',
+  'mcp/CreateTaskResult.schema.json': 'McpCreateTaskResult',
+  'mcp/GetTaskResult.schema.json': 'McpGetTaskResult',
 };
 
 /** A schemas/ tree of one small object schema per shape the generator needs, with its manifest. */

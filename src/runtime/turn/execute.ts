@@ -12,8 +12,10 @@ import { type CallProgress, followProgress, progressHandler } from '../mcp/call-
 import { transportErrorSince, wasClosed } from '../mcp/client-state.js';
 import type { McpClient } from '../mcp/mcp-client.js';
 import { guardResults } from '../mcp/result-guard.js';
+import { declareTasks, followTasks, taskHandleOf } from '../mcp/tasks.js';
 import { checkCount, checkTimeout } from '../options.js';
 import { mapConcurrent } from './pool.js';
+import { taskCallResult } from './task-call.js';
 import { describeCall, toolErrorFrom, violationError } from './tool-errors.js';
 
 /**
@@ -41,11 +43,30 @@ export type Outcome = ExecutedCall | RejectedItem;
 /** Options of {@link executeToolCalls}. */
 export interface ExecuteOptions {
   /**
-   * Per-call limit, in ms; the MCP request is cancelled when it passes.
+   * Per-call limit, in ms; the MCP request is cancelled when it passes. For a call the server
+   * runs as a task, the limit of the `tools/call` that creates it and of each `tasks/get`:
+   * the task itself is bounded by `maxTaskMs`.
    *
    * @defaultValue 60000
    */
   timeoutMs?: number;
+  /**
+   * Whether calls declare the MCP tasks extension (`io.modelcontextprotocol/tasks`, on
+   * 2026-07-28 connections), so that a server may run a long call as a task that is polled
+   * (`tasks/get`) instead of holding the request open. The server decides per call; a server
+   * that never creates tasks answers as before.
+   *
+   * @defaultValue true
+   */
+  tasks?: boolean;
+  /**
+   * The longest a call the server runs as a task may take, in ms, from its task handle; then
+   * (or when `signal` fires, or the task outlives its own `ttlMs`) the task is cancelled with
+   * `tasks/cancel` and the call answered `TIMEOUT` (`CANCELLED`).
+   *
+   * @defaultValue 600000
+   */
+  maxTaskMs?: number;
   /**
    * Calls in flight at once.
    *
@@ -69,6 +90,9 @@ export interface ExecuteOptions {
 
 /** Default per-call timeout. */
 const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Default bound of a call run as a task: ten minutes. */
+const DEFAULT_MAX_TASK_MS = 600_000;
 
 /** Default number of calls in flight. */
 const DEFAULT_CONCURRENCY = 8;
@@ -236,17 +260,17 @@ function executed<T>(
     onProgress === undefined
       ? undefined
       : followProgress(client, progressHandler(call, index, onProgress));
+  const tasks = options.tasks !== false;
+  if (tasks) followTasks(client);
   const { name, arguments: args } = call;
+  const params =
+    progress === undefined
+      ? { name, arguments: args }
+      : { name, arguments: args, _meta: { progressToken: progress.progressToken } };
   let request: Promise<unknown>;
   try {
     request = client.request(
-      {
-        method: 'tools/call',
-        params:
-          progress === undefined
-            ? { name, arguments: args }
-            : { name, arguments: args, _meta: { progressToken: progress.progressToken } },
-      },
+      { method: 'tools/call', params: tasks ? declareTasks(params) : params },
       AS_RECEIVED,
       controller === undefined
         ? { timeout: timeoutMs }
@@ -255,24 +279,43 @@ function executed<T>(
   } catch (error) {
     request = Promise.reject(error);
   }
-  return request.then(
-    (raw) => {
-      release(signal, forward, progress);
-      let result: ToolResult | ToolError;
-      try {
-        result = checkResult(call, raw, options.onNotice);
-      } catch (error) {
-        result = failure(error, call, client, started, signal, timeoutMs);
+  const failed = (error: unknown): T => {
+    release(signal, forward, progress);
+    return deliver(
+      outcome(call, started, failure(error, call, client, started, signal, timeoutMs)),
+    );
+  };
+  const settle = (raw: unknown): T => {
+    release(signal, forward, progress);
+    let result: ToolResult | ToolError;
+    try {
+      result = checkResult(call, raw, options.onNotice);
+    } catch (error) {
+      result = failure(error, call, client, started, signal, timeoutMs);
+    }
+    return deliver(outcome(call, started, result));
+  };
+  return request.then((raw) => {
+    const handle = taskHandleOf(raw);
+    if (handle === undefined) return settle(raw);
+    return taskCallResult(handle, {
+      call,
+      index,
+      client,
+      schema: AS_RECEIVED,
+      maxTaskMs: options.maxTaskMs ?? DEFAULT_MAX_TASK_MS,
+      timeoutMs,
+      signal: controller?.signal,
+      onProgress,
+      onNotice: options.onNotice,
+    }).then((ended) => {
+      if (!('result' in ended)) {
+        release(signal, forward, progress);
+        return deliver(outcome(call, started, ended));
       }
-      return deliver(outcome(call, started, result));
-    },
-    (error: unknown) => {
-      release(signal, forward, progress);
-      return deliver(
-        outcome(call, started, failure(error, call, client, started, signal, timeoutMs)),
-      );
-    },
-  );
+      return settle(ended.result);
+    }, failed);
+  }, failed);
 }
 
 /**
@@ -284,8 +327,11 @@ function executed<T>(
  * CallToolResult schema or the tool's outputSchema) becomes a `ToolError` with its code; a
  * single call never throws. Timeouts and `signal` cancel the MCP request itself, so the server
  * gets `notifications/cancelled`. `onProgress` hears each call's progress notifications with
- * the call's index, id, exposed name and server. Throws INVALID_INPUT (naming the option) for a `concurrency`
- * that is not a whole number >= 1 or Infinity, or a `timeoutMs` outside (0, 2^31 - 1].
+ * the call's index, id, exposed name and server. A call the server runs as a task (the MCP
+ * tasks extension) is polled until it ends, within `maxTaskMs`, and answered like any other
+ * call; its status reports reach `onProgress`. Throws INVALID_INPUT (naming the option) for a
+ * `concurrency` that is not a whole number >= 1 or Infinity, or a `timeoutMs` or `maxTaskMs`
+ * outside (0, 2^31 - 1].
  *
  * @example
  * ```ts
@@ -316,6 +362,7 @@ export function executeToolCalls(
   try {
     checkCount('concurrency', options.concurrency, true);
     checkTimeout('timeoutMs', options.timeoutMs);
+    checkTimeout('maxTaskMs', options.maxTaskMs);
     if (items.length === 1) {
       const only = items[0]!;
       const call = toRun(only);

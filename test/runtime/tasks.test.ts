@@ -1,0 +1,148 @@
+/**
+ * Issue 32 item 3: a tool call the server runs as a task (the MCP tasks extension, SEP-2663) is
+ * polled with `tasks/get` until it ends, its status reports heard as progress, its result
+ * answered like a direct one; cancelled with `tasks/cancel` when the caller's signal fires or
+ * `maxTaskMs` passes. Against a server of the v2 SDK over its HTTP entry (2026-07-28), through
+ * `executeToolCalls` with the v2 client.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { isToolError } from '../../src/adapter/types.js';
+import type { ReadNotice } from '../../src/generated/guards-common.js';
+import type { CallProgress } from '../../src/runtime/mcp/call-progress.js';
+import type { McpClient } from '../../src/runtime/mcp/mcp-client.js';
+import { MAX_POLL_MS, MIN_POLL_MS, pollDelay } from '../../src/runtime/mcp/tasks.js';
+import { type ExecuteOptions, executeToolCalls } from '../../src/runtime/turn/execute.js';
+import { connectTaskServer, type TaskServerLog, taskCall } from '../support/task-server.js';
+
+const open: McpClient[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((client) => client.close()));
+});
+
+async function run(tool: string, options: ExecuteOptions = {}, era?: 'modern' | 'legacy') {
+  const { client, log } = await connectTaskServer(era);
+  open.push(client);
+  const started = performance.now();
+  const [outcome] = await executeToolCalls([taskCall(tool)], { tasks: client }, options);
+  return { outcome: outcome!, log, ms: performance.now() - started };
+}
+
+/** The capabilities the server saw declared on the call. */
+const declaredOn = (log: TaskServerLog) => log.declared[0] as Record<string, unknown>;
+
+describe('EX-6 (issue 32 item 3): tool calls run as tasks', () => {
+  it('a task result arrives after a poll, with its status reports heard as progress', async () => {
+    const progress: CallProgress[] = [];
+    const { outcome, log } = await run('research', { onProgress: (p) => progress.push(p) });
+    expect(outcome.result).toEqual({ content: [{ type: 'text', text: '42 sources read' }] });
+    // The extension was declared beside the client's own capabilities, never instead of them.
+    expect(declaredOn(log)).toEqual({
+      sampling: {},
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    });
+    expect(log.polls).toHaveLength(2);
+    expect(progress.map((p) => [p.progress, p.task?.status, p.message])).toEqual([
+      [1, 'working', 'accepted'],
+      [2, 'working', 'reading 42 sources'],
+      [3, 'completed', 'done'],
+    ]);
+    expect(progress[0]).toMatchObject({ index: 0, callId: 'c1', serverId: 'tasks' });
+  });
+
+  it('a call cancelled by its signal mid-task sends tasks/cancel, and the server sees it', async () => {
+    const controller = new AbortController();
+    const progress: CallProgress[] = [];
+    const pending = run('forever', {
+      signal: controller.signal,
+      onProgress: (p) => {
+        progress.push(p);
+        if (p.message === 'still thinking') controller.abort();
+      },
+    });
+    const { outcome, log } = await pending;
+    expect(outcome.result).toMatchObject({ code: 'CANCELLED', data: { taskStatus: 'working' } });
+    expect(isToolError(outcome.result) && outcome.result.message).toMatch(
+      /ran as task "task-forever-1" and was cancelled while "working"; the task was cancelled \(tasks\/cancel\)/,
+    );
+    expect(log.cancels).toEqual(['task-forever-1']);
+  });
+
+  it('a task that never finishes is cancelled when maxTaskMs passes', async () => {
+    const { outcome, log, ms } = await run('forever', { maxTaskMs: 450 });
+    expect(outcome.result).toMatchObject({ code: 'TIMEOUT', data: { taskId: 'task-forever-1' } });
+    expect(isToolError(outcome.result) && outcome.result.message).toMatch(
+      /was still "working" after 450 ms \(maxTaskMs\); the task was cancelled/,
+    );
+    expect(log.cancels).toEqual(['task-forever-1']);
+    // Polled at the clamped interval (100 ms, the server asked for 10), not faster.
+    expect(log.polls.length).toBeGreaterThanOrEqual(2);
+    expect(log.polls.length).toBeLessThanOrEqual(5);
+    expect(ms).toBeLessThan(5000);
+  });
+
+  it('a failed task is answered as an error naming the state and the server error', async () => {
+    const { outcome } = await run('broken');
+    expect(outcome.result).toMatchObject({
+      code: 'PROTOCOL_ERROR',
+      data: { taskStatus: 'failed', mcpCode: -32603 },
+    });
+    expect(isToolError(outcome.result) && outcome.result.message).toBe(
+      'tool "broken" on server "tasks" ran as task "task-broken-1", which ended "failed": the index is gone',
+    );
+  });
+
+  it('an unknown task status is a notice, and polling goes on to the result', async () => {
+    const notices: ReadNotice[] = [];
+    const { outcome } = await run('odd', { onNotice: (n) => notices.push(n) });
+    expect(outcome.result).toEqual({ content: [{ type: 'text', text: 'resumed and done' }] });
+    expect(notices).toContainEqual(
+      expect.objectContaining({
+        code: 'unknown-enum-value',
+        path: '/status',
+        value: 'paused',
+        message: expect.stringMatching(/^tool "odd" on server "tasks": task status "paused"/),
+      }),
+    );
+  });
+
+  it('a tasks/get answer that breaks the read contract ends the call as INVALID_RESULT', async () => {
+    const { outcome } = await run('garbled');
+    expect(outcome.result).toMatchObject({ code: 'INVALID_RESULT' });
+    expect(isToolError(outcome.result) && outcome.result.message).toBe(
+      'tool "garbled" on server "tasks" returned a malformed tasks/get result (/createdAt: required field "createdAt" is missing)',
+    );
+  });
+
+  it('with tasks: false the call declares no extension and the server answers directly', async () => {
+    const { outcome, log } = await run('research', { tasks: false });
+    expect(outcome.result).toMatchObject({
+      content: [{ type: 'text', text: 'answered directly' }],
+    });
+    expect(declaredOn(log)).toEqual({ sampling: {} });
+    expect(log.polls).toEqual([]);
+  });
+
+  it('on the 2025 handshake nothing is declared and no mark of ours reaches the server', async () => {
+    const { outcome, log } = await run('research', {}, 'legacy');
+    expect(outcome.result).toMatchObject({
+      content: [{ type: 'text', text: 'answered directly' }],
+    });
+    expect(log.declared).toEqual([undefined]);
+    expect(log.metas).toEqual([undefined]);
+  });
+
+  it('maxTaskMs outside (0, 2^31 - 1] is refused as INVALID_INPUT', async () => {
+    await expect(executeToolCalls([taskCall('research')], {}, { maxTaskMs: 0 })).rejects.toThrow(
+      /maxTaskMs/,
+    );
+  });
+
+  it("the wait between polls is the server's suggestion within [100 ms, 30 s], 1 s without one", () => {
+    expect([pollDelay(10), pollDelay(2500), pollDelay(120_000), pollDelay(undefined)]).toEqual([
+      MIN_POLL_MS,
+      2500,
+      MAX_POLL_MS,
+      1000,
+    ]);
+  });
+});
