@@ -40,6 +40,13 @@ export const MCP_ROOTS = [
 ] as const;
 
 /**
+ * Shapes of an older version the newest one dropped, still read from servers that speak it:
+ * 2025-11-25's experimental tasks (a task-augmented tools/call, `tasks/get`), which 2026-07-28
+ * moved into the tasks extension in another form.
+ */
+const MCP_LEGACY_ROOTS = ['Task'] as const;
+
+/**
  * The shapes each MCP extension we follow contributes, by extension identifier; what they
  * reference comes along.
  */
@@ -269,7 +276,7 @@ export function buildMcpSchemas(
   const ordered = [...versions].sort((a, b) => (a.protocolVersion < b.protocolVersion ? -1 : 1));
   const newest = ordered.at(-1);
   const added = newest === undefined ? [] : extensions.map((e) => extensionClosure(e, newest));
-  const roots = [...MCP_ROOTS, ...added.flatMap((a) => a.coreRoots)];
+  const roots = [...MCP_ROOTS, ...MCP_LEGACY_ROOTS, ...added.flatMap((a) => a.coreRoots)];
   // To a fixed point: a name one version reaches brings what every version's definition of it
   // references (2025-06-18's PrimitiveSchemaDefinition names an EnumSchema later ones dropped).
   const names = new Set<string>();

@@ -28,6 +28,7 @@ export const READ_RULE = {
     'mcp/CallToolResult.schema.json',
     'mcp/ContentBlock.schema.json',
     'mcp/CreateMessageRequest.schema.json',
+    'mcp/Task.schema.json',
     'mcp/CreateTaskResult.schema.json',
     'mcp/GetTaskResult.schema.json',
   ],

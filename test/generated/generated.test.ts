@@ -329,6 +329,7 @@ const TYPE_NAMES: Record<string, string> = {
   'mcp/CallToolResult.schema.json': 'McpCallToolResult',
   'mcp/ContentBlock.schema.json': 'McpContentBlock',
   'mcp/CreateMessageRequest.schema.json': 'McpCreateMessageRequest',
+  'mcp/Task.schema.json': 'McpTask',
   'mcp/CreateTaskResult.schema.json': 'McpCreateTaskResult',
   'mcp/GetTaskResult.schema.json': 'McpGetTaskResult',
 };

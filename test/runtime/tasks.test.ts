@@ -3,7 +3,8 @@
  * polled with `tasks/get` until it ends, its status reports heard as progress, its result
  * answered like a direct one; cancelled with `tasks/cancel` when the caller's signal fires or
  * `maxTaskMs` passes. Against a server of the v2 SDK over its HTTP entry (2026-07-28), through
- * `executeToolCalls` with the v2 client.
+ * `executeToolCalls` with the v2 client; and (item 9) 2025-11-25's experimental tasks on the
+ * 2025 handshake, against a server and client of the v1 SDK.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { isToolError } from '../../src/adapter/types.js';
@@ -12,7 +13,12 @@ import type { CallProgress } from '../../src/runtime/mcp/call-progress.js';
 import type { McpClient } from '../../src/runtime/mcp/mcp-client.js';
 import { MAX_POLL_MS, MIN_POLL_MS, pollDelay } from '../../src/runtime/mcp/tasks.js';
 import { type ExecuteOptions, executeToolCalls } from '../../src/runtime/turn/execute.js';
-import { connectTaskServer, type TaskServerLog, taskCall } from '../support/task-server.js';
+import {
+  connectLegacyTaskServer,
+  connectTaskServer,
+  type TaskServerLog,
+  taskCall,
+} from '../support/task-server.js';
 
 const open: McpClient[] = [];
 afterEach(async () => {
@@ -25,6 +31,14 @@ async function run(tool: string, options: ExecuteOptions = {}, era?: 'modern' | 
   const started = performance.now();
   const [outcome] = await executeToolCalls([taskCall(tool)], { tasks: client }, options);
   return { outcome: outcome!, log, ms: performance.now() - started };
+}
+
+/** A call of a tool that requires a task, on the v1 SDK's 2025-11-25 task server. */
+async function runLegacy(tool: string, options: ExecuteOptions = {}) {
+  const { client, log } = await connectLegacyTaskServer();
+  open.push(client);
+  const [outcome] = await executeToolCalls([taskCall(tool, true)], { tasks: client }, options);
+  return { outcome: outcome!, log };
 }
 
 /** The capabilities the server saw declared on the call. */
@@ -129,6 +143,31 @@ describe('EX-6 (issue 32 item 3): tool calls run as tasks', () => {
     });
     expect(log.declared).toEqual([undefined]);
     expect(log.metas).toEqual([undefined]);
+  });
+
+  it('on the 2025 handshake a tool that requires a task runs as a 2025-11-25 task: polled, its result read with tasks/result', async () => {
+    const progress: CallProgress[] = [];
+    const { outcome, log } = await runLegacy('research', { onProgress: (p) => progress.push(p) });
+    expect(outcome.result).toEqual({ content: [{ type: 'text', text: '42 sources read' }] });
+    expect(log.declared).toEqual([{ ttl: 600_000 }]);
+    // Our progress token, and nothing of our mark.
+    expect(log.metas).toEqual([{ progressToken: expect.stringMatching(/^gemini-mcp-progress-/) }]);
+    expect(log.polls).toHaveLength(2);
+    expect(progress.map((p) => p.task?.status)).toEqual(['working', 'working', 'completed']);
+  });
+
+  it('a 2025-11-25 task that failed is answered with the error tasks/result gives', async () => {
+    const { outcome } = await runLegacy('broken');
+    expect(outcome.result).toMatchObject({
+      code: 'PROTOCOL_ERROR',
+      data: { taskStatus: 'failed', mcpCode: -32603 },
+    });
+  });
+
+  it('a 2025-11-25 task past maxTaskMs is cancelled with tasks/cancel', async () => {
+    const { outcome, log } = await runLegacy('forever', { maxTaskMs: 300 });
+    expect(outcome.result).toMatchObject({ code: 'TIMEOUT', data: { taskId: 'task-forever-1' } });
+    expect(log.cancels).toEqual(['task-forever-1']);
   });
 
   it('maxTaskMs outside (0, 2^31 - 1] is refused as INVALID_INPUT', async () => {

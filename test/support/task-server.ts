@@ -8,6 +8,17 @@
  * entry (`createMcpHandler`), its fetch face called in process.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport as InMemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server as ServerV1 } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  CancelTaskRequestSchema,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHandler, InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import type { ResolvedCall } from '../../src/adapter/types.js';
@@ -52,12 +63,26 @@ const SCRIPTS: Record<string, Poll[]> = {
 const POLL_INTERVAL_MS = 10;
 
 /** The server (one per request, as `createMcpHandler` builds them) over one task store and log. */
-function taskServer(log: TaskServerLog, tasks: Map<string, { tool: string; polls: number }>) {
+/** A task the server runs: its tool and the polls answered. */
+interface RunningTask {
+  tool: string;
+  polls: number;
+}
+
+/** The answer of a task's `polls`-th poll (the last repeats), or `cancelled` once cancelled. */
+function pollOf(log: TaskServerLog, taskId: string, task: RunningTask): Poll {
+  const script = SCRIPTS[task.tool]!;
+  return log.cancels.includes(taskId)
+    ? { status: 'cancelled', statusMessage: 'cancelled on request' }
+    : script[Math.min(task.polls, script.length - 1)]!;
+}
+
+function taskServer(log: TaskServerLog, tasks: Map<string, RunningTask>) {
   const server = new Server(
     { name: 'task-server', version: '1.0.0' },
     { capabilities: { tools: {}, extensions: { [TASKS]: {} } } as never },
   );
-  const times = { createdAt: '2026-12-07T10:00:00Z', lastUpdatedAt: '2026-12-07T10:00:01Z' };
+  const times = TIMES;
   server.setRequestHandler('tools/list', async () => ({
     tools: Object.keys(SCRIPTS).map((name) => ({ name, inputSchema: { type: 'object' as const } })),
   }));
@@ -108,6 +133,79 @@ function taskServer(log: TaskServerLog, tasks: Map<string, { tool: string; polls
   return server;
 }
 
+/** The times every task reports. */
+const TIMES = { createdAt: '2026-12-07T10:00:00Z', lastUpdatedAt: '2026-12-07T10:00:01Z' };
+
+/**
+ * The same tools on a server of the v1 SDK, the 2025-11-25 way (the v2 server refuses a `{task}`
+ * answer to a raw `tools/call`): each tool requires a task (`execution.taskSupport`), the server
+ * declares task-augmented calls, a call with a `task` parameter gets a `{task}` handle, polls
+ * answer the task, and `tasks/result` the script's result or its error.
+ */
+function legacyTaskServer(log: TaskServerLog, tasks: Map<string, RunningTask>): ServerV1 {
+  const server = new ServerV1(
+    { name: 'legacy-task-server', version: '1.0.0' },
+    { capabilities: { tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } } },
+  );
+  const legacy = (taskId: string, poll: Poll) => ({
+    taskId,
+    status: poll.status,
+    ...(poll.statusMessage === undefined ? {} : { statusMessage: poll.statusMessage }),
+    ...TIMES,
+    ttl: 60_000,
+    pollInterval: POLL_INTERVAL_MS,
+  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: Object.keys(SCRIPTS).map((name) => ({
+      name,
+      inputSchema: { type: 'object' as const },
+      execution: { taskSupport: 'required' as const },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    log.declared.push(request.params.task);
+    log.metas.push(request.params._meta);
+    const taskId = `task-${request.params.name}-${tasks.size + 1}`;
+    tasks.set(taskId, { tool: request.params.name, polls: 0 });
+    return { task: legacy(taskId, { status: 'working', statusMessage: 'accepted' }) } as never;
+  });
+  server.setRequestHandler(GetTaskRequestSchema, async (request) => {
+    const { taskId } = request.params;
+    log.polls.push(taskId);
+    const task = tasks.get(taskId)!;
+    const poll = pollOf(log, taskId, task);
+    task.polls += 1;
+    return legacy(taskId, poll) as never;
+  });
+  server.setRequestHandler(GetTaskPayloadRequestSchema, async (request) => {
+    const last = SCRIPTS[tasks.get(request.params.taskId)!.tool]!.at(-1)!;
+    const error = last.error as { code: number; message: string } | undefined;
+    if (error !== undefined) throw new McpError(error.code, error.message);
+    return last.result as never;
+  });
+  server.setRequestHandler(CancelTaskRequestSchema, async (request) => {
+    log.cancels.push(request.params.taskId);
+    return legacy(request.params.taskId, { status: 'cancelled' }) as never;
+  });
+  return server;
+}
+
+/**
+ * A client of the v1 SDK connected (the 2025 handshake, in memory) to a fresh 2025-11-25 task
+ * server, and the server's log (`declared`: each call's `task` parameter).
+ */
+export async function connectLegacyTaskServer(): Promise<{
+  client: ClientV1;
+  log: TaskServerLog;
+}> {
+  const log: TaskServerLog = { declared: [], metas: [], polls: [], cancels: [] };
+  const [clientSide, serverSide] = InMemoryV1.createLinkedPair();
+  await legacyTaskServer(log, new Map()).connect(serverSide);
+  const client = new ClientV1({ name: 'gemini-mcp-tests', version: '0.0.0' });
+  await client.connect(clientSide);
+  return { client, log };
+}
+
 /**
  * A v2 client connected to a fresh task server, and the server's log: `modern`, negotiated
  * (`server/discover`: 2026-07-28) over the SDK's HTTP entry; `legacy`, the 2025 handshake in
@@ -117,7 +215,7 @@ export async function connectTaskServer(
   era: 'modern' | 'legacy' = 'modern',
 ): Promise<{ client: Client; log: TaskServerLog }> {
   const log: TaskServerLog = { declared: [], metas: [], polls: [], cancels: [] };
-  const tasks = new Map<string, { tool: string; polls: number }>();
+  const tasks = new Map<string, RunningTask>();
   const info = { name: 'gemini-mcp-tests', version: '0.0.0' };
   if (era === 'legacy') {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -138,14 +236,21 @@ export async function connectTaskServer(
   return { client, log };
 }
 
-/** The call of one of the task server's tools, as `functionCalls` resolves it. */
-export function taskCall(tool: string, callId = 'c1'): ResolvedCall {
+/**
+ * The call of one of the task server's tools, as `functionCalls` resolves it; `required`: the
+ * tool as a 2025-11-25 server lists one that must run as a task.
+ */
+export function taskCall(tool: string, required = false): ResolvedCall {
   return {
     serverId: 'tasks',
     name: tool,
     exposedName: tool,
-    callId,
+    callId: 'c1',
     arguments: {},
-    tool: { name: tool, inputSchema: { type: 'object' } },
+    tool: {
+      name: tool,
+      inputSchema: { type: 'object' },
+      ...(required ? { execution: { taskSupport: 'required' as const } } : {}),
+    },
   };
 }

@@ -1,20 +1,31 @@
 /**
- * Tool calls a server runs as a task: the MCP tasks extension (`io.modelcontextprotocol/tasks`,
- * SEP-2663, on 2026-07-28 servers). The client declares the extension in the call's per-request
- * capabilities; a server may then answer `tools/call` with a task handle (`resultType: "task"`)
- * instead of the result, and the client polls `tasks/get` until the task is completed, failed or
- * cancelled, and sends `tasks/cancel` when it gives up.
+ * Tool calls a server runs as a task, in both forms MCP has had. The tasks extension
+ * (`io.modelcontextprotocol/tasks`, SEP-2663, on 2026-07-28 servers): the client declares the
+ * extension in the call's per-request capabilities, a server may then answer `tools/call` with a
+ * task handle (`resultType: "task"`) instead of the result, and `tasks/get` answers carry the
+ * result once the task completed. The 2025-11-25 revision's experimental tasks (on the 2025
+ * handshake): the client asks for a task (a `task` parameter) where the tool requires one
+ * (`execution.taskSupport: "required"`) and the server declares task-augmented calls, the handle
+ * is `{task}`, and `tasks/result` gives the result of a finished task. Either way the client
+ * polls `tasks/get` until the task is completed, failed or cancelled, and sends `tasks/cancel`
+ * when it gives up.
  *
  * Two SDK gaps are bridged on the transport, as `call-progress.ts` and `result-guard.ts` do:
  * the v2 client fills a request's capabilities itself and has no per-request way to add an
  * extension (a `_meta` of our own would replace its capabilities whole), so the declaration is
  * merged into the envelope it wrote, on the way out; and it refuses a `resultType: "task"`
- * answer (`Unsupported result type 'task'`), so the handle is carried to us inside a result it
- * accepts. Every handle and every `tasks/get` answer is read with its read contract.
+ * answer (`Unsupported result type 'task'`), so the handle (of either form) is carried to us
+ * inside a result it accepts. Every handle and every `tasks/get` answer is read with its read
+ * contract (the extension's `CreateTaskResult` and `GetTaskResult`, 2025-11-25's `Task`).
  */
 import type { ViolationDetail } from '../../errors.js';
 import type { ReadNotice } from '../../generated/guards-common.js';
-import { readMcpCreateTaskResult, readMcpGetTaskResult } from '../../generated/guards-mcp.js';
+import {
+  readMcpCreateTaskResult,
+  readMcpGetTaskResult,
+  readMcpTask,
+} from '../../generated/guards-mcp.js';
+import type { McpTool } from '../../generated/types.js';
 import { isJsonObject } from '../../json/object.js';
 import type { McpClient, McpTransport } from './mcp-client.js';
 import { receiverOf } from './result-guard.js';
@@ -58,21 +69,51 @@ type Sender = { send?: ((message: unknown, options?: unknown) => Promise<void>) 
 /** Per transport: the ids of marked calls not yet answered. */
 const marked = new WeakMap<McpTransport, Set<unknown>>();
 
+/** What a client tells of the server, where its SDK says: the capabilities it declared. */
+type WithServerCapabilities = { getServerCapabilities?: () => unknown };
+
 /**
- * Marks the params of a `tools/call` so that, on a 2026-07-28 connection, the request declares
- * the tasks extension (its capabilities otherwise as the client declares them). Nothing of the
- * mark reaches the server; on the 2025 handshake the request goes out unchanged (the extension
- * is not defined there). Needs {@link followTasks} on the client before the request is sent.
+ * Whether a call of `tool` asks for a task the 2025-11-25 way: the tool requires one and the
+ * server declares task-augmented `tools/call` (a tool that merely allows one is called directly,
+ * without the polling's latency).
+ */
+function asksForLegacyTask(client: McpClient, tool: McpTool): boolean {
+  const execution = (tool as { execution?: { taskSupport?: unknown } }).execution;
+  if (execution?.taskSupport !== 'required') return false;
+  const capabilities = (client as WithServerCapabilities).getServerCapabilities?.();
+  const tasks = isJsonObject(capabilities) ? capabilities.tasks : undefined;
+  const requests = isJsonObject(tasks) ? tasks.requests : undefined;
+  const tools = isJsonObject(requests) ? requests.tools : undefined;
+  return isJsonObject(tools) && isJsonObject(tools.call);
+}
+
+/**
+ * The params of a `tools/call` of `tool` that may become a task: marked so that, on a
+ * 2026-07-28 connection, the request declares the tasks extension (its capabilities otherwise
+ * as the client declares them; nothing of the mark reaches the server), and, on the 2025
+ * handshake, with a `task` parameter (its `ttl` the task's bound) where the tool requires a task
+ * and the server declares task-augmented calls. Needs {@link followTasks} on the client before
+ * the request is sent.
  *
  * @example
  * ```ts
  * followTasks(client);
- * const raw = await client.request({ method: 'tools/call', params: declareTasks({ name, arguments: {} }) }, schema);
+ * const params = taskParams(client, tool, { name: tool.name, arguments: {} }, 600_000);
+ * const raw = await client.request({ method: 'tools/call', params }, schema);
  * ```
  */
-export function declareTasks(params: Record<string, unknown>): Record<string, unknown> {
+export function taskParams(
+  client: McpClient,
+  tool: McpTool,
+  params: Record<string, unknown>,
+  ttlMs: number,
+): Record<string, unknown> {
   const meta = isJsonObject(params._meta) ? params._meta : {};
-  return { ...params, _meta: { ...meta, [DECLARE_TASKS]: true } };
+  return {
+    ...params,
+    ...(asksForLegacyTask(client, tool) ? { task: { ttl: ttlMs } } : {}),
+    _meta: { ...meta, [DECLARE_TASKS]: true },
+  };
 }
 
 /** The message to send for `message`: a marked call's mark replaced by the declaration. */
@@ -89,8 +130,8 @@ function declared(message: unknown, pending: Set<unknown>): unknown {
       ...capabilities,
       extensions: { ...extensions, [TASKS_EXTENSION]: {} },
     };
-    pending.add(message.id);
   }
+  pending.add(message.id);
   const rest: JsonObject = { ...params };
   if (Object.keys(meta).length === 0) delete rest._meta;
   else rest._meta = meta;
@@ -102,13 +143,16 @@ function carried(message: unknown, pending: Set<unknown>): unknown {
   if (!isJsonObject(message) || 'method' in message || !pending.has(message.id)) return message;
   pending.delete(message.id);
   const result = message.result;
-  if (!isJsonObject(result) || result.resultType !== 'task') return message;
+  const handle =
+    isJsonObject(result) &&
+    (result.resultType === 'task' || (isJsonObject(result.task) && !('content' in result)));
+  if (!handle) return message;
   return { ...message, result: { resultType: 'complete', content: [], [CARRIED_HANDLE]: result } };
 }
 
 /**
  * Equips `client`'s transport for task-based calls (idempotent per transport; call it after
- * `client.connect`): the calls {@link declareTasks} marked declare the extension, and a task
+ * `client.connect`): the calls {@link taskParams} marked declare the extension, and a task
  * handle answering one reaches the caller ({@link taskHandleOf}).
  *
  * @example
@@ -133,8 +177,8 @@ export function followTasks(client: McpClient): void {
 }
 
 /**
- * The task handle a `tools/call` was answered with (the server's `CreateTaskResult`, as it
- * came), or undefined for a result.
+ * The task handle a `tools/call` was answered with (the server's `CreateTaskResult` of either
+ * form, as it came), or undefined for a result.
  *
  * @example
  * ```ts
@@ -201,55 +245,84 @@ type AnySchema = Parameters<McpClient['request']>[1];
 /** What a task object read says, when it read. */
 interface ReadTask {
   readonly task: TaskState;
-  readonly raw: JsonObject;
   readonly pollIntervalMs: number | undefined;
   readonly ttlMs: number | null | undefined;
+  /** The extension's: what a completed task resulted in, or the error a failed one met. */
+  readonly result?: unknown;
+  readonly error?: unknown;
 }
 
+/** A read that failed: what broke the contract. */
+type Unread = { readonly violations: readonly ViolationDetail[] };
+
+/** The two forms of tasks: the extension's (2026-07-28) and the 2025-11-25 revision's. */
+type TaskForm = 'extension' | 'legacy';
+
+const NOT_AN_OBJECT: Unread = {
+  violations: [{ path: '', keyword: 'type', message: 'must be object' }],
+};
+
 /**
- * Reads a handle or a poll with `read`: an absent `resultType` is `"complete"` (the revision's
- * rule for results; the v2 SDK takes the field off the results it hands on), and a status the
- * extension does not define is a notice, the rest read as for a running task.
+ * Reads an extension handle or poll: an absent `resultType` is its own (the revision reads an
+ * absent one as `"complete"`; the v2 SDK takes the field off the results it hands on), and a
+ * status the extension does not define is a notice, the rest read as for a running task.
  */
-function readTask(
+function readExtensionTask(
   value: unknown,
-  what: 'task handle' | 'tasks/get result',
-  read: typeof readMcpGetTaskResult,
+  handle: boolean,
   onNotice: AwaitTaskOptions['onNotice'],
-): ReadTask | { violations: readonly ViolationDetail[] } {
-  if (!isJsonObject(value)) {
-    return { violations: [{ path: '', keyword: 'type', message: 'must be object' }] };
-  }
+): ReadTask | Unread {
+  if (!isJsonObject(value)) return NOT_AN_OBJECT;
   const status = value.status;
   const unknownStatus = typeof status === 'string' && !KNOWN_STATUSES.has(status);
-  const resultType = what === 'task handle' ? 'task' : 'complete';
+  const read = handle ? readMcpCreateTaskResult : readMcpGetTaskResult;
   const checked = read({
-    resultType,
+    resultType: handle ? 'task' : 'complete',
     ...value,
     ...(unknownStatus ? { status: 'working' } : {}),
   });
   if (checked.violations.length > 0) return { violations: checked.violations };
-  const schema = what === 'task handle' ? 'McpCreateTaskResult' : 'McpGetTaskResult';
   for (const notice of checked.notices) onNotice?.(notice);
   if (unknownStatus) {
     onNotice?.({
       code: 'unknown-enum-value',
-      schema,
+      schema: handle ? 'McpCreateTaskResult' : 'McpGetTaskResult',
       path: '/status',
       value: status,
       message: `task status "${status}" is unknown to the tasks extension; polled as still running`,
     });
   }
-  const task: TaskState = {
-    taskId: value.taskId as string,
-    status: status as string,
-    ...(typeof value.statusMessage === 'string' ? { statusMessage: value.statusMessage } : {}),
-  };
   return {
-    task,
-    raw: value,
+    task: stateOf(value),
     pollIntervalMs: typeof value.pollIntervalMs === 'number' ? value.pollIntervalMs : undefined,
     ttlMs: value.ttlMs as number | null | undefined,
+    result: value.result,
+    error: value.error,
+  };
+}
+
+/**
+ * Reads a 2025-11-25 task (a handle's `task`, or a `tasks/get` result) with its `Task` read
+ * contract, which notices a status it does not define.
+ */
+function readLegacyTask(value: unknown, onNotice: AwaitTaskOptions['onNotice']): ReadTask | Unread {
+  if (!isJsonObject(value)) return NOT_AN_OBJECT;
+  const checked = readMcpTask(value);
+  if (checked.violations.length > 0) return { violations: checked.violations };
+  for (const notice of checked.notices) onNotice?.(notice);
+  return {
+    task: stateOf(value),
+    pollIntervalMs: typeof value.pollInterval === 'number' ? value.pollInterval : undefined,
+    ttlMs: value.ttl as number | null | undefined,
+  };
+}
+
+/** The state a task object (read) reports. */
+function stateOf(value: Record<string, unknown>): TaskState {
+  return {
+    taskId: value.taskId as string,
+    status: value.status as string,
+    ...(typeof value.statusMessage === 'string' ? { statusMessage: value.statusMessage } : {}),
   };
 }
 
@@ -287,27 +360,59 @@ async function cancelTask(client: McpClient, taskId: string, schema: AnySchema):
   }
 }
 
-/** The end a terminal status gives, or undefined while the task runs. */
-function terminal(read: ReadTask): TaskEnd | undefined {
-  const { task, raw } = read;
-  if (task.status === 'completed') return { state: 'completed', task, result: raw.result };
-  if (task.status === 'cancelled') return { state: 'cancelled', task };
-  if (task.status === 'failed') {
-    return { state: 'failed', task, error: raw.error as { code: number; message: string } };
-  }
-  return undefined;
+/** A JSON-RPC error as either SDK throws it (a numeric `code`), else undefined. */
+function rpcError(error: unknown): { code: number; message: string; data?: unknown } | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, data } = error as Error & { code?: unknown; data?: unknown };
+  if (typeof code !== 'number') return undefined;
+  return { code, message: error.message, ...(data === undefined ? {} : { data }) };
 }
 
 /**
- * Waits for the task `handle` stands for: polls `tasks/get` at the server's `pollIntervalMs`
- * (clamped to [{@link MIN_POLL_MS}, {@link MAX_POLL_MS}], 1 s when it gives none) until the
- * task completes, fails or is cancelled; sends `tasks/cancel` when `signal` fires, when
- * `maxTaskMs` passes, or when the task outlives its own `ttlMs` (the server may have discarded
- * it). A `tasks/get` that fails (a transport error, its timeout) rejects, as the call would.
+ * The end a terminal status gives, or undefined while the task runs. A finished 2025-11-25 task
+ * gives its result (or its error) through `tasks/result`.
+ */
+async function terminal(
+  form: TaskForm,
+  read: ReadTask,
+  client: McpClient,
+  schema: AnySchema,
+  requestOptions: { timeout: number; signal?: AbortSignal },
+): Promise<TaskEnd | undefined> {
+  const { task } = read;
+  if (task.status === 'cancelled') return { state: 'cancelled', task };
+  if (task.status !== 'completed' && task.status !== 'failed') return undefined;
+  if (form === 'extension') {
+    return task.status === 'completed'
+      ? { state: 'completed', task, result: read.result }
+      : { state: 'failed', task, error: read.error as { code: number; message: string } };
+  }
+  try {
+    const result = await client.request(
+      { method: 'tasks/result', params: { taskId: task.taskId } },
+      schema,
+      requestOptions,
+    );
+    return { state: 'completed', task, result };
+  } catch (error) {
+    const failed = rpcError(error);
+    if (task.status === 'failed' && failed !== undefined)
+      return { state: 'failed', task, error: failed };
+    throw error;
+  }
+}
+
+/**
+ * Waits for the task `handle` stands for (of either form): polls `tasks/get` at the server's
+ * suggested interval (clamped to [{@link MIN_POLL_MS}, {@link MAX_POLL_MS}], 1 s when it gives
+ * none) until the task completes, fails or is cancelled; sends `tasks/cancel` when `signal`
+ * fires, when `maxTaskMs` passes, or when the task outlives its own time to live (the server may
+ * have discarded it). A `tasks/get` (or `tasks/result`) that fails otherwise (a transport error,
+ * its timeout) rejects, as the call would.
  *
  * @example
  * ```ts
- * const end = await awaitTask(client, taskHandleOf(raw), { maxTaskMs: 600_000, requestTimeoutMs: 60_000 });
+ * const end = await awaitTask(client, taskHandleOf(raw), schema, { maxTaskMs: 600_000, requestTimeoutMs: 60_000 });
  * if (end.state === 'completed') console.log(end.result);
  * ```
  */
@@ -319,7 +424,16 @@ export async function awaitTask(
 ): Promise<TaskEnd> {
   const { signal, onStatus, onNotice, maxTaskMs } = options;
   const started = performance.now();
-  let read = readTask(handle, 'task handle', readMcpCreateTaskResult, onNotice);
+  const form: TaskForm =
+    isJsonObject(handle) && handle.resultType !== 'task' && isJsonObject(handle.task)
+      ? 'legacy'
+      : 'extension';
+  const readPoll = (value: unknown): ReadTask | Unread =>
+    form === 'legacy' ? readLegacyTask(value, onNotice) : readExtensionTask(value, false, onNotice);
+  let read =
+    form === 'legacy'
+      ? readLegacyTask((handle as { task: unknown }).task, onNotice)
+      : readExtensionTask(handle, true, onNotice);
   let heard: TaskState | undefined;
   for (;;) {
     if ('violations' in read) {
@@ -334,36 +448,44 @@ export async function awaitTask(
       heard = task;
       onStatus?.(task);
     }
-    const end = terminal(read);
-    if (end !== undefined) return end;
-    const elapsed = performance.now() - started;
     const ttl = typeof read.ttlMs === 'number' ? read.ttlMs : Number.POSITIVE_INFINITY;
     const bound = ttl < maxTaskMs ? 'ttlMs' : 'maxTaskMs';
     const limit = Math.min(ttl, maxTaskMs);
-    if (signal?.aborted || elapsed >= limit) {
+    const requestOptions = (): { timeout: number; signal?: AbortSignal } => {
+      const left = limit - (performance.now() - started);
+      return {
+        timeout: Math.max(1, Math.min(options.requestTimeoutMs, Math.ceil(left))),
+        ...(signal === undefined ? {} : { signal }),
+      };
+    };
+    const given = (): boolean => signal?.aborted === true || performance.now() - started >= limit;
+    let polled: unknown;
+    try {
+      const end = await terminal(form, read, client, schema, requestOptions());
+      if (end !== undefined) return end;
+      if (!given()) {
+        await pause(
+          Math.min(pollDelay(read.pollIntervalMs), limit - (performance.now() - started)),
+          signal,
+        );
+      }
+      if (!given()) {
+        polled = await client.request(
+          { method: 'tasks/get', params: { taskId: task.taskId } },
+          schema,
+          requestOptions(),
+        );
+      }
+    } catch (error) {
+      // Cut off by the caller or by our own bound: the task is given up, as between polls.
+      if (!given()) throw error;
+    }
+    if (given()) {
       await cancelTask(client, task.taskId, schema);
       return signal?.aborted
         ? { state: 'aborted', task }
         : { state: 'expired', task, bound, ms: limit };
     }
-    await pause(Math.min(pollDelay(read.pollIntervalMs), limit - elapsed), signal);
-    if (signal?.aborted || performance.now() - started >= limit) continue;
-    const left = limit - (performance.now() - started);
-    let polled: unknown;
-    try {
-      polled = await client.request(
-        { method: 'tasks/get', params: { taskId: task.taskId } },
-        schema,
-        {
-          timeout: Math.max(1, Math.min(options.requestTimeoutMs, Math.ceil(left))),
-          ...(signal === undefined ? {} : { signal }),
-        },
-      );
-    } catch (error) {
-      // Cut off by the caller or by our own bound: the task is given up, as between polls.
-      if (signal?.aborted || performance.now() - started >= limit) continue;
-      throw error;
-    }
-    read = readTask(polled, 'tasks/get result', readMcpGetTaskResult, onNotice);
+    read = readPoll(polled);
   }
 }

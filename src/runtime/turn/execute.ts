@@ -12,7 +12,7 @@ import { type CallProgress, followProgress, progressHandler } from '../mcp/call-
 import { transportErrorSince, wasClosed } from '../mcp/client-state.js';
 import type { McpClient } from '../mcp/mcp-client.js';
 import { guardResults } from '../mcp/result-guard.js';
-import { declareTasks, followTasks, taskHandleOf } from '../mcp/tasks.js';
+import { followTasks, taskHandleOf, taskParams } from '../mcp/tasks.js';
 import { checkCount, checkTimeout } from '../options.js';
 import { mapConcurrent } from './pool.js';
 import { taskCallResult } from './task-call.js';
@@ -51,10 +51,11 @@ export interface ExecuteOptions {
    */
   timeoutMs?: number;
   /**
-   * Whether calls declare the MCP tasks extension (`io.modelcontextprotocol/tasks`, on
-   * 2026-07-28 connections), so that a server may run a long call as a task that is polled
-   * (`tasks/get`) instead of holding the request open. The server decides per call; a server
-   * that never creates tasks answers as before.
+   * Whether calls may run as tasks, polled (`tasks/get`) instead of holding the request open:
+   * on 2026-07-28 connections each call declares the MCP tasks extension
+   * (`io.modelcontextprotocol/tasks`) and the server decides per call; on the 2025 handshake a
+   * tool that requires a task (2025-11-25's `execution.taskSupport: "required"`) is called as
+   * one. A server that never creates tasks answers as before.
    *
    * @defaultValue true
    */
@@ -261,6 +262,7 @@ function executed<T>(
       ? undefined
       : followProgress(client, progressHandler(call, index, onProgress));
   const tasks = options.tasks !== false;
+  const maxTaskMs = options.maxTaskMs ?? DEFAULT_MAX_TASK_MS;
   if (tasks) followTasks(client);
   const { name, arguments: args } = call;
   const params =
@@ -270,7 +272,10 @@ function executed<T>(
   let request: Promise<unknown>;
   try {
     request = client.request(
-      { method: 'tools/call', params: tasks ? declareTasks(params) : params },
+      {
+        method: 'tools/call',
+        params: tasks ? taskParams(client, call.tool, params, maxTaskMs) : params,
+      },
       AS_RECEIVED,
       controller === undefined
         ? { timeout: timeoutMs }
@@ -303,7 +308,7 @@ function executed<T>(
       index,
       client,
       schema: AS_RECEIVED,
-      maxTaskMs: options.maxTaskMs ?? DEFAULT_MAX_TASK_MS,
+      maxTaskMs,
       timeoutMs,
       signal: controller?.signal,
       onProgress,
