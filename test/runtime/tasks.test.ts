@@ -34,8 +34,8 @@ async function run(tool: string, options: ExecuteOptions = {}, era?: 'modern' | 
 }
 
 /** A call of a tool that requires a task, on the v1 SDK's 2025-11-25 task server. */
-async function runLegacy(tool: string, options: ExecuteOptions = {}) {
-  const { client, log } = await connectLegacyTaskServer();
+async function runLegacy(tool: string, options: ExecuteOptions = {}, sdk: 'v1' | 'v2' = 'v1') {
+  const { client, log } = await connectLegacyTaskServer(sdk);
   open.push(client);
   const [outcome] = await executeToolCalls([taskCall(tool, true)], { tasks: client }, options);
   return { outcome: outcome!, log };
@@ -145,16 +145,24 @@ describe('EX-6 (issue 32 item 3): tool calls run as tasks', () => {
     expect(log.metas).toEqual([undefined]);
   });
 
-  it('on the 2025 handshake a tool that requires a task runs as a 2025-11-25 task: polled, its result read with tasks/result', async () => {
-    const progress: CallProgress[] = [];
-    const { outcome, log } = await runLegacy('research', { onProgress: (p) => progress.push(p) });
-    expect(outcome.result).toEqual({ content: [{ type: 'text', text: '42 sources read' }] });
-    expect(log.declared).toEqual([{ ttl: 600_000 }]);
-    // Our progress token, and nothing of our mark.
-    expect(log.metas).toEqual([{ progressToken: expect.stringMatching(/^gemini-mcp-progress-/) }]);
-    expect(log.polls).toHaveLength(2);
-    expect(progress.map((p) => p.task?.status)).toEqual(['working', 'working', 'completed']);
-  });
+  for (const sdk of ['v1', 'v2'] as const) {
+    it(`on the 2025 handshake a tool that requires a task runs as a 2025-11-25 task (${sdk} client): polled, its result read with tasks/result`, async () => {
+      const progress: CallProgress[] = [];
+      const { outcome, log } = await runLegacy(
+        'research',
+        { onProgress: (p) => progress.push(p) },
+        sdk,
+      );
+      expect(outcome.result).toEqual({ content: [{ type: 'text', text: '42 sources read' }] });
+      expect(log.declared).toEqual([{ ttl: 600_000 }]);
+      // Our progress token, and nothing of our mark.
+      expect(log.metas).toEqual([
+        { progressToken: expect.stringMatching(/^gemini-mcp-progress-/) },
+      ]);
+      expect(log.polls).toHaveLength(2);
+      expect(progress.map((p) => p.task?.status)).toEqual(['working', 'working', 'completed']);
+    });
+  }
 
   it('a 2025-11-25 task that failed is answered with the error tasks/result gives', async () => {
     const { outcome } = await runLegacy('broken');

@@ -191,17 +191,17 @@ function legacyTaskServer(log: TaskServerLog, tasks: Map<string, RunningTask>): 
 }
 
 /**
- * A client of the v1 SDK connected (the 2025 handshake, in memory) to a fresh 2025-11-25 task
+ * A client of either SDK connected (the 2025 handshake, in memory) to a fresh 2025-11-25 task
  * server, and the server's log (`declared`: each call's `task` parameter).
  */
-export async function connectLegacyTaskServer(): Promise<{
-  client: ClientV1;
-  log: TaskServerLog;
-}> {
+export async function connectLegacyTaskServer(
+  sdk: 'v1' | 'v2',
+): Promise<{ client: ClientV1 | Client; log: TaskServerLog }> {
   const log: TaskServerLog = { declared: [], metas: [], polls: [], cancels: [] };
   const [clientSide, serverSide] = InMemoryV1.createLinkedPair();
   await legacyTaskServer(log, new Map()).connect(serverSide);
-  const client = new ClientV1({ name: 'gemini-mcp-tests', version: '0.0.0' });
+  const info = { name: 'gemini-mcp-tests', version: '0.0.0' };
+  const client = sdk === 'v1' ? new ClientV1(info) : new Client(info);
   await client.connect(clientSide);
   return { client, log };
 }

@@ -118,7 +118,12 @@ export function taskParams(
 
 /** The message to send for `message`: a marked call's mark replaced by the declaration. */
 function declared(message: unknown, pending: Set<unknown>): unknown {
-  if (!isJsonObject(message) || message.method !== 'tools/call') return message;
+  if (!isJsonObject(message)) return message;
+  // A call given up gets no answer: its id is forgotten when the SDK tells the server so.
+  if (message.method === 'notifications/cancelled' && isJsonObject(message.params)) {
+    pending.delete(message.params.requestId);
+  }
+  if (message.method !== 'tools/call') return message;
   const params = message.params;
   if (!isJsonObject(params) || !isJsonObject(params._meta) || !(DECLARE_TASKS in params._meta))
     return message;
