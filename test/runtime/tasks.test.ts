@@ -63,6 +63,24 @@ describe('EX-6 (issue 32 item 3): tool calls run as tasks', () => {
     expect(progress[0]).toMatchObject({ index: 0, callId: 'c1', serverId: 'tasks' });
   });
 
+  it("a throw from onProgress goes to the client's onerror, and the task runs on to its result", async () => {
+    const { client } = await connectTaskServer();
+    open.push(client);
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    const [outcome] = await executeToolCalls(
+      [taskCall('research')],
+      { tasks: client },
+      {
+        onProgress: () => {
+          throw new Error('drawing failed');
+        },
+      },
+    );
+    expect(outcome!.result).toEqual({ content: [{ type: 'text', text: '42 sources read' }] });
+    expect(errors.map((e) => e.message)).toEqual(Array(3).fill('drawing failed'));
+  });
+
   it('a call cancelled by its signal mid-task sends tasks/cancel, and the server sees it', async () => {
     const controller = new AbortController();
     const progress: CallProgress[] = [];

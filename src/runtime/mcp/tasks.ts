@@ -238,7 +238,7 @@ export interface AwaitTaskOptions {
   readonly requestTimeoutMs: number;
   /** Gives the task up (a `tasks/cancel` is sent). */
   readonly signal?: AbortSignal | undefined;
-  /** Hears each new status or status message (the handle's first). */
+  /** Hears each new status or status message (the handle's first); a throw goes to `onerror`. */
   readonly onStatus?: ((task: TaskState) => void) | undefined;
   /** Hears each novelty the handle and the polls hold (unknown fields, an unknown status). */
   readonly onNotice?: ((notice: ReadNotice) => void) | undefined;
@@ -451,7 +451,12 @@ export async function awaitTask(
     const { task } = read;
     if (heard?.status !== task.status || heard.statusMessage !== task.statusMessage) {
       heard = task;
-      onStatus?.(task);
+      try {
+        onStatus?.(task);
+      } catch (error) {
+        // As a throw from a progress handler: the client's, not the call's.
+        client.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      }
     }
     const ttl = typeof read.ttlMs === 'number' ? read.ttlMs : Number.POSITIVE_INFINITY;
     const bound = ttl < maxTaskMs ? 'ttlMs' : 'maxTaskMs';
