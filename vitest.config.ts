@@ -61,6 +61,7 @@ const INTEGRATION = [
   'test/runtime/read-tolerance.test.ts',
   'test/runtime/resources-everything.test.ts',
   'test/runtime/sampling.test.ts',
+  'test/runtime/tasks-everything.test.ts',
   'test/schema/real-servers.test.ts',
   'test/schema/snapshot.test.ts',
   'test/types/genai-interop.test.ts',

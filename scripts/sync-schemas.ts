@@ -1,5 +1,6 @@
 /**
  * `npm run schemas:sync -- --gemini <discovery.json|URL> --mcp [VERSION=]<schema.json|URL>...
+ *   [--mcp-extension IDENTIFIER=<schema.json|URL>]...
  *   [--vertex PACKAGE@VERSION=<protos.json>] [--live PACKAGE@VERSION=<protos.json>] [--out DIR] [--check]`
  * or `npm run schemas:sync -- --sources schema-sources.json [--out DIR] [--check]`
  *
@@ -44,6 +45,18 @@ async function mcpInput(argument: string): Promise<SyncInput> {
   return { location, protocolVersion, bytes: await load(location) };
 }
 
+/** `--mcp-extension IDENTIFIER=<schema.json|URL>`: an MCP extension's schema. */
+async function extensionInput(argument: string): Promise<SyncInput> {
+  const named = /^([^=]+\/[^=]+)=(.+)$/.exec(argument);
+  if (!named) {
+    throw new SyncInputError(
+      argument,
+      'name the extension: --mcp-extension io.modelcontextprotocol/tasks=<file|URL>',
+    );
+  }
+  return { location: named[2]!, extension: named[1]!, bytes: await load(named[2]!) };
+}
+
 /**
  * `--vertex PACKAGE@VERSION=<protos.json>` (or `--live`): the descriptor and the package it
  * comes from.
@@ -59,11 +72,18 @@ async function inputs(values: {
   sources?: string | undefined;
   gemini?: string | undefined;
   mcp?: string[] | undefined;
+  'mcp-extension'?: string[] | undefined;
   vertex?: string | undefined;
   live?: string | undefined;
 }): Promise<{ gemini: SyncInput; mcp: SyncInput[]; vertex?: SyncInput; live?: SyncInput }> {
   if (values.sources) {
-    if (values.gemini || values.mcp?.length || values.vertex || values.live) {
+    if (
+      values.gemini ||
+      values.mcp?.length ||
+      values['mcp-extension']?.length ||
+      values.vertex ||
+      values.live
+    ) {
       throw new SyncInputError(
         'usage',
         '--sources replaces --gemini and --mcp: give one or the other',
@@ -72,13 +92,18 @@ async function inputs(values: {
     const sources = await readSources(values.sources);
     return {
       gemini: { location: sources.gemini.location, bytes: await load(sources.gemini.location) },
-      mcp: await Promise.all(
-        sources.mcp.map(async ({ protocolVersion, location }) => ({
+      mcp: await Promise.all([
+        ...sources.mcp.map(async ({ protocolVersion, location }) => ({
           location,
           protocolVersion,
           bytes: await load(location),
         })),
-      ),
+        ...sources.mcpExtensions.map(async ({ extension, location }) => ({
+          location,
+          extension,
+          bytes: await load(location),
+        })),
+      ]),
       ...(sources.vertex
         ? {
             vertex: {
@@ -107,7 +132,10 @@ async function inputs(values: {
   }
   return {
     gemini: { location: values.gemini, bytes: await load(values.gemini) },
-    mcp: await Promise.all(values.mcp.map(mcpInput)),
+    mcp: await Promise.all([
+      ...values.mcp.map(mcpInput),
+      ...(values['mcp-extension'] ?? []).map(extensionInput),
+    ]),
     ...(values.vertex
       ? { vertex: await packageInput(values.vertex, '--vertex @google-cloud/aiplatform@6.11.0') }
       : {}),
@@ -130,6 +158,7 @@ async function main(): Promise<number> {
     options: {
       gemini: { type: 'string' },
       mcp: { type: 'string', multiple: true },
+      'mcp-extension': { type: 'string', multiple: true },
       sources: { type: 'string' },
       vertex: { type: 'string' },
       live: { type: 'string' },

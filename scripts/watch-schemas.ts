@@ -91,6 +91,7 @@ async function loadAll(sources: SchemaSources): Promise<Inputs> {
     ...(vertex ? [{ location: vertex.location, packageVersion: vertexPackage }] : []),
     ...(live ? [{ location: live.location, packageVersion: livePackage }] : []),
     ...sources.mcp.map(({ location, protocolVersion }) => ({ location, protocolVersion })),
+    ...sources.mcpExtensions.map(({ location, extension }) => ({ location, extension })),
   ];
   const read = await Promise.allSettled(wanted.map(({ location }) => load(location)));
   const errors = read.flatMap((result) =>
@@ -151,6 +152,7 @@ const short = (hash: string): string => hash.slice(0, 12);
 function manifestInputs(current: Map<string, string>): {
   gemini?: JsonObject;
   mcp: JsonObject[];
+  mcpExtensions: JsonObject[];
   vertex?: JsonObject;
   live?: JsonObject;
 } {
@@ -159,6 +161,9 @@ function manifestInputs(current: Map<string, string>): {
   return {
     ...(isJsonObject(inputs.gemini) ? { gemini: inputs.gemini } : {}),
     mcp: Array.isArray(inputs.mcp) ? inputs.mcp.filter(isJsonObject) : [],
+    mcpExtensions: Array.isArray(inputs.mcpExtensions)
+      ? inputs.mcpExtensions.filter(isJsonObject)
+      : [],
     ...(isJsonObject(inputs.vertex) ? { vertex: inputs.vertex } : {}),
     ...(isJsonObject(inputs.live) ? { live: inputs.live } : {}),
   };
@@ -208,10 +213,13 @@ function sourceStatuses(
     });
   }
   for (const input of inputs.mcp) {
-    const last = synced.mcp.find((entry) => entry.protocolVersion === input.protocolVersion);
+    const last =
+      input.extension === undefined
+        ? synced.mcp.find((entry) => entry.protocolVersion === input.protocolVersion)
+        : synced.mcpExtensions.find((entry) => entry.extension === input.extension);
     const hash = sha256(input.bytes);
     statuses.push({
-      name: `MCP ${input.protocolVersion}`,
+      name: `MCP ${input.extension ?? input.protocolVersion}`,
       location: input.location,
       lastSynced: last ? `sha256 ${short(String(last.sha256))}` : 'not followed yet (new version)',
       now: `sha256 ${short(hash)}`,

@@ -5,6 +5,11 @@
  * requires, differing field schemas as `anyOf`, and never closed to unknown fields. A field one
  * version defines and another leaves to its explicit `additionalProperties` (2026-07-28's
  * `outputSchema` drops the `type: "object"` rule that way) takes the union of both.
+ *
+ * An extension's schema (the tasks extension, `io.modelcontextprotocol/tasks`) holds its own
+ * definitions beside copies of the core's: its own are added as they are (never merged with a
+ * same-named definition of an older core version, such as 2025-11-25's experimental tasks, a
+ * different wire format), and what it references of the core is the core's union.
  */
 import { isJsonObject, type Json, type JsonObject, jsonEqual, refsIn } from './canonical-json.js';
 import { MCP_DESCRIPTIONS } from './descriptions.js';
@@ -46,6 +51,30 @@ export const MCP_ROOTS = [
   'GetPromptResult',
   'CompleteResult',
 ] as const;
+
+/**
+ * Shapes of an older version the newest one dropped, still read from servers that speak it:
+ * 2025-11-25's experimental tasks (a task-augmented tools/call, `tasks/get`), which 2026-07-28
+ * moved into the tasks extension in another form.
+ */
+const MCP_LEGACY_ROOTS = ['Task'] as const;
+
+/**
+ * The shapes each MCP extension we follow contributes, by extension identifier; what they
+ * reference comes along.
+ */
+const MCP_EXTENSION_ROOTS: Readonly<Record<string, readonly string[]>> = {
+  // SEP-2663: a task handle in place of a tools/call result, and tasks/get's answer.
+  'io.modelcontextprotocol/tasks': ['CreateTaskResult', 'GetTaskResult'],
+};
+
+/** One extension's schema, read. */
+export interface McpExtension {
+  input: string;
+  /** The extension identifier, e.g. `io.modelcontextprotocol/tasks`. */
+  identifier: string;
+  definitions: Record<string, JsonObject>;
+}
 
 /** One version's specification schema, read. */
 export interface McpVersion {
@@ -90,11 +119,76 @@ function normalize(node: Json): Json {
   return out;
 }
 
-function closure(version: McpVersion): Set<string> {
+/** Reads one MCP extension's schema; it must define the shapes {@link MCP_EXTENSION_ROOTS} names. */
+export function readMcpExtensionSchema(
+  input: string,
+  identifier: string,
+  value: unknown,
+): McpExtension {
+  const roots = MCP_EXTENSION_ROOTS[identifier];
+  if (roots === undefined) {
+    throw new SyncInputError(
+      input,
+      `no shapes are followed for the extension "${identifier}" (known: ${Object.keys(MCP_EXTENSION_ROOTS).join(', ')})`,
+    );
+  }
+  const definitions = isJsonObject(value) ? (value.$defs ?? value.definitions) : undefined;
+  const missing = roots.find(
+    (root) => !isJsonObject(definitions) || !isJsonObject(definitions[root]),
+  );
+  if (!isJsonObject(definitions) || missing !== undefined) {
+    throw new SyncInputError(
+      input,
+      `not the schema of the extension "${identifier}" (no $defs/definitions with ${missing ?? roots[0]})`,
+    );
+  }
+  const checked: Record<string, JsonObject> = {};
+  for (const [name, schema] of Object.entries(definitions)) {
+    if (isJsonObject(schema)) checked[name] = normalize(schema) as JsonObject;
+  }
+  return { input, identifier, definitions: checked };
+}
+
+/**
+ * What an extension adds: its own definitions the roots reach (by name), and the core
+ * definitions they reference, which the core's union supplies (`coreRoots`).
+ */
+function extensionClosure(
+  extension: McpExtension,
+  core: McpVersion,
+): { own: Map<string, JsonObject>; coreRoots: string[] } {
+  const own = new Map<string, JsonObject>();
+  const coreRoots = new Set<string>();
+  const pending = (MCP_EXTENSION_ROOTS[extension.identifier] ?? []).map((name) => ({
+    name,
+    from: '(requested)',
+  }));
+  while (pending.length > 0) {
+    const { name, from } = pending.pop()!;
+    if (own.has(name) || coreRoots.has(name)) continue;
+    if (core.definitions[name] !== undefined) {
+      coreRoots.add(name);
+      continue;
+    }
+    const schema = extension.definitions[name];
+    if (!schema) {
+      throw new SyncInputError(
+        extension.input,
+        `$ref to nowhere: "${name}" (referenced from ${from}) is defined neither here nor in MCP ${core.protocolVersion}`,
+      );
+    }
+    own.set(name, schema);
+    for (const ref of refsIn(schema))
+      pending.push({ name: ref.replace(/\.schema\.json$/, ''), from: name });
+  }
+  return { own, coreRoots: [...coreRoots] };
+}
+
+function closure(version: McpVersion, roots: readonly string[]): Set<string> {
   const seen = new Set<string>();
-  const pending: { name: string; from: string }[] = MCP_ROOTS.filter(
-    (root) => version.definitions[root],
-  ).map((name) => ({ name, from: '(requested)' }));
+  const pending: { name: string; from: string }[] = roots
+    .filter((root) => version.definitions[root])
+    .map((name) => ({ name, from: '(requested)' }));
   while (pending.length > 0) {
     const { name, from } = pending.pop()!;
     if (seen.has(name)) continue;
@@ -184,18 +278,44 @@ function openUp(node: Json): Json {
   return out;
 }
 
-/** The MCP schema files: the union of the given versions (sorted oldest to newest). */
-export function buildMcpSchemas(versions: McpVersion[]): SchemaFile[] {
+/**
+ * The MCP schema files: the union of the given versions (sorted oldest to newest), and the shapes
+ * of the given extensions.
+ */
+export function buildMcpSchemas(
+  versions: McpVersion[],
+  extensions: readonly McpExtension[] = [],
+): SchemaFile[] {
   const ordered = [...versions].sort((a, b) => (a.protocolVersion < b.protocolVersion ? -1 : 1));
-  const names = new Set<string>();
-  for (const version of ordered) for (const name of closure(version)) names.add(name);
   const newest = ordered.at(-1);
+  const added = newest === undefined ? [] : extensions.map((e) => extensionClosure(e, newest));
+  const roots = [...MCP_ROOTS, ...MCP_LEGACY_ROOTS, ...added.flatMap((a) => a.coreRoots)];
+  // To a fixed point: a name one version reaches brings what every version's definition of it
+  // references (2025-06-18's PrimitiveSchemaDefinition names an EnumSchema later ones dropped).
+  const names = new Set<string>();
+  for (let size = -1; names.size !== size; ) {
+    size = names.size;
+    const reached = [...roots, ...names];
+    for (const version of ordered) for (const name of closure(version, reached)) names.add(name);
+  }
+  const own = new Map<string, JsonObject>();
+  for (const [index, { own: theirs }] of added.entries()) {
+    for (const [name, schema] of theirs) {
+      if (names.has(name) || own.has(name)) {
+        throw new SyncInputError(
+          extensions[index]!.input,
+          `defines "${name}", a name the MCP schemas (or another extension) already use`,
+        );
+      }
+      own.set(name, schema);
+    }
+  }
   for (const root of MCP_ROOTS) {
     if (newest && !newest.definitions[root]) {
       throw new SyncInputError(newest.input, `lacks the definition "${root}"`);
     }
   }
-  return [...names].sort().map((name) => {
+  const coreFiles = [...names].sort().map((name) => {
     const merged = openUp(
       merge(
         ordered.flatMap((version) =>
@@ -205,4 +325,10 @@ export function buildMcpSchemas(versions: McpVersion[]): SchemaFile[] {
     ) as JsonObject;
     return makeSchemaFile('mcp', name, merged, MCP_DESCRIPTIONS[name]);
   });
+  const extensionFiles = [...own]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, schema]) =>
+      makeSchemaFile('mcp', name, openUp(schema) as JsonObject, MCP_DESCRIPTIONS[name]),
+    );
+  return [...coreFiles, ...extensionFiles];
 }

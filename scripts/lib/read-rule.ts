@@ -12,7 +12,7 @@ import type { LoadedSchema } from './schema-tree.js';
 export const READ_RULE = {
   id: 'read-tolerant',
   fact:
-    'What we receive (Gemini responses, Live API server messages, MCP tools, tools/list and tools/call results, sampling requests, resources and their lists, reads, updates and completions, prompts/list and prompts/get results) is read with a twin ' +
+    'What we receive (Gemini responses, Live API server messages, MCP tools, tools/list and tools/call results, sampling requests, resources and their lists, reads, updates and completions, prompts/list and prompts/get results, task handles and tasks/get results) is read with a twin ' +
     'of its schema that keeps unknown fields, accepts unknown enum values, a Part holding none of the ' +
     'data fields the revision knows and a block of a kind a union of kinds does not list (an MCP content block ' +
     'of a newer type); required fields stay required and every other rule stays.',
@@ -35,6 +35,9 @@ export const READ_RULE = {
     'mcp/ListPromptsResult.schema.json',
     'mcp/GetPromptResult.schema.json',
     'mcp/CompleteResult.schema.json',
+    'mcp/Task.schema.json',
+    'mcp/CreateTaskResult.schema.json',
+    'mcp/GetTaskResult.schema.json',
   ],
   /**
    * What we send the model: shapes these reach (Content, Part, FunctionCall, ...) are both sent

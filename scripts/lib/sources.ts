@@ -50,6 +50,12 @@ export interface McpSource {
   location: string;
 }
 
+/** One MCP extension we follow: its identifier and where its schema lives. */
+interface McpExtensionSource {
+  extension: string;
+  location: string;
+}
+
 /** A reference that is the protobufjs descriptor an npm package ships (Vertex AI's, the Live API's). */
 export interface VertexSource {
   /** The npm package (a pinned devDependency), e.g. `@google-cloud/aiplatform`. */
@@ -67,6 +73,8 @@ export interface SchemaSources {
   gemini: GeminiSource;
   /** Oldest protocol version first. */
   mcp: McpSource[];
+  /** The MCP extensions whose schemas we vendor (`mcpExtensions`), by identifier. */
+  mcpExtensions: McpExtensionSource[];
   vertex?: VertexSource;
   /** The Live API's messages: `@google-ai/generativelanguage`'s descriptor. */
   live?: VertexSource;
@@ -107,9 +115,25 @@ export async function readSources(file: string): Promise<SchemaSources> {
   }));
   if (mcp.length === 0) throw new SyncInputError(file, 'lists no MCP protocol version');
   mcp.sort((a, b) => (a.protocolVersion < b.protocolVersion ? -1 : 1));
+  if (value.mcpExtensions !== undefined && !isJsonObject(value.mcpExtensions)) {
+    throw new SyncInputError(file, '"mcpExtensions" must be an object');
+  }
+  const mcpExtensions = Object.entries(value.mcpExtensions ?? {})
+    .map(([extension, location]) => ({
+      extension,
+      location: located(file, text(file, location, `mcpExtensions.${extension}`)),
+    }))
+    .sort((a, b) => (a.extension < b.extension ? -1 : 1));
   const vertex = packageSource(file, value.vertex, 'vertex');
   const live = packageSource(file, value.live, 'live');
-  return { file, gemini, mcp, ...(vertex ? { vertex } : {}), ...(live ? { live } : {}) };
+  return {
+    file,
+    gemini,
+    mcp,
+    mcpExtensions,
+    ...(vertex ? { vertex } : {}),
+    ...(live ? { live } : {}),
+  };
 }
 
 /** A package's descriptor as the sources file names it (`vertex`, `live`), if it names one. */

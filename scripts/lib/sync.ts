@@ -12,7 +12,7 @@ import { readDiscovery } from './discovery.js';
 import { buildGeminiSchemas } from './gemini.js';
 import { HAND_RULES, REQUIRED_RULE } from './hand-rules.js';
 import { buildLiveSchemas, LIVE_RULES, liveProvenance } from './live.js';
-import { buildMcpSchemas, readMcpSchema } from './mcp.js';
+import { buildMcpSchemas, readMcpExtensionSchema, readMcpSchema } from './mcp.js';
 import { buildVertexSchemas, VERTEX_RULES, VERTEX_VERSIONS } from './protos.js';
 import { SyncInputError } from './sync-error.js';
 
@@ -23,6 +23,11 @@ export interface SyncInput {
   bytes: Uint8Array;
   /** For MCP inputs: the protocol version. */
   protocolVersion?: string;
+  /**
+   * For an MCP extension's schema (given among the MCP inputs): the extension identifier, e.g.
+   * `io.modelcontextprotocol/tasks`.
+   */
+  extension?: string;
   /**
    * For the Vertex AI and Live API inputs: the npm package and version it comes from
    * (`@google-cloud/aiplatform@6.11.0`, `@google-ai/generativelanguage@4.1.0`).
@@ -61,10 +66,15 @@ export function buildSchemaTree(
     throw new SyncInputError('--mcp', 'at least one MCP specification schema is needed');
   const geminiDocument = parse(gemini);
   const geminiSchemas = buildGeminiSchemas(gemini.location, geminiDocument);
-  const versions = mcp.map((input) =>
+  const core = mcp.filter((input) => input.extension === undefined);
+  const extensionInputs = mcp.filter((input) => input.extension !== undefined);
+  const versions = core.map((input) =>
     readMcpSchema(input.location, input.protocolVersion ?? '', parse(input)),
   );
-  const mcpFiles = buildMcpSchemas(versions);
+  const extensions = extensionInputs.map((input) =>
+    readMcpExtensionSchema(input.location, input.extension ?? '', parse(input)),
+  );
+  const mcpFiles = buildMcpSchemas(versions, extensions);
   const vertexDocument = vertex ? parse(vertex) : undefined;
   const vertexFiles = vertex
     ? VERTEX_VERSIONS.flatMap((version) =>
@@ -91,9 +101,16 @@ export function buildSchemaTree(
     regenerate: 'npm run schemas:sync -- --sources schema-sources.json',
     inputs: {
       gemini: { ...provenance(gemini), revision: geminiSchemas.revision },
-      mcp: mcp
+      mcp: core
         .map((input) => ({ ...provenance(input), protocolVersion: input.protocolVersion ?? '' }))
         .sort((a, b) => (a.protocolVersion < b.protocolVersion ? -1 : 1)),
+      ...(extensionInputs.length > 0
+        ? {
+            mcpExtensions: extensionInputs
+              .map((input) => ({ ...provenance(input), extension: input.extension ?? '' }))
+              .sort((a, b) => (a.extension < b.extension ? -1 : 1)),
+          }
+        : {}),
       ...(vertex
         ? {
             vertex: {

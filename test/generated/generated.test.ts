@@ -336,6 +336,9 @@ const TYPE_NAMES: Record<string, string> = {
   'mcp/ListPromptsResult.schema.json': 'McpListPromptsResult',
   'mcp/GetPromptResult.schema.json': 'McpGetPromptResult',
   'mcp/CompleteResult.schema.json': 'McpCompleteResult',
+  'mcp/Task.schema.json': 'McpTask',
+  'mcp/CreateTaskResult.schema.json': 'McpCreateTaskResult',
+  'mcp/GetTaskResult.schema.json': 'McpGetTaskResult',
 };
 
 /** A schemas/ tree of one small object schema per shape the generator needs, with its manifest. */

@@ -27,6 +27,18 @@ export const vertexProtos = join(
   'protos.json',
 );
 
+/**
+ * The MCP tasks extension's schema (`io.modelcontextprotocol/tasks`): a byte-for-byte copy of
+ * modelcontextprotocol/ext-tasks `schema/draft/schema.json` at e4345978be1f602f1fc48d89051e8559dd5302a6
+ * (2026-08-21; blob 2d6cfbe6b7dfc9f1174c5ac7137b6c7d736838f6), kept here since the shared
+ * reference folder does not hold it.
+ */
+export const tasksExtensionSchema = join(
+  import.meta.dirname,
+  'reference',
+  'mcp-ext-tasks.schema.json',
+);
+
 /** The result of a script run. */
 export interface ScriptRun {
   status: number | null;
@@ -59,6 +71,8 @@ export function referenceArgs(
       '--mcp',
       join(referenceDir, `mcp-${v}.schema.json`),
     ]),
+    '--mcp-extension',
+    `io.modelcontextprotocol/tasks=${tasksExtensionSchema}`,
     '--vertex',
     `@google-cloud/aiplatform@6.11.0=${vertexProtos}`,
     '--live',

@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256 } from '../../scripts/lib/canonical-json.js';
 import { readTree } from '../../scripts/lib/schema-dir.js';
-import { projectRoot, referenceArgs, referenceDir, runScript } from './run-script.js';
+import {
+  projectRoot,
+  referenceArgs,
+  referenceDir,
+  runScript,
+  tasksExtensionSchema,
+} from './run-script.js';
 
 const haveReference = existsSync(join(referenceDir, 'gemini-v1beta.discovery.json'));
 if (!haveReference) {
@@ -158,5 +164,38 @@ describe.skipIf(!haveReference)('schemas:sync on the shared reference', () => {
     const run = runScript('sync-schemas', [...args, '--out', join(work, 'schemas')]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(`${input}: not an MCP specification schema`);
+  });
+
+  it('issue 32 item 3: vendors the tasks extension: its own shapes as it defines them, what they name from the core union', async () => {
+    const schema = (name: string) =>
+      JSON.parse(readFileSync(join(committed, 'mcp', `${name}.schema.json`), 'utf8'));
+    // The extension's handle (flat: Result & Task), not 2025-11-25's `{task: Task}` of that name.
+    const handle = JSON.stringify(schema('CreateTaskResult'));
+    expect(handle).toContain('"ttlMs"');
+    expect(handle).not.toContain('"ttl"');
+    expect(handle).toContain('"$ref":"Result.schema.json"');
+    expect(JSON.stringify(schema('GetTaskResult'))).toContain('"$ref":"InputRequests.schema.json"');
+    const manifest = JSON.parse(readFileSync(join(committed, 'manifest.json'), 'utf8'));
+    expect(manifest.inputs.mcpExtensions).toEqual([
+      expect.objectContaining({
+        extension: 'io.modelcontextprotocol/tasks',
+        sha256: sha256(readFileSync(tasksExtensionSchema)),
+      }),
+    ]);
+  });
+
+  it('refuses an extension schema that lacks the shapes followed, naming it', async () => {
+    const input = join(work, 'ext.json');
+    await writeFile(input, JSON.stringify({ $defs: { Task: {} } }));
+    const args = referenceArgs().map((arg) =>
+      arg.startsWith('io.modelcontextprotocol/tasks=')
+        ? `io.modelcontextprotocol/tasks=${input}`
+        : arg,
+    );
+    const run = runScript('sync-schemas', [...args, '--out', join(work, 'schemas')]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(
+      `${input}: not the schema of the extension "io.modelcontextprotocol/tasks" (no $defs/definitions with CreateTaskResult)`,
+    );
   });
 });

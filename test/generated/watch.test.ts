@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTree } from '../../scripts/lib/schema-dir.js';
 import { readSources } from '../../scripts/lib/sources.js';
-import { liveProtos, projectRoot, referenceDir, runScript, vertexProtos } from './run-script.js';
+import {
+  liveProtos,
+  projectRoot,
+  referenceDir,
+  runScript,
+  tasksExtensionSchema,
+  vertexProtos,
+} from './run-script.js';
 
 const haveReference = existsSync(join(referenceDir, 'gemini-v1beta.discovery.json'));
 if (!haveReference) {
@@ -23,6 +30,7 @@ const DISCOVERY = 'gemini-v1beta.discovery.json';
 interface SourcesFile {
   gemini: { location: string; id: string; revision: string };
   mcp: Record<string, string>;
+  mcpExtensions: Record<string, string>;
   vertex: { package: string; version: string; location: string };
   live: { package: string; version: string; location: string };
 }
@@ -50,6 +58,7 @@ function referenceSources(): SourcesFile {
       revision: '20260325',
     },
     mcp: Object.fromEntries(VERSIONS.map((v) => [v, join(referenceDir, `mcp-${v}.schema.json`)])),
+    mcpExtensions: { 'io.modelcontextprotocol/tasks': tasksExtensionSchema },
     vertex: { package: '@google-cloud/aiplatform', version: '6.11.0', location: vertexProtos },
     live: { package: '@google-ai/generativelanguage', version: '4.1.0', location: liveProtos },
   };
@@ -67,6 +76,10 @@ describe('schema-sources.json, the repository list of sources', () => {
       manifest.inputs.mcp.map((input: { protocolVersion: string }) => input.protocolVersion),
     );
     for (const { location } of sources.mcp) expect(location).toMatch(/^https:\/\//);
+    expect(sources.mcpExtensions.map((s) => s.extension)).toEqual(
+      manifest.inputs.mcpExtensions.map((input: { extension: string }) => input.extension),
+    );
+    for (const { location } of sources.mcpExtensions) expect(location).toMatch(/^https:\/\//);
     const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));
     expect(sources.vertex?.package).toBe('@google-cloud/aiplatform');
     expect(pkg.devDependencies['@google-cloud/aiplatform']).toBe(sources.vertex?.version);
@@ -341,6 +354,7 @@ describe.skipIf(!haveReference)('schemas:watch', () => {
     const sources = {
       gemini: { ...base.gemini, ...gemini },
       mcp: { ...base.mcp, ...mcp },
+      mcpExtensions: base.mcpExtensions,
       vertex: base.vertex,
       live: base.live,
     };

@@ -10,6 +10,7 @@ import { isJsonObject } from '../../json/object.js';
 import { truncateUtf8 } from '../../json/utf8.js';
 import type { McpClient, McpTransport } from './mcp-client.js';
 import { receiverOf } from './result-guard.js';
+import type { TaskState } from './tasks.js';
 
 /** What a progress notification's params hold, unchecked: the server wrote them. */
 interface ProgressParams {
@@ -39,6 +40,18 @@ export interface CallProgress {
   readonly total?: number;
   /** The server's message, capped at 1 KiB of UTF-8 (1024 bytes, a longer one cut with `…`). */
   readonly message?: string;
+  /**
+   * For a call the server runs as a task: the task and the status it reported. `progress` then
+   * counts the status reports heard (each new status or status message), and `message` is the
+   * task's status message.
+   */
+  readonly task?: { readonly taskId: string; readonly status: string };
+}
+
+/** `message` as told: capped at {@link MAX_PROGRESS_MESSAGE_BYTES}, a longer one cut with `…`. */
+function capped(message: string): string {
+  const fits = truncateUtf8(message, MAX_PROGRESS_MESSAGE_BYTES).length === message.length;
+  return fits ? message : `${truncateUtf8(message, MAX_PROGRESS_MESSAGE_BYTES - ELLIPSIS_BYTES)}…`;
 }
 
 /**
@@ -68,13 +81,40 @@ export function progressHandler(
       progress,
     };
     if (typeof total === 'number' && Number.isFinite(total)) told.total = total;
-    if (typeof message === 'string') {
-      const fits = truncateUtf8(message, MAX_PROGRESS_MESSAGE_BYTES).length === message.length;
-      told.message = fits
-        ? message
-        : `${truncateUtf8(message, MAX_PROGRESS_MESSAGE_BYTES - ELLIPSIS_BYTES)}…`;
-    }
+    if (typeof message === 'string') told.message = capped(message);
     onProgress(told);
+  };
+}
+
+/**
+ * The status handler of one call run as a task: each status report reaches `onProgress` with
+ * the call's index, id, exposed name and server, the task, `progress` counting the reports
+ * (1 for the first) and the status message, capped as any progress message.
+ *
+ * @example
+ * ```ts
+ * const handler = taskProgressHandler(call, 0, (p) => console.log(p.task?.status, p.message));
+ * handler({ taskId: 't1', status: 'working', statusMessage: 'step 1 of 3' }); // logs: working step 1 of 3
+ * ```
+ */
+export function taskProgressHandler(
+  call: ResolvedCall,
+  index: number,
+  onProgress: (progress: CallProgress) => void,
+): (task: TaskState) => void {
+  const { callId, exposedName, serverId } = call;
+  let reports = 0;
+  return ({ taskId, status, statusMessage }) => {
+    reports += 1;
+    onProgress({
+      index,
+      callId,
+      exposedName,
+      serverId,
+      progress: reports,
+      ...(statusMessage === undefined ? {} : { message: capped(statusMessage) }),
+      task: { taskId, status },
+    });
   };
 }
 

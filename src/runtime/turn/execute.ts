@@ -24,9 +24,11 @@ import {
 } from '../mcp/input-required.js';
 import type { McpClient, McpRequestOptions } from '../mcp/mcp-client.js';
 import { guardResults } from '../mcp/result-guard.js';
+import { followTasks, taskHandleOf, taskParams } from '../mcp/tasks.js';
 import { checkCount, checkTimeout } from '../options.js';
 import { type ApprovalOptions, approveCall } from './approval.js';
 import { mapConcurrent } from './pool.js';
+import { taskCallResult } from './task-call.js';
 import { describeCall, toolErrorFrom, violationError } from './tool-errors.js';
 
 /**
@@ -54,11 +56,31 @@ export type Outcome = ExecutedCall | RejectedItem;
 /** Options of {@link executeToolCalls}. */
 export interface ExecuteOptions extends ApprovalOptions {
   /**
-   * Per-call limit, in ms; the MCP request is cancelled when it passes.
+   * Per-call limit, in ms; the MCP request is cancelled when it passes. For a call the server
+   * runs as a task, the limit of the `tools/call` that creates it and of each `tasks/get`:
+   * the task itself is bounded by `maxTaskMs`.
    *
    * @defaultValue 60000
    */
   timeoutMs?: number;
+  /**
+   * Whether calls may run as tasks, polled (`tasks/get`) instead of holding the request open:
+   * on 2026-07-28 connections each call declares the MCP tasks extension
+   * (`io.modelcontextprotocol/tasks`) and the server decides per call; on the 2025 handshake a
+   * tool that requires a task (2025-11-25's `execution.taskSupport: "required"`) is called as
+   * one. A server that never creates tasks answers as before.
+   *
+   * @defaultValue true
+   */
+  tasks?: boolean;
+  /**
+   * The longest a call the server runs as a task may take, in ms, from its task handle; then
+   * (or when `signal` fires, or the task outlives its own `ttlMs`) the task is cancelled with
+   * `tasks/cancel` and the call answered `TIMEOUT` (`CANCELLED`).
+   *
+   * @defaultValue 600000
+   */
+  maxTaskMs?: number;
   /**
    * Calls in flight at once.
    *
@@ -94,6 +116,9 @@ export interface ExecuteOptions extends ApprovalOptions {
 
 /** Default per-call timeout. */
 const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Default bound of a call run as a task: ten minutes. */
+const DEFAULT_MAX_TASK_MS = 600_000;
 
 /** Default number of calls in flight. */
 const DEFAULT_CONCURRENCY = 8;
@@ -261,13 +286,17 @@ function executed<T>(
     onProgress === undefined
       ? undefined
       : followProgress(client, progressHandler(call, index, onProgress));
+  const tasks = options.tasks !== false;
+  const maxTaskMs = options.maxTaskMs ?? DEFAULT_MAX_TASK_MS;
+  if (tasks) followTasks(client);
   const { name, arguments: args } = call;
+  const params =
+    progress === undefined
+      ? { name, arguments: args }
+      : { name, arguments: args, _meta: { progressToken: progress.progressToken } };
   const request = {
     method: 'tools/call',
-    params:
-      progress === undefined
-        ? { name, arguments: args }
-        : { name, arguments: args, _meta: { progressToken: progress.progressToken } },
+    params: tasks ? taskParams(client, call.tool, params, maxTaskMs) : params,
   };
   const requestOptions: McpRequestOptions =
     controller === undefined
@@ -296,6 +325,29 @@ function executed<T>(
       outcome(call, started, failure(error, call, client, started, signal, timeoutMs)),
     );
   };
+  // A result may be a task's handle (polled to its end) and, on 2026-07-28, input the server
+  // requires first (answered, then the call sent again).
+  const finish = (raw: unknown): T | Promise<T> => {
+    const handle = taskHandleOf(raw);
+    if (handle === undefined) return settle(raw);
+    return taskCallResult(handle, {
+      call,
+      index,
+      client,
+      schema: AS_RECEIVED,
+      maxTaskMs,
+      timeoutMs,
+      signal: controller?.signal,
+      onProgress,
+      onNotice: options.onNotice,
+    }).then((ended) => {
+      if (!('result' in ended)) {
+        release(signal, forward, progress);
+        return deliver(outcome(call, started, ended));
+      }
+      return settle(ended.result);
+    }, fail);
+  };
   return sent.then(
     (raw) =>
       isInputRequired(raw)
@@ -304,8 +356,8 @@ function executed<T>(
             deadline: started + timeoutMs,
             timeoutMs,
             signal: controller?.signal,
-          }).then(settle, fail)
-        : settle(raw),
+          }).then(finish, fail)
+        : finish(raw),
     fail,
   );
 }
@@ -344,9 +396,11 @@ function approvedThenExecuted<T>(
  * single call never throws. Timeouts and `signal` cancel the MCP request itself, so the server
  * gets `notifications/cancelled`. `onProgress` hears each call's progress notifications with
  * the call's index, id, exposed name and server. `onToolCall` is asked before each call runs
- * (see {@link ApprovalOptions}): a call it does not allow is answered with its error, unrun.
- * Throws INVALID_INPUT (naming the option) for a `concurrency` that is not a whole number >= 1
- * or Infinity, or a `timeoutMs` or `approvalTimeoutMs` outside (0, 2^31 - 1].
+ * (see {@link ApprovalOptions}): a call it does not allow is answered with its error, unrun. A
+ * call the server runs as a task (the MCP tasks extension) is polled until it ends, within
+ * `maxTaskMs`, and answered like any other call; its status reports reach `onProgress`. Throws
+ * INVALID_INPUT (naming the option) for a `concurrency` that is not a whole number >= 1 or
+ * Infinity, or a `timeoutMs`, `approvalTimeoutMs` or `maxTaskMs` outside (0, 2^31 - 1].
  *
  * @example
  * ```ts
@@ -379,6 +433,7 @@ export function executeToolCalls(
     checkTimeout('timeoutMs', options.timeoutMs);
     checkTimeout('approvalTimeoutMs', options.approvalTimeoutMs);
     checkInputRequiredLimits(options.inputRequired);
+    checkTimeout('maxTaskMs', options.maxTaskMs);
     if (items.length === 1) {
       const only = items[0]!;
       const call = toRun(only);
