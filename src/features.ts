@@ -6,7 +6,8 @@
  * conversions alone, `modelByHints` and `chooseSamplingModel` pick the model, `fieldProblem`
  * checks one answer of an elicitation form. And a server's resources as Gemini Parts:
  * `resourceParts` reads one, `expandUriTemplate` fills in a resource template,
- * `completeResourceArgument` asks the server for a template argument's values.
+ * `completeResourceArgument` asks the server for a template argument's values. And its skills
+ * (MCP skills extension): `loadSkill` reads and verifies one, `readSkillFile` one of its files.
  *
  * @example
  * ```ts
@@ -78,3 +79,11 @@ export type {
   ResourceServers,
 } from './runtime/mcp/resources/read.js';
 export { completeResourceArgument, resourceParts } from './runtime/mcp/resources/read.js';
+export type {
+  LoadedSkill,
+  SkillCheck,
+  SkillFileContents,
+  SkillReadOptions,
+  SkillServers,
+} from './runtime/mcp/skills/load.js';
+export { loadSkill, readSkillFile } from './runtime/mcp/skills/load.js';

@@ -123,12 +123,14 @@ export type {
   ConnectOptions,
   ListedResource,
   ListedResourceTemplate,
+  ListedSkill,
   ResourceCatalog,
   ResourceListWarning,
   ResourcesChange,
   ResourceUpdate,
   ServerConnections,
   ServerPlacement,
+  SkillCatalog,
   SubscribeOptions,
   ToolSetSource,
   ToolsChange,
@@ -177,6 +179,7 @@ export type {
   ConversationResult,
   ConversationStop,
   ResourceAccess,
+  SkillAccess,
 } from './runtime/turn/conversation.js';
 export { runConversation } from './runtime/turn/conversation.js';
 export type { ClientMap, ExecutedCall, ExecuteOptions, Outcome } from './runtime/turn/execute.js';

@@ -40,6 +40,7 @@ import {
 import { openResourceCatalog, type ResourceCatalog } from './resources/catalog.js';
 import { limitPendingRequests } from './server-request-limits.js';
 import { placeServers, type ServerPlacement } from './server-side.js';
+import { openSkillCatalog, type SkillCatalog } from './skills/catalog.js';
 import {
   createTransport,
   describeStartFailure,
@@ -57,6 +58,7 @@ export type {
 } from './resources/catalog.js';
 export type { ResourceListWarning } from './resources/list.js';
 export type { ServerPlacement } from './server-side.js';
+export type { ListedSkill, SkillCatalog } from './skills/catalog.js';
 
 /**
  * Options of {@link connectServers}. `capabilities` (elicitation, roots) are declared to every
@@ -141,6 +143,12 @@ export interface ServerConnections extends ToolSetSource {
    * `resourceParts` (`gemini-mcp-kit/features`).
    */
   readonly resources: ResourceCatalog;
+  /**
+   * Every server's skills (the servers that declare the MCP skills extension,
+   * `io.modelcontextprotocol/skills`; every page of `skills/list`, bounded), namespaced by server
+   * id. Listing reads no file of a skill: load one with `loadSkill` (`gemini-mcp-kit/features`).
+   */
+  readonly skills: SkillCatalog;
   /** Lists one server's tools again (every server's when `serverId` is omitted) and rebuilds the set. */
   refreshTools(serverId?: string): Promise<void>;
   /** Calls `listener` after each refresh that `notifications/tools/list_changed` triggers; returns an unsubscribe. */
@@ -380,12 +388,17 @@ export async function connectServers<
   );
   let live: LiveToolSet;
   let resources: Awaited<ReturnType<typeof openResourceCatalog>>;
+  let skills: SkillCatalog;
   try {
     live = new LiveToolSet(
       new Map(opened.map(({ entry, tools }) => [entry.serverId, tools])),
       withEntryFilters(entries, options.toolSet),
     );
     resources = await openResourceCatalog(clients, {
+      timeoutMs: options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    skills = await openSkillCatalog(clients, {
       timeoutMs: options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
@@ -413,6 +426,7 @@ export async function connectServers<
     mcpServers: placed.mcpServers,
     placements: placed.placements,
     resources,
+    skills,
     async refreshTools(serverId) {
       const ids = serverId === undefined ? [...clients.keys()] : [serverId];
       await Promise.all(

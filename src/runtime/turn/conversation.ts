@@ -39,8 +39,10 @@ import {
 } from './declare.js';
 import type { ClientMap } from './execute.js';
 import { type ResourceAccess, resourceFunctions } from './resource-functions.js';
+import { type SkillAccess, skillFunctions } from './skill-functions.js';
 
 export type { ResourceAccess } from './resource-functions.js';
+export type { SkillAccess } from './skill-functions.js';
 
 /**
  * Options of {@link runConversation}. `R` is the response type `generate` returns (inferred:
@@ -108,6 +110,17 @@ export interface ConversationOptions<
    * one response, rendered, capped and proven like every other.
    */
   resources?: ResourceAccess;
+  /**
+   * Opt-in model access to the servers' skills (MCP skills extension; off by default): each
+   * request declares `gmk__load_skill`, naming the skills `skills.servers` lists (sanitized, one
+   * line each). It is gemini-mcp-kit's own function (the reserved `gmk__` namespace, counted in the
+   * budget), never sent to a server: a call loads the skill with `loadSkill` (verified against its
+   * listing: size, digest, frontmatter) or, with `file`, reads one supporting file of a skill
+   * loaded in this conversation (verified the same way). A refusal is answered to the model,
+   * naming what failed. Skill text is attributed to its server, invisible characters removed,
+   * capped at `maxTextBytes`.
+   */
+  skills?: SkillAccess;
   /**
    * MCP servers Gemini runs itself (`Tool.mcpServers`; `connectServers` with `runOn: 'gemini'`
    * gives them as `connections.mcpServers`): every request carries them as one more Tool,
@@ -302,9 +315,17 @@ export async function runConversation<
           ...(signal === undefined ? {} : { signal }),
           ...(onNotice === undefined ? {} : { onNotice }),
         });
+  const skills =
+    options.skills === undefined
+      ? undefined
+      : skillFunctions(options.skills, {
+          ...(signal === undefined ? {} : { signal }),
+          ...(onNotice === undefined ? {} : { onNotice }),
+        });
   const reserved = [
     ...(discovery === undefined ? [] : [searchDeclaration(schemaMode)]),
     ...(resources?.declarations(schemaMode) ?? []),
+    ...(skills?.declarations(schemaMode) ?? []),
   ];
   const plan = new DeclarationPlan(
     options.declarations,
@@ -332,6 +353,7 @@ export async function runConversation<
                 ] as const,
               ]),
           ...(resources?.answers ?? []),
+          ...(skills?.answers ?? []),
         ]);
   for (let turn = 1; turn <= maxTurns; turn++) {
     if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
@@ -379,7 +401,10 @@ export async function runConversation<
     // The model's calls resolve against what it was offered: a tool left out is never called.
     const declared = declaredToolSet(toolset, planned.fitted);
     const searchable = discovery === undefined ? declared : withSearch(declared);
-    const offered = withOwnFunctions(searchable, resources?.entries ?? []);
+    const offered = withOwnFunctions(searchable, [
+      ...(resources?.entries ?? []),
+      ...(skills?.entries ?? []),
+    ]);
     const read = functionCalls(response, offered, {
       ...(options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs }),
       ...(mcpServers === undefined ? {} : { mcpServers }),
