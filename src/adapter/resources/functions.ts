@@ -14,7 +14,7 @@ export const READ_RESOURCE_NAME = `${RESERVED_SERVER_ID}__read_resource`;
 export const LIST_RESOURCES_NAME = `${RESERVED_SERVER_ID}__list_resources`;
 
 /** One string parameter of an own function. */
-export interface StringParameter {
+interface StringParameter {
   readonly name: string;
   readonly description: string;
   readonly required: boolean;

@@ -46,7 +46,7 @@ export interface SkillEntryReading {
 }
 
 /** Files one entry may list at most. */
-export const MAX_SKILL_FILES = 1000;
+const MAX_SKILL_FILES = 1000;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 function fileViolation(file: unknown, path: string): { path: string; message: string } | undefined {
