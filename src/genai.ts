@@ -136,6 +136,8 @@ export type {
   ServerTools,
   SkillAccess,
   SkillCatalog,
+  SkillEntry,
+  SkillFile,
   StdioServerConfig,
   StdioServerEntry,
   StreamableHttpTransport,

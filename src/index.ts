@@ -131,6 +131,8 @@ export type {
   ServerConnections,
   ServerPlacement,
   SkillCatalog,
+  SkillEntry,
+  SkillFile,
   SubscribeOptions,
   ToolSetSource,
   ToolsChange,

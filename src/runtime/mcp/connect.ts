@@ -47,6 +47,7 @@ import {
   type TransportOptions,
 } from './transports/index.js';
 
+export type { SkillEntry, SkillFile } from '../../adapter/skills/entry.js';
 export type { ToolSetSource, ToolsChange, ToolsSettleOptions } from './live-toolset.js';
 export type {
   ListedResource,
