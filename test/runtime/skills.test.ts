@@ -10,17 +10,22 @@ import { GoogleGenAI } from '@google/genai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { literal, object, unknown } from 'zod/v4';
 import { GeminiMcpError } from '../../src/errors.js';
 import { checkGenerateContentRequest } from '../../src/generated/guards.js';
 import type { Content } from '../../src/generated/types.js';
+import { connectServers } from '../../src/runtime/mcp/connect.js';
 import { openSkillCatalog } from '../../src/runtime/mcp/skills/catalog.js';
 import { loadSkill, readSkillFile, type SkillServers } from '../../src/runtime/mcp/skills/load.js';
 import { genaiGenerate } from '../../src/runtime/model/generate.js';
 import { runConversation } from '../../src/runtime/turn/conversation.js';
 import { type FakeGemini, startFakeGemini } from '../support/fake-gemini.js';
+import { startStreamableHttpServer } from '../support/http-servers.js';
 
 const MODEL = 'gemini-2.5-flash';
 const SKILL_URI = 'skill://pdf-processing/SKILL.md';
@@ -66,20 +71,19 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function skillServer(
-  spec: SkillServerSpec = {},
-): Promise<{ client: Client; reads: string[]; lists: number }> {
+/** The skill server, recording into `state` the reads it answered and the lists it served. */
+function skillServerOf(spec: SkillServerSpec, state: { reads: string[]; lists: number }): Server {
   const declare = spec.declare ?? true;
   const server = new Server(
     { name: 'skills', version: '1.0.0' },
     {
       capabilities: {
         resources: {},
+        tools: {},
         ...(declare ? { extensions: { 'io.modelcontextprotocol/skills': {} } } : {}),
       } as never,
     },
   );
-  const state = { client: undefined as unknown as Client, reads: [] as string[], lists: 0 };
   const pages = spec.pages ?? [{ skills: [pdfEntry()] }];
   server.setRequestHandler(
     object({ method: literal('skills/list'), params: unknown().optional() }),
@@ -94,19 +98,26 @@ async function skillServer(
       } as never;
     },
   );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const { uri } = request.params;
     state.reads.push(uri);
     const text = uri === FORMS_URI ? FORMS_MD : (spec.served ?? SKILL_MD);
     return { contents: [{ uri, mimeType: 'text/markdown', text }] };
   });
+  return server;
+}
+
+async function skillServer(
+  spec: SkillServerSpec = {},
+): Promise<{ client: Client; reads: string[]; lists: number }> {
+  const state = { reads: [] as string[], lists: 0 };
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
+  await skillServerOf(spec, state).connect(serverSide);
   const client = new Client({ name: 'skills-test', version: '0.0.0' });
   await client.connect(clientSide);
   opened.push(client);
-  state.client = client;
-  return state;
+  return Object.assign(state, { client });
 }
 
 async function servers(
@@ -166,6 +177,30 @@ describe('SEP-2640: skills listed without reading them', () => {
       expect.objectContaining({ code: 'SKILL_INVALID', path: '/skills/1/frontmatter/description' }),
       expect.objectContaining({ code: 'SKILL_INVALID', path: '/skills/2/resources/0/digest' }),
     ]);
+  });
+
+  it('connectServers lists the skills of a server on Streamable HTTP as connections.skills, reading none', async () => {
+    const state = { reads: [] as string[], lists: 0 };
+    const http = await startStreamableHttpServer(undefined, () => skillServerOf({}, state));
+    try {
+      const connections = await connectServers({
+        mcpServers: { docs: { url: `${http.origin}/mcp` } },
+      });
+      try {
+        expect(connections.skills.skills.map((s) => [s.serverId, s.name])).toEqual([
+          ['docs', 'pdf-processing'],
+        ]);
+        expect(state).toEqual({ reads: [], lists: 1 });
+        await expect(loadSkill(connections, 'pdf-processing')).resolves.toMatchObject({
+          serverId: 'docs',
+        });
+        expect(state.reads).toEqual([SKILL_URI]);
+      } finally {
+        await connections.close();
+      }
+    } finally {
+      await http.close();
+    }
   });
 
   it('a server that does not declare the extension is never asked for skills/list', async () => {
