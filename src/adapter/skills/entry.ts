@@ -1,6 +1,7 @@
 /**
  * The skill entries of the MCP skills extension (SEP-2640, `io.modelcontextprotocol/skills`):
- * their read contract, and the frontmatter rule a loaded `SKILL.md` is held to. The extension
+ * their read contract (the frontmatter rule a loaded `SKILL.md` is held to is in
+ * `frontmatter.ts`, which alone loads the YAML parser). The extension
  * publishes no JSON Schema, so the read contract is this hand rule, taken from the SEP's result
  * fields table (modelcontextprotocol/modelcontextprotocol, seps/2640-skills-extension.md): an
  * entry has a `uri` (its `SKILL.md`), a `frontmatter` object with a string `name` and
@@ -9,7 +10,6 @@
  * generated skill may leave out. Unknown fields are kept, as the generated read contracts keep
  * them.
  */
-import { parse } from 'yaml';
 import type { ReadNotice } from '../../generated/guards-common.js';
 import { isJsonObject } from '../../json/object.js';
 
@@ -109,54 +109,4 @@ export function keptSkillEntry(value: SkillEntry): SkillEntry {
 export function skillRoot(uri: string): string {
   const slash = uri.lastIndexOf('/');
   return slash < 0 ? uri : uri.slice(0, slash);
-}
-
-/**
- * The YAML frontmatter of a `SKILL.md` (the block between its leading `---` lines), parsed, or
- * a reason it has none that can be compared.
- */
-export function skillFrontmatter(
-  text: string,
-): { readonly frontmatter: Record<string, unknown> } | { readonly problem: string } {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const block = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(body);
-  if (block === null) return { problem: 'it does not begin with a --- delimited YAML frontmatter' };
-  let parsed: unknown;
-  try {
-    parsed = parse(block[1] ?? '', { maxAliasCount: 100, uniqueKeys: true });
-  } catch (error) {
-    return {
-      problem: `its frontmatter is not YAML: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`,
-    };
-  }
-  return isJsonObject(parsed)
-    ? { frontmatter: parsed }
-    : { problem: 'its frontmatter is not a mapping' };
-}
-
-/** Two values equal as JSON (objects by their keys, in any order). */
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((item, index) => jsonEqual(item, b[index]))
-    );
-  }
-  if (isJsonObject(a) && isJsonObject(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    return [...keys].every((key) => jsonEqual(a[key], b[key]));
-  }
-  return false;
-}
-
-/** The fields in which a `SKILL.md`'s frontmatter and its entry's differ, in order of the file's. */
-export function frontmatterDifferences(
-  file: Readonly<Record<string, unknown>>,
-  entry: Readonly<Record<string, unknown>>,
-): string[] {
-  const keys = new Set([...Object.keys(file), ...Object.keys(entry)]);
-  return [...keys].filter((key) => !jsonEqual(file[key] ?? null, entry[key] ?? null));
 }

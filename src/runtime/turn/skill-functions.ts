@@ -20,12 +20,7 @@ import type { ReadNotice } from '../../generated/guards-common.js';
 import { checkMcpCallToolResult } from '../../generated/guards-mcp.js';
 import { proveContract } from '../../json/contract.js';
 import { stripInvisible } from '../../json/invisible.js';
-import {
-  type LoadedSkill,
-  loadSkill,
-  readSkillFile,
-  type SkillServers,
-} from '../mcp/skills/load.js';
+import type { LoadedSkill, SkillServers } from '../mcp/skills/load.js';
 import { checkCount } from '../options.js';
 import type { ResourceFunctions } from './resource-functions.js';
 
@@ -120,6 +115,8 @@ export function skillFunctions(
       return failure('"server" and "file" must be strings, or left out.');
     }
     try {
+      // Loaded with the first call: node:crypto and the YAML parser stay out of the package's import.
+      const { loadSkill, readSkillFile } = await import('../mcp/skills/load.js');
       if (file !== undefined) {
         const skill = loaded.find(
           (s) =>

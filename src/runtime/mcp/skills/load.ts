@@ -6,13 +6,8 @@
  * and nothing more of it is read.
  */
 import { createHash } from 'node:crypto';
-import {
-  frontmatterDifferences,
-  type SkillEntry,
-  type SkillFile,
-  skillFrontmatter,
-  skillRoot,
-} from '../../../adapter/skills/entry.js';
+import { type SkillEntry, type SkillFile, skillRoot } from '../../../adapter/skills/entry.js';
+import { frontmatterDifferences, skillFrontmatter } from '../../../adapter/skills/frontmatter.js';
 import { GeminiMcpError } from '../../../errors.js';
 import type { ReadNotice } from '../../../generated/guards-common.js';
 import {
