@@ -20,6 +20,7 @@ import { GeminiMcpError } from '../../src/errors.js';
 import { checkGenerateContentRequest } from '../../src/generated/guards.js';
 import type { Content } from '../../src/generated/types.js';
 import { connectServers } from '../../src/runtime/mcp/connect.js';
+import { openResourceCatalog } from '../../src/runtime/mcp/resources/catalog.js';
 import { openSkillCatalog } from '../../src/runtime/mcp/skills/catalog.js';
 import { loadSkill, readSkillFile, type SkillServers } from '../../src/runtime/mcp/skills/load.js';
 import { genaiGenerate } from '../../src/runtime/model/generate.js';
@@ -360,5 +361,53 @@ describe('SEP-2640: gmk__load_skill in a runConversation turn (real genai client
     expect(files).toContain(`[file \\"${FORMS_URI}\\" from server \\"docs\\"`);
     expect(files).toContain('Refused: the content is not what the server listed');
     expect(reads).toEqual([SKILL_URI, FORMS_URI]);
+  });
+
+  it("with resources offered too, gmk__read_resource of a loaded skill's file is verified against its entry, an unlisted one refused unread", async () => {
+    const state = await skillServer();
+    const clients = new Map([['docs', state.client]]);
+    const connected = {
+      clients,
+      skills: await openSkillCatalog(clients),
+      resources: await openResourceCatalog(clients),
+    };
+    const calls = [
+      [{ functionCall: { id: 'c1', name: 'gmk__load_skill', args: { name: 'pdf-processing' } } }],
+      [
+        { functionCall: { id: 'c2', name: 'gmk__read_resource', args: { uri: FORMS_URI } } },
+        {
+          functionCall: {
+            id: 'c3',
+            name: 'gmk__read_resource',
+            args: { uri: 'skill://pdf-processing/scripts/steal.sh' },
+          },
+        },
+      ],
+      [{ text: 'Done.' }],
+    ];
+    const seen: unknown[][] = [];
+    const result = await runConversation({
+      generate: async ({ contents }) => {
+        seen.push([...contents]);
+        return {
+          candidates: [
+            {
+              content: { role: 'model', parts: calls[seen.length - 1] ?? [] },
+              finishReason: 'STOP',
+            },
+          ],
+        };
+      },
+      toolset: { entries: [], resolve: () => undefined, exposedName: () => undefined } as never,
+      clients,
+      contents: [{ role: 'user', parts: [{ text: 'Fill the form.' }] }],
+      resources: { servers: connected },
+      skills: { servers: connected },
+    });
+    expect(result.stop).toMatchObject({ reason: 'answered', text: 'Done.' });
+    const answers = JSON.stringify(seen[2]?.at(-1));
+    expect(answers).toContain(`[file \\"${FORMS_URI}\\" from server \\"docs\\", verified`);
+    expect(answers).toContain('Refused: the content is not what the server listed');
+    expect(state.reads).toEqual([SKILL_URI, FORMS_URI]);
   });
 });

@@ -116,7 +116,8 @@ export interface ConversationOptions<
    * line each). It is gemini-mcp-kit's own function (the reserved `gmk__` namespace, counted in the
    * budget), never sent to a server: a call loads the skill with `loadSkill` (verified against its
    * listing: size, digest, frontmatter) or, with `file`, reads one supporting file of a skill
-   * loaded in this conversation (verified the same way). A refusal is answered to the model,
+   * loaded in this conversation (verified the same way; so is a `gmk__read_resource` of a URI
+   * under a loaded skill's root, when `resources` is offered too). A refusal is answered to the model,
    * naming what failed. Skill text is attributed to its server, invisible characters removed,
    * capped at `maxTextBytes`.
    */
@@ -308,19 +309,20 @@ export async function runConversation<
   const { selection } = options;
   const discovery = selection === undefined ? undefined : new Discovery(selection);
   const schemaMode = options.declarations?.schemaMode ?? 'json';
-  const resources =
-    options.resources === undefined
-      ? undefined
-      : resourceFunctions(options.resources, {
-          ...(signal === undefined ? {} : { signal }),
-          ...(onNotice === undefined ? {} : { onNotice }),
-        });
   const skills =
     options.skills === undefined
       ? undefined
       : skillFunctions(options.skills, {
           ...(signal === undefined ? {} : { signal }),
           ...(onNotice === undefined ? {} : { onNotice }),
+        });
+  const resources =
+    options.resources === undefined
+      ? undefined
+      : resourceFunctions(options.resources, {
+          ...(signal === undefined ? {} : { signal }),
+          ...(onNotice === undefined ? {} : { onNotice }),
+          ...(skills === undefined ? {} : { skillFile: skills.skillFile }),
         });
   const reserved = [
     ...(discovery === undefined ? [] : [searchDeclaration(schemaMode)]),

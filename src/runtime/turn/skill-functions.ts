@@ -6,6 +6,8 @@
  * against the entry that skill was loaded with. Every failure is answered to the model, naming
  * what failed.
  */
+
+import { skillRoot } from '../../adapter/skills/entry.js';
 import {
   DEFAULT_MAX_SKILL_TEXT_BYTES,
   LOAD_SKILL_NAME,
@@ -22,7 +24,7 @@ import { proveContract } from '../../json/contract.js';
 import { stripInvisible } from '../../json/invisible.js';
 import type { LoadedSkill, SkillServers } from '../mcp/skills/load.js';
 import { checkCount } from '../options.js';
-import type { ResourceFunctions } from './resource-functions.js';
+import type { ResourceFunctions, SkillFileReader } from './resource-functions.js';
 
 /**
  * Opt-in model access to the servers' skills: `gmk__load_skill` is declared in every request
@@ -77,6 +79,15 @@ function answerFailure(error: unknown): ToolResult {
   );
 }
 
+/** The skill function of a conversation, and its reader of loaded skills' files. */
+export interface SkillFunctions extends ResourceFunctions {
+  /**
+   * For `gmk__read_resource`: a URI under the root of a skill loaded in this conversation is read
+   * as that skill's file (verified against its entry, an unlisted one refused).
+   */
+  readonly skillFile: SkillFileReader;
+}
+
 /**
  * The skill function of a conversation: its declaration (naming the skills listed when the
  * conversation starts), its entry, and the answers to its calls.
@@ -84,7 +95,7 @@ function answerFailure(error: unknown): ToolResult {
 export function skillFunctions(
   access: SkillAccess,
   context: { signal?: AbortSignal; onNotice?: (notice: ReadNotice) => void },
-): ResourceFunctions {
+): SkillFunctions {
   if (!Array.isArray(access?.servers?.skills?.skills) || !(access.servers.clients instanceof Map)) {
     throw new GeminiMcpError(
       'INVALID_INPUT',
@@ -106,6 +117,39 @@ export function skillFunctions(
     ...(context.signal === undefined ? {} : { signal: context.signal }),
     ...(context.onNotice === undefined ? {} : { onNotice: context.onNotice }),
   };
+  /** One file of a loaded skill, verified, as the model reads it. */
+  const readFile = async (skill: LoadedSkill, file: string): Promise<ToolResult> => {
+    const { readSkillFile } = await import('../mcp/skills/load.js');
+    const contents = await readSkillFile(servers, skill, file, readOptions);
+    const text =
+      contents.text ??
+      `(a binary file of ${contents.bytes.byteLength} bytes${contents.mimeType === undefined ? '' : `, ${contents.mimeType}`})`;
+    return {
+      content: [
+        {
+          type: 'text',
+          text: skillText(
+            { kind: 'file', name: contents.uri, serverId: skill.serverId },
+            text,
+            maxBytes,
+          ),
+        },
+      ],
+    };
+  };
+  const skillFile: SkillFileReader = async (uri, serverId) => {
+    const skill = loaded.find(
+      (s) =>
+        (serverId === undefined || s.serverId === serverId) &&
+        uri.startsWith(`${skillRoot(s.entry.uri)}/`),
+    );
+    if (skill === undefined) return undefined;
+    try {
+      return await readFile(skill, uri);
+    } catch (error) {
+      return answerFailure(error);
+    }
+  };
   const load = async (args: Readonly<Record<string, unknown>>): Promise<ToolResult> => {
     const name = stringArgument(args, 'name');
     const server = stringArgument(args, 'server');
@@ -116,7 +160,7 @@ export function skillFunctions(
     }
     try {
       // Loaded with the first call: node:crypto and the YAML parser stay out of the package's import.
-      const { loadSkill, readSkillFile } = await import('../mcp/skills/load.js');
+      const { loadSkill } = await import('../mcp/skills/load.js');
       if (file !== undefined) {
         const skill = loaded.find(
           (s) =>
@@ -128,22 +172,7 @@ export function skillFunctions(
             `Load the skill ${JSON.stringify(name.slice(0, 200))} first (without "file").`,
           );
         }
-        const contents = await readSkillFile(servers, skill, file, readOptions);
-        const text =
-          contents.text ??
-          `(a binary file of ${contents.bytes.byteLength} bytes${contents.mimeType === undefined ? '' : `, ${contents.mimeType}`})`;
-        return {
-          content: [
-            {
-              type: 'text',
-              text: skillText(
-                { kind: 'file', name: contents.uri, serverId: skill.serverId },
-                text,
-                maxBytes,
-              ),
-            },
-          ],
-        };
+        return await readFile(skill, file);
       }
       const skill = await loadSkill(servers, name, {
         ...readOptions,
@@ -166,6 +195,7 @@ export function skillFunctions(
     }
   };
   return {
+    skillFile,
     entries: [loadSkillEntry(offered)],
     declarations: (mode) => [loadSkillDeclaration(offered, mode)],
     answers: new Map([[LOAD_SKILL_NAME, async (args) => proven(await load(args))]]),
