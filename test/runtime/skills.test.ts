@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { GoogleGenAI } from '@google/genai';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -201,6 +202,26 @@ describe('SEP-2640: skills listed without reading them', () => {
       }
     } finally {
       await http.close();
+    }
+  });
+
+  it("the v2 SDK's client reads the extension and the skills the same way", async () => {
+    const state = { reads: [] as string[], lists: 0 };
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await skillServerOf({}, state).connect(serverSide);
+    const client = new ClientV2({ name: 'skills-test', version: '0.0.0' });
+    await client.connect(clientSide);
+    try {
+      const clients = new Map([['docs', client]]);
+      const connected = { clients, skills: await openSkillCatalog(clients) };
+      expect(connected.skills.skills.map((s) => s.name)).toEqual(['pdf-processing']);
+      expect(state.reads).toEqual([]);
+      await expect(loadSkill(connected, 'pdf-processing')).resolves.toMatchObject({
+        text: SKILL_MD,
+      });
+      expect(state.reads).toEqual([SKILL_URI]);
+    } finally {
+      await client.close();
     }
   });
 
