@@ -399,12 +399,11 @@ export async function connectServers<
       timeoutMs: options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
-    const listed = resources;
     skills = await openSkillCatalog(clients, {
       timeoutMs: options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     }).catch(async (error: unknown) => {
-      await listed.close();
+      await resources.close();
       throw error;
     });
   } catch (error) {
