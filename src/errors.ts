@@ -28,7 +28,14 @@ export type GeminiMcpErrorCode =
    * error names the server and what it asked for (`data.serverId`, `data.status`,
    * `data.resourceMetadata`, `data.scope`, `data.error`).
    */
-  | 'UNAUTHORIZED';
+  | 'UNAUTHORIZED'
+  /**
+   * A skill (MCP skills extension) or one of its files failed verification against the entry
+   * it was listed with: its byte size, its `sha256:` digest, its frontmatter, or it is not listed
+   * at all; no further file of it is read. `data.failed` names the check, `data.serverId` and
+   * `data.uri` the file.
+   */
+  | 'SKILL_REFUSED';
 
 /** One schema violation: where it is and what was expected. */
 export interface ViolationDetail {

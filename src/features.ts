@@ -13,6 +13,8 @@
  * `composePolicies`. Prompts: `getPrompt` fetches one of `connections.prompts` as Gemini
  * Contents, `completePromptArgument` completes an argument, `listAllPrompts` lists one client's,
  * `promptContents` is the conversion alone.
+ * Skills (MCP skills extension): `loadSkill` reads and verifies one, `readSkillFile` one of its
+ * files.
  *
  * @example
  * ```ts
@@ -101,6 +103,14 @@ export type {
   ResourceServers,
 } from './runtime/mcp/resources/read.js';
 export { completeResourceArgument, resourceParts } from './runtime/mcp/resources/read.js';
+export type {
+  LoadedSkill,
+  SkillCheck,
+  SkillFileContents,
+  SkillReadOptions,
+  SkillServers,
+} from './runtime/mcp/skills/load.js';
+export { loadSkill, readSkillFile } from './runtime/mcp/skills/load.js';
 export type {
   ApprovalOptions,
   ToolAnnotationHints,

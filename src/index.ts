@@ -125,12 +125,16 @@ export type {
   ConnectOptions,
   ListedResource,
   ListedResourceTemplate,
+  ListedSkill,
   ResourceCatalog,
   ResourceListWarning,
   ResourcesChange,
   ResourceUpdate,
   ServerConnections,
   ServerPlacement,
+  SkillCatalog,
+  SkillEntry,
+  SkillFile,
   SubscribeOptions,
   ToolSetSource,
   ToolsChange,
@@ -182,6 +186,7 @@ export type {
   ConversationResult,
   ConversationStop,
   ResourceAccess,
+  SkillAccess,
 } from './runtime/turn/conversation.js';
 export { runConversation } from './runtime/turn/conversation.js';
 export type { ClientMap, ExecutedCall, ExecuteOptions, Outcome } from './runtime/turn/execute.js';

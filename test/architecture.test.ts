@@ -43,13 +43,19 @@ const SUBLAYER_RULES: readonly { from: string; never: readonly string[]; why: st
       'src/adapter/sampling/',
       'src/adapter/selection/',
       'src/adapter/resources/',
+      'src/adapter/skills/',
     ],
     why: 'the tool set and its declarations come before any turn',
   },
   {
     from: 'src/adapter/turn/',
-    never: ['src/adapter/sampling/', 'src/adapter/selection/', 'src/adapter/resources/'],
-    why: 'sampling, selection and resources build on the turn adapters, not the other way',
+    never: [
+      'src/adapter/sampling/',
+      'src/adapter/selection/',
+      'src/adapter/resources/',
+      'src/adapter/skills/',
+    ],
+    why: 'sampling, selection, resources and skills build on the turn adapters, not the other way',
   },
   {
     from: 'src/runtime/model/',

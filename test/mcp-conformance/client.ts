@@ -3,7 +3,9 @@
  * runs: an agent on gemini-mcp-kit's public API. It connects the scenario's server with
  * `connectServers` (OAuth through `oauthFromConfig`, the `oauth` section of its entry, or an
  * SDK provider in `auth`), then answers a scripted model turn: one functionCall per tool the
- * server offers, run with `answerCalls`. The "browser" of an authorization is played here: it
+ * server offers, run with `answerCalls`, and one `gmk__load_skill` call per skill the server lists
+ * (MCP skills extension), answered by `runConversation` against a scripted `generate`, with a
+ * supporting file of each skill it loaded read through `file`. The "browser" of an authorization is played here: it
  * GETs the authorization URL and follows the redirects back to the loopback listener.
  *
  * Usage (by the suite): MCP_CONFORMANCE_SCENARIO=<name> [MCP_CONFORMANCE_CONTEXT=<json>] client.ts <server-url>
@@ -25,6 +27,9 @@ import {
   answerCalls,
   connectServers,
   type HttpServerConfig,
+  type ResponseInput,
+  runConversation,
+  type ServerConnections,
   type ToolSet,
 } from '../../src/index.js';
 
@@ -160,6 +165,68 @@ const ARGUMENTS: Record<string, (tools: ToolSet) => Record<string, unknown>> = {
   }),
 };
 
+/**
+ * The model's skill turns: it loads every skill listed, then reads each loaded skill's first
+ * supporting file, then answers; in the no-prefetch scenario its task needs no skill, so it
+ * answers at once (the skills offered in its declaration, none read). Returns whether every
+ * load was answered without an error.
+ */
+async function loadSkills(servers: ServerConnections): Promise<boolean> {
+  const listed = servers.skills.skills;
+  const modelSays = (parts: object[]): ResponseInput => ({
+    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }],
+  });
+  const loads = listed.map((skill) => ({
+    functionCall: {
+      name: 'gmk__load_skill',
+      args: { name: skill.name, server: skill.serverId },
+    },
+  }));
+  let turn = 0;
+  let loaded = true;
+  const result = await runConversation({
+    toolset: servers,
+    clients: servers.clients,
+    skills: { servers, timeoutMs: 20_000 },
+    contents: [{ role: 'user', parts: [{ text: 'Use the skills you have.' }] }],
+    maxTurns: 3,
+    generate: async ({ contents }) => {
+      turn++;
+      if (turn === 1 && scenario !== 'sep-2640-client-no-prefetch') return modelSays(loads);
+      if (turn === 2) {
+        const answers = contents.at(-1)?.parts ?? [];
+        const files = answers.flatMap((part, index) => {
+          const answer = (part as { functionResponse?: { response?: object } }).functionResponse;
+          const response = answer?.response ?? {};
+          console.error(
+            `gmk__load_skill ${listed[index]?.name}: ${JSON.stringify(response).slice(0, 300)}`,
+          );
+          if ('error' in response) {
+            loaded = false;
+            return [];
+          }
+          const skill = listed[index];
+          const file = skill?.entry.resources?.find((f) => f.uri !== skill.entry.uri);
+          return skill === undefined || file === undefined
+            ? []
+            : [
+                {
+                  functionCall: {
+                    name: 'gmk__load_skill',
+                    args: { name: skill.name, server: skill.serverId, file: file.uri },
+                  },
+                },
+              ];
+        });
+        if (files.length > 0) return modelSays(files);
+      }
+      return modelSays([{ text: 'Done.' }]);
+    },
+  });
+  console.error(`skills: ${result.stop.reason} after ${result.turns} turn(s)`);
+  return loaded;
+}
+
 const { entry, auth } = setUp(serverUrl);
 const servers = await connectServers(
   { mcpServers: { conformance: entry } },
@@ -190,6 +257,9 @@ try {
       console.error(`${name}: ${JSON.stringify(response).slice(0, 300)}`);
       if (response !== undefined && 'error' in response) failed = true;
     }
+  }
+  if (scenario !== 'initialize' && servers.skills.skills.length > 0) {
+    if (!(await loadSkills(servers))) failed = true;
   }
 } finally {
   await servers.close();

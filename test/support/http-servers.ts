@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Server as McpSdkServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createBitcoinServer } from '../../examples/bitcoin-server.js';
@@ -41,17 +42,21 @@ async function listen(
 }
 
 /**
- * The bitcoin server on Streamable HTTP at `/mcp`, on `host` (default 127.0.0.1; another
- * loopback address such as 127.0.0.2 stands for a host that is not `localhost` by name).
+ * The bitcoin server (or the server `create` makes, one per request) on Streamable HTTP at
+ * `/mcp`, on `host` (default 127.0.0.1; another loopback address such as 127.0.0.2 stands for a
+ * host that is not `localhost` by name).
  */
-export function startStreamableHttpServer(host?: string): Promise<RunningHttpServer> {
+export function startStreamableHttpServer(
+  host?: string,
+  create: () => { connect: McpSdkServer['connect']; close(): Promise<void> } = createBitcoinServer,
+): Promise<RunningHttpServer> {
   return listen(
     (request, response) => {
       if (!request.url?.startsWith('/mcp')) {
         response.writeHead(404).end('not found');
         return;
       }
-      const server = createBitcoinServer();
+      const server = create();
       const transport = new StreamableHTTPServerTransport({});
       response.on('close', () => {
         void transport.close();

@@ -13,15 +13,15 @@ export const READ_RESOURCE_NAME = `${RESERVED_SERVER_ID}__read_resource`;
 /** The name of the function that lists the resources. */
 export const LIST_RESOURCES_NAME = `${RESERVED_SERVER_ID}__list_resources`;
 
-/** One string parameter of a resource function. */
+/** One string parameter of an own function. */
 interface StringParameter {
   readonly name: string;
   readonly description: string;
   readonly required: boolean;
 }
 
-/** A resource function: its tool name (under the reserved server), description and parameters. */
-interface OwnFunctionSpec {
+/** An own function: its tool name (under the reserved server), description and parameters. */
+export interface OwnFunctionSpec {
   readonly toolName: string;
   readonly description: string;
   readonly parameters: readonly StringParameter[];
@@ -75,7 +75,7 @@ function inputSchema(spec: OwnFunctionSpec): McpTool['inputSchema'] {
 }
 
 /** The entry a call of the function resolves to. */
-function entryOf(spec: OwnFunctionSpec): ToolSetEntry {
+export function entryOf(spec: OwnFunctionSpec): ToolSetEntry {
   return Object.freeze({
     exposedName: `${RESERVED_SERVER_ID}__${spec.toolName}`,
     serverId: RESERVED_SERVER_ID,
@@ -88,7 +88,10 @@ function entryOf(spec: OwnFunctionSpec): ToolSetEntry {
 }
 
 /** The declaration of the function in a schema mode (its schema as the other tools' are). */
-function declarationOf(spec: OwnFunctionSpec, mode: 'json' | 'openapi'): FunctionDeclaration {
+export function declarationOf(
+  spec: OwnFunctionSpec,
+  mode: 'json' | 'openapi',
+): FunctionDeclaration {
   const name = `${RESERVED_SERVER_ID}__${spec.toolName}`;
   if (mode === 'json') {
     return Object.freeze({

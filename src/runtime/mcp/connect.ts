@@ -57,12 +57,14 @@ import {
 import { openResourceCatalog, type ResourceCatalog } from './resources/catalog.js';
 import { limitPendingRequests } from './server-request-limits.js';
 import { placeServers, type ServerPlacement } from './server-side.js';
+import { openSkillCatalog, type SkillCatalog } from './skills/catalog.js';
 import {
   createTransport,
   describeStartFailure,
   type TransportOptions,
 } from './transports/index.js';
 
+export type { SkillEntry, SkillFile } from '../../adapter/skills/entry.js';
 export type { ToolSetSource, ToolsChange, ToolsSettleOptions } from './live-toolset.js';
 export type {
   ListedResource,
@@ -74,6 +76,7 @@ export type {
 } from './resources/catalog.js';
 export type { ResourceListWarning } from './resources/list.js';
 export type { ServerPlacement } from './server-side.js';
+export type { ListedSkill, SkillCatalog } from './skills/catalog.js';
 
 /**
  * Options of {@link connectServers}. `capabilities` (elicitation, roots) are declared to every
@@ -179,6 +182,12 @@ export interface ServerConnections extends ToolSetSource {
    * line naming that server, or `undefined` when there is neither.
    */
   systemInstruction(own?: string): Content | undefined;
+  /**
+   * Every server's skills (the servers that declare the MCP skills extension,
+   * `io.modelcontextprotocol/skills`; every page of `skills/list`, bounded), namespaced by server
+   * id. Listing reads no file of a skill: load one with `loadSkill` (`gemini-mcp-kit/features`).
+   */
+  readonly skills: SkillCatalog;
   /** Lists one server's tools again (every server's when `serverId` is omitted) and rebuilds the set. */
   refreshTools(serverId?: string): Promise<void>;
   /** Calls `listener` after each refresh that `notifications/tools/list_changed` triggers; returns an unsubscribe. */
@@ -425,6 +434,7 @@ export async function connectServers<
   );
   let live: LiveToolSet;
   let resources: Awaited<ReturnType<typeof openResourceCatalog>>;
+  let skills: SkillCatalog;
   try {
     live = new LiveToolSet(
       new Map(opened.map(({ entry, tools }) => [entry.serverId, tools])),
@@ -433,6 +443,13 @@ export async function connectServers<
     resources = await openResourceCatalog(clients, {
       timeoutMs: options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    skills = await openSkillCatalog(clients, {
+      timeoutMs: options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    }).catch(async (error: unknown) => {
+      await resources.close();
+      throw error;
     });
   } catch (error) {
     await Promise.allSettled([...clients.values()].map((client) => closeClient(client)));
@@ -494,6 +511,7 @@ export async function connectServers<
     systemInstruction(own) {
       return instructionsContent(instructions, own);
     },
+    skills,
     async refreshTools(serverId) {
       const ids = serverId === undefined ? [...clients.keys()] : [serverId];
       await Promise.all(

@@ -33,8 +33,10 @@ import {
 } from './declare.js';
 import type { ClientMap } from './execute.js';
 import { type ResourceAccess, resourceFunctions } from './resource-functions.js';
+import { type SkillAccess, skillFunctions } from './skill-functions.js';
 
 export type { ResourceAccess } from './resource-functions.js';
+export type { SkillAccess } from './skill-functions.js';
 
 /**
  * Options of {@link runConversation}. `R` is the response type `generate` returns (inferred:
@@ -102,6 +104,18 @@ export interface ConversationOptions<
    * one response, rendered, capped and proven like every other.
    */
   resources?: ResourceAccess;
+  /**
+   * Opt-in model access to the servers' skills (MCP skills extension; off by default): each
+   * request declares `gmk__load_skill`, naming the skills `skills.servers` lists (sanitized, one
+   * line each). It is gemini-mcp-kit's own function (the reserved `gmk__` namespace, counted in the
+   * budget), never sent to a server: a call loads the skill with `loadSkill` (verified against its
+   * listing: size, digest, frontmatter) or, with `file`, reads one supporting file of a skill
+   * loaded in this conversation (verified the same way; so is a `gmk__read_resource` of a URI
+   * under a loaded skill's root, when `resources` is offered too). A refusal is answered to the model,
+   * naming what failed. Skill text is attributed to its server, invisible characters removed,
+   * capped at `maxTextBytes`.
+   */
+  skills?: SkillAccess;
   /**
    * MCP servers Gemini runs itself (`Tool.mcpServers`; `connectServers` with `runOn: 'gemini'`
    * gives them as `connections.mcpServers`): every request carries them as one more Tool,
@@ -276,16 +290,25 @@ export async function runConversation<
   const { selection } = options;
   const discovery = selection === undefined ? undefined : new Discovery(selection);
   const schemaMode = options.declarations?.schemaMode ?? 'json';
+  const skills =
+    options.skills === undefined
+      ? undefined
+      : skillFunctions(options.skills, {
+          ...(signal === undefined ? {} : { signal }),
+          ...(onNotice === undefined ? {} : { onNotice }),
+        });
   const resources =
     options.resources === undefined
       ? undefined
       : resourceFunctions(options.resources, {
           ...(signal === undefined ? {} : { signal }),
           ...(onNotice === undefined ? {} : { onNotice }),
+          ...(skills === undefined ? {} : { skillFile: skills.skillFile }),
         });
   const reserved = [
     ...(discovery?.reserved(schemaMode) ?? []),
     ...(resources?.declarations(schemaMode) ?? []),
+    ...(skills?.declarations(schemaMode) ?? []),
   ];
   const plan = new DeclarationPlan(
     options.declarations,
@@ -306,6 +329,7 @@ export async function runConversation<
       : new Map([
           ...(discovery === undefined ? [] : discoveryFunctions(discovery)),
           ...(resources?.answers ?? []),
+          ...(skills?.answers ?? []),
         ]);
   for (let turn = 1; turn <= maxTurns; turn++) {
     if (signal?.aborted) return result({ reason: 'cancelled' }, turn - 1);
@@ -353,7 +377,10 @@ export async function runConversation<
     // The model's calls resolve against what it was offered: a tool left out is never called.
     const declared = declaredToolSet(toolset, planned.fitted);
     const searchable = discovery === undefined ? declared : withSearch(declared);
-    const offered = withOwnFunctions(searchable, resources?.entries ?? []);
+    const offered = withOwnFunctions(searchable, [
+      ...(resources?.entries ?? []),
+      ...(skills?.entries ?? []),
+    ]);
     const read = functionCalls(response, offered, {
       ...(options.validateArgs === undefined ? {} : { validateArgs: options.validateArgs }),
       ...(mcpServers === undefined ? {} : { mcpServers }),

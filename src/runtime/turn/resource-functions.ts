@@ -41,6 +41,15 @@ export interface ResourceAccess extends ResourceFunctionChoice, ResourceContents
   readonly timeoutMs?: number;
 }
 
+/**
+ * Answers a read of a URI itself when it is a file of a skill the conversation loaded (verified
+ * against that skill's entry), or `undefined` for an ordinary resource.
+ */
+export type SkillFileReader = (
+  uri: string,
+  serverId: string | undefined,
+) => Promise<ToolResult | undefined>;
+
 /** What a conversation needs of the resource functions: their declarations, entries and answers. */
 export interface ResourceFunctions {
   readonly entries: readonly ToolSetEntry[];
@@ -127,7 +136,12 @@ function readFailure(error: unknown): ToolResult {
  */
 export function resourceFunctions(
   access: ResourceAccess,
-  context: { signal?: AbortSignal; onNotice?: (notice: ReadNotice) => void },
+  context: {
+    signal?: AbortSignal;
+    onNotice?: (notice: ReadNotice) => void;
+    /** Reads the files of the skills loaded in the conversation (`runConversation({ skills })`). */
+    skillFile?: SkillFileReader;
+  },
 ): ResourceFunctions {
   if (typeof access?.servers?.resources !== 'object' || !(access.servers.clients instanceof Map)) {
     throw new GeminiMcpError(
@@ -144,6 +158,8 @@ export function resourceFunctions(
       return failure('Give "uri": the URI of the resource, exactly as given.');
     if (server === null) return failure('"server" must be a server id (a string), or left out.');
     try {
+      const asSkillFile = await context.skillFile?.(uri, server);
+      if (asSkillFile !== undefined) return proven(asSkillFile);
       const { items } = await readResourceItems(servers, uri, {
         ...access,
         ...(server === undefined ? {} : { serverId: server }),

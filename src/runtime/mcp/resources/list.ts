@@ -14,7 +14,13 @@ import { AS_RECEIVED, type ResourceClient } from './resource-client.js';
 
 /** Something listing a server's resources left out or could not do. */
 export interface ResourceListWarning {
-  readonly code: 'RESOURCE_INVALID' | 'RESOURCES_CAPPED' | 'RESOURCES_UNAVAILABLE';
+  readonly code:
+    | 'RESOURCE_INVALID'
+    | 'RESOURCES_CAPPED'
+    | 'RESOURCES_UNAVAILABLE'
+    | 'SKILL_INVALID'
+    | 'SKILLS_CAPPED'
+    | 'SKILLS_UNAVAILABLE';
   readonly serverId: string;
   readonly message: string;
   /** The JSON pointer of the item in its page (`/resources/3`), when the warning is about one. */
@@ -48,19 +54,32 @@ const MAX_WARNINGS = 50;
 /** JSON-RPC "method not found": the server has no such list. */
 const METHOD_NOT_FOUND = -32601;
 
-/** What one list reads: its method, the key of its items, and the item's read contract. */
-interface ListKind<T> {
-  readonly method: 'resources/list' | 'resources/templates/list';
-  readonly key: 'resources' | 'resourceTemplates';
-  readonly read: typeof readMcpResource;
+/**
+ * What one list reads: its method, the key of its items, the item's read contract, and the
+ * codes of the warnings about its items.
+ */
+export interface ListKind<T> {
+  readonly method: string;
+  readonly key: string;
+  readonly read: (value: unknown) => {
+    violations: { path: string; message: string }[];
+    notices: ReadNotice[];
+  };
   readonly uriOf: (item: T) => string;
+  readonly codes: {
+    readonly invalid: ResourceListWarning['code'];
+    readonly capped: ResourceListWarning['code'];
+  };
 }
+
+const RESOURCE_CODES = { invalid: 'RESOURCE_INVALID', capped: 'RESOURCES_CAPPED' } as const;
 
 const RESOURCES: ListKind<McpResource> = {
   method: 'resources/list',
   key: 'resources',
   read: readMcpResource,
   uriOf: (item) => item.uri,
+  codes: RESOURCE_CODES,
 };
 
 const TEMPLATES: ListKind<McpResourceTemplate> = {
@@ -68,17 +87,22 @@ const TEMPLATES: ListKind<McpResourceTemplate> = {
   key: 'resourceTemplates',
   read: readMcpResourceTemplate,
   uriOf: (item) => item.uriTemplate,
+  codes: RESOURCE_CODES,
 };
 
 /** Whether an error is the server's "method not found". */
-function isMethodNotFound(error: unknown): boolean {
+export function isMethodNotFound(error: unknown): boolean {
   return isJsonObject(error) || error instanceof Error
     ? (error as { code?: unknown }).code === METHOD_NOT_FOUND
     : false;
 }
 
-/** Every page of one list, its items read one by one. */
-async function listAll<T>(
+/**
+ * Every page of one list, its items read one by one: at most 100 pages and 10 000 items, a
+ * repeated cursor refused, an item that fails its read contract (or has a URI longer than 8192
+ * characters) left out with a warning.
+ */
+export async function listAll<T>(
   client: ResourceClient,
   serverId: string,
   kind: ListKind<T>,
@@ -122,7 +146,7 @@ async function listAll<T>(
         const first = violations[0];
         if (first !== undefined) {
           warn({
-            code: 'RESOURCE_INVALID',
+            code: kind.codes.invalid,
             serverId,
             path: `${path}${first.path}`,
             message: `left out: ${first.message}`,
@@ -131,7 +155,7 @@ async function listAll<T>(
         }
         if (kind.uriOf(item as T).length > MAX_URI_LENGTH) {
           warn({
-            code: 'RESOURCE_INVALID',
+            code: kind.codes.invalid,
             serverId,
             path,
             message: `left out: its URI is longer than ${MAX_URI_LENGTH} characters`,
@@ -140,7 +164,7 @@ async function listAll<T>(
         }
         if (items.length >= MAX_ITEMS) {
           warn({
-            code: 'RESOURCES_CAPPED',
+            code: kind.codes.capped,
             serverId,
             message: `${kind.method}: only the first ${MAX_ITEMS} are kept`,
           });
@@ -162,7 +186,7 @@ async function listAll<T>(
       cursor = next;
     }
     warn({
-      code: 'RESOURCES_CAPPED',
+      code: kind.codes.capped,
       serverId,
       message: `${kind.method}: only the first ${MAX_PAGES} pages are read`,
     });
@@ -170,7 +194,7 @@ async function listAll<T>(
   } finally {
     if (dropped > 0) {
       warnings.push({
-        code: 'RESOURCE_INVALID',
+        code: kind.codes.invalid,
         serverId,
         message: `${dropped} more warning(s) of ${kind.method} not shown`,
       });

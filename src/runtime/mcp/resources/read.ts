@@ -123,7 +123,8 @@ function checkUri(uri: unknown, where: string): asserts uri is string {
   }
 }
 
-function requestOptions(options: { timeoutMs?: number; signal?: AbortSignal }): {
+/** The SDK request options of a read: its limit (60 s unless given) and signal. */
+export function requestOptions(options: { timeoutMs?: number; signal?: AbortSignal }): {
   timeout: number;
   signal?: AbortSignal;
 } {
@@ -134,7 +135,7 @@ function requestOptions(options: { timeoutMs?: number; signal?: AbortSignal }): 
 }
 
 /** A server's result read with its read contract: tolerances reported, a violation thrown. */
-function readResult<T>(
+export function readResult<T>(
   raw: unknown,
   read: (value: unknown) => {
     violations: { path: string; message: string }[];
