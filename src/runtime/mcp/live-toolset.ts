@@ -4,6 +4,7 @@
  * refreshes that notifications trigger are coalesced (one running, at most one more waiting),
  * and a bounded wait tells when none is in flight.
  */
+
 import { buildToolSet } from '../../adapter/tools/toolset.js';
 import type {
   BuildToolSetOptions,
@@ -12,6 +13,7 @@ import type {
   ToolSetWarning,
 } from '../../adapter/tools/toolset-types.js';
 import { checkTimeout } from '../options.js';
+import { CoalescedRounds } from './coalesced-rounds.js';
 
 /** What listeners hear after a server's tool list was replaced (or failed to be). */
 export type ToolsChange =
@@ -74,7 +76,7 @@ export class LiveToolSet implements ToolSetSource {
   readonly #queues = new Map<string, Promise<void>>();
   readonly #listeners = new Set<(change: ToolsChange) => void>();
   /** Per server, the notified refresh running now and whether another one is owed after it. */
-  readonly #notified = new Map<string, { again: boolean; done: Promise<void> }>();
+  readonly #notified = new CoalescedRounds();
   /** Every replacement and notified refresh not yet settled. */
   readonly #inFlight = new Set<Promise<void>>();
   #built: BuildToolSetResult;
@@ -173,26 +175,9 @@ export class LiveToolSet implements ToolSetSource {
    * the round that covers it has been announced.
    */
   replaceAndNotify(serverId: string, fetch: () => Promise<readonly unknown[]>): Promise<void> {
-    const running = this.#notified.get(serverId);
-    if (running !== undefined) {
-      running.again = true;
-      return running.done;
-    }
-    const state = { again: true, done: Promise.resolve() };
-    const rounds = async (): Promise<void> => {
-      try {
-        while (state.again) {
-          state.again = false;
-          await this.#replaceAndTell(serverId, fetch);
-        }
-      } finally {
-        this.#notified.delete(serverId);
-      }
-    };
-    this.#notified.set(serverId, state);
-    state.done = rounds();
-    void this.#track(state.done);
-    return state.done;
+    const done = this.#notified.run(serverId, () => this.#replaceAndTell(serverId, fetch));
+    void this.#track(done);
+    return done;
   }
 
   async #replaceAndTell(serverId: string, fetch: () => Promise<readonly unknown[]>): Promise<void> {

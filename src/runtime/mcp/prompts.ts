@@ -3,6 +3,7 @@
  * on `notifications/prompts/list_changed`; one of them fetched as Gemini Contents
  * (`prompts/get`) and its arguments completed (`completion/complete`).
  */
+
 import { unknown } from 'zod/v4';
 import {
   type PromptContents,
@@ -17,6 +18,7 @@ import { readMcpCompleteResult, readMcpPrompt } from '../../generated/guards-mcp
 import type { McpCompleteResult, McpPrompt, McpPromptArgument } from '../../generated/types.js';
 import { isJsonObject } from '../../json/object.js';
 import { appendPointer } from '../../json/pointer.js';
+import { CoalescedRounds } from './coalesced-rounds.js';
 import type { McpClient, McpRequestOptions } from './mcp-client.js';
 
 /** Results of any shape pass the SDK's parsing: the read contract checks them here. */
@@ -259,7 +261,7 @@ export class LivePrompts {
   readonly #queues = new Map<string, Promise<void>>();
   readonly #listeners = new Set<(change: PromptsChange) => void>();
   /** Per server, the notified listing running now and whether another one is owed after it. */
-  readonly #notified = new Map<string, { again: boolean; done: Promise<void> }>();
+  readonly #notified = new CoalescedRounds();
   #all: readonly ServerPrompt[];
 
   /** Starts from each server's first list, in server order. */
@@ -324,25 +326,7 @@ export class LivePrompts {
    * failure is kept as a warning and heard by the listeners.
    */
   refreshNotified(serverId: string, fetch: () => Promise<ServerPromptList>): Promise<void> {
-    const running = this.#notified.get(serverId);
-    if (running !== undefined) {
-      running.again = true;
-      return running.done;
-    }
-    const state = { again: true, done: Promise.resolve() };
-    const rounds = async (): Promise<void> => {
-      try {
-        while (state.again) {
-          state.again = false;
-          await this.refresh(serverId, fetch).catch(() => undefined);
-        }
-      } finally {
-        this.#notified.delete(serverId);
-      }
-    };
-    this.#notified.set(serverId, state);
-    state.done = rounds();
-    return state.done;
+    return this.#notified.run(serverId, () => this.refresh(serverId, fetch).catch(() => undefined));
   }
 
   /** Adds a listener for {@link PromptsChange}s; returns its unsubscribe. */

@@ -10,6 +10,7 @@ import { GeminiMcpError } from '../../../errors.js';
 import { readMcpResourceUpdatedNotificationParams } from '../../../generated/guards-mcp.js';
 import type { McpResource, McpResourceTemplate } from '../../../generated/types.js';
 import { checkTimeout } from '../../options.js';
+import { CoalescedRounds } from '../coalesced-rounds.js';
 import {
   type ListResourcesOptions,
   listServerResources,
@@ -104,18 +105,12 @@ interface Subscription {
   opened: Promise<ListenSubscription | undefined>;
 }
 
-/** Per server, the refresh running now and whether another one is owed after it. */
-interface Refreshing {
-  again: boolean;
-  done: Promise<void>;
-}
-
 /** The catalog over the servers that declared resources. */
 class LiveResources implements ResourceCatalog {
   readonly #clients: ReadonlyMap<string, ResourceClient>;
   readonly #lists = new Map<string, ServerResourceLists>();
   readonly #listeners = new Set<(change: ResourcesChange) => void>();
-  readonly #refreshing = new Map<string, Refreshing>();
+  readonly #refreshing = new CoalescedRounds();
   readonly #subscriptions = new Map<string, Subscription>();
   readonly #options: ResourceCatalogOptions;
   /** The `subscriptions/listen` streams opened for list changes (2026-07-28 connections). */
@@ -229,36 +224,20 @@ class LiveResources implements ResourceCatalog {
 
   /** A refresh `list_changed` asked for: coalesced, then told to every listener. */
   #refreshAndTell(serverId: string): Promise<void> {
-    const running = this.#refreshing.get(serverId);
-    if (running !== undefined) {
-      running.again = true;
-      return running.done;
-    }
-    const state: Refreshing = { again: true, done: Promise.resolve() };
-    const rounds = async (): Promise<void> => {
+    return this.#refreshing.run(serverId, async () => {
+      let change: ResourcesChange;
       try {
-        while (state.again) {
-          state.again = false;
-          let change: ResourcesChange;
-          try {
-            await this.#list(serverId);
-            change = {
-              serverId,
-              resources: this.#resources.filter((r) => r.serverId === serverId),
-              templates: this.#templates.filter((t) => t.serverId === serverId),
-            };
-          } catch (error) {
-            change = { serverId, error };
-          }
-          for (const listener of this.#listeners) listener(change);
-        }
-      } finally {
-        this.#refreshing.delete(serverId);
+        await this.#list(serverId);
+        change = {
+          serverId,
+          resources: this.#resources.filter((r) => r.serverId === serverId),
+          templates: this.#templates.filter((t) => t.serverId === serverId),
+        };
+      } catch (error) {
+        change = { serverId, error };
       }
-    };
-    this.#refreshing.set(serverId, state);
-    state.done = rounds();
-    return state.done;
+      for (const listener of this.#listeners) listener(change);
+    });
   }
 
   #updated(serverId: string, params: unknown): void {
