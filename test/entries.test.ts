@@ -83,7 +83,9 @@ const TIERS = {
   ],
   './auth': [
     'defaultTokenDir',
+    'enterpriseAuthProvider',
     'fileTokenStore',
+    'JWT_BEARER_GRANT',
     'memoryTokenStore',
     'oauthFromConfig',
     'oauthProvider',
@@ -237,6 +239,7 @@ const HEAVY = [
   /^dist\/(live\.js|runtime\/live\/)/,
   /^node_modules\/jsonc-parser\//,
   /^node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/client\/(index|auth|stdio|sse|streamableHttp)\.js$/,
+  /^node_modules\/@modelcontextprotocol\/client\//,
   /^node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/shared\/protocol\.js$/,
   /^node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/validation\//,
   /^node_modules\/ajv\/dist\/(ajv|2019|2020)\.js$/,

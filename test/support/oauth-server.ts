@@ -38,6 +38,11 @@ export interface OAuthServerOptions {
   scopesSupported?: string[];
   /** Accept the jwt-bearer grant (RFC 7523) with this assertion, from a public client. */
   jwtBearerAssertion?: string;
+  /**
+   * Also play an enterprise identity provider (SEP-990) at `/idp/token`: this ID token is
+   * exchanged (RFC 8693) for an ID-JAG, which the token endpoint takes as a jwt-bearer assertion.
+   */
+  idpIdToken?: string;
 }
 
 /** A running test server. */
@@ -64,6 +69,8 @@ export interface OAuthServer {
   registrations: Record<string, unknown>[];
   /** The `Authorization` schemes of the MCP requests that got through, in order. */
   schemes: string[];
+  /** The identity provider's token exchanges: the `audience` and `resource` each named. */
+  idpExchanges: { audience: string | null; resource: string | null }[];
   /** The issuer (this server's origin). */
   issuer: string;
   /** The scope an access token this server issued grants, or `undefined`. */
@@ -114,13 +121,18 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
   const clientIds: (string | null)[] = [];
   const registrations: Record<string, unknown>[] = [];
   const schemes: string[] = [];
+  const idpExchanges: { audience: string | null; resource: string | null }[] = [];
+  const grants = new Set<string>();
   const codes = new Map<string, { challenge: string; redirectUri: string; scope: string }>();
   const accessTokens = new Map<string, string>();
   const refreshTokens = new Map<string, string>();
   /** DPoP-bound access tokens: the thumbprint of their key. */
   const boundTo = new Map<string, string>();
   const jtis = new Set<string>();
-  const nonces = { token: randomBytes(6).toString('hex'), resource: randomBytes(6).toString('hex') };
+  const nonces = {
+    token: randomBytes(6).toString('hex'),
+    resource: randomBytes(6).toString('hex'),
+  };
   let base = '';
   let authorizationServers = options.authorizationServers;
   let tokenSource: Pick<OAuthServer, 'scopeOf'> = { scopeOf: (token) => accessTokens.get(token) };
@@ -284,17 +296,36 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
       }
       counts.machine++;
       json(response, 200, issue(form.get('scope') ?? '', thumbprint));
-    } else if (
-      grant === 'urn:ietf:params:oauth:grant-type:jwt-bearer' &&
-      options.jwtBearerAssertion !== undefined
-    ) {
-      if (form.get('assertion') !== options.jwtBearerAssertion) {
+    } else if (grant === 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
+      const assertion = form.get('assertion') ?? '';
+      if (assertion !== options.jwtBearerAssertion && !grants.has(assertion)) {
         json(response, 400, { error: 'invalid_grant' });
         return;
       }
       counts.jwtBearer++;
       json(response, 200, issue(form.get('scope') ?? '', thumbprint));
     } else json(response, 400, { error: 'unsupported_grant_type' });
+  };
+
+  /** The identity provider's token exchange: the ID token for an ID-JAG. */
+  const idpToken = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const form = new URLSearchParams(await bodyOf(request));
+    if (
+      form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:token-exchange' ||
+      form.get('subject_token') !== options.idpIdToken
+    ) {
+      json(response, 400, { error: 'invalid_grant' });
+      return;
+    }
+    idpExchanges.push({ audience: form.get('audience'), resource: form.get('resource') });
+    const jag = `id-jag-${randomBytes(8).toString('hex')}`;
+    grants.add(jag);
+    json(response, 200, {
+      issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+      access_token: jag,
+      token_type: 'N_A',
+      expires_in: 300,
+    });
   };
 
   const server = createServer((request, response) => {
@@ -359,6 +390,9 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
         return;
       }
       if (url.pathname === '/token' && request.method === 'POST') return token(request, response);
+      if (url.pathname === '/idp/token' && request.method === 'POST') {
+        return idpToken(request, response);
+      }
       json(response, 404, { error: 'not found' });
     })().catch((error: unknown) => {
       if (!response.headersSent) json(response, 500, { error: String(error) });
@@ -373,6 +407,7 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
     clientIds,
     registrations,
     schemes,
+    idpExchanges,
     issuer: base,
     scopeOf: (token) => accessTokens.get(token),
     moveTo: (other) => {

@@ -126,12 +126,19 @@ function isInitialize(body: unknown): boolean {
 }
 
 /**
- * A fetch for the OAuth endpoints (metadata, registration, token): each request only to a URL
- * {@link checkOAuthUrl} allows, limited to {@link AUTH_REQUEST_TIMEOUT_MS} and its body to
- * {@link MAX_AUTH_RESPONSE_BYTES}; the documents it brings are checked in turn by
- * {@link oauthDocumentChecker} (an authorization server's issuer, its endpoints).
+ * A fetch for the OAuth endpoints (metadata, registration, token, an identity provider's token
+ * exchange): each request only to a URL {@link checkOAuthUrl} allows, limited to
+ * {@link AUTH_REQUEST_TIMEOUT_MS} and its body to {@link MAX_AUTH_RESPONSE_BYTES}; the documents
+ * it brings are checked in turn by {@link oauthDocumentChecker} (an authorization server's
+ * issuer, its endpoints).
+ *
+ * @example
+ * ```ts
+ * const fetchFn = boundedAuthFetch();
+ * await auth(provider, { serverUrl, fetchFn });
+ * ```
  */
-function boundedAuthFetch(): FetchLike {
+export function boundedAuthFetch(): FetchLike {
   const checkDocument = oauthDocumentChecker();
   return async (url, init) => {
     checkOAuthUrl(String(url), 'a request to');
@@ -197,12 +204,7 @@ export function authorizingFetch(next: FetchLike, options: AuthorizingFetchOptio
     const failed = (error: unknown): GeminiMcpError =>
       error instanceof GeminiMcpError && NAMED in error
         ? error
-        : unauthorized(
-            serverId,
-            challenge,
-            `authorization failed: ${failure(error)}`,
-            error,
-          );
+        : unauthorized(serverId, challenge, `authorization failed: ${failure(error)}`, error);
     const finish = async (): Promise<void> => {
       const { authorizationCode } = authorizer;
       if (authorizationCode === undefined) {
@@ -214,7 +216,11 @@ export function authorizingFetch(next: FetchLike, options: AuthorizingFetchOptio
       }
       const response = await authorizationCode.call(authorizer);
       const { code, iss } = typeof response === 'string' ? { code: response } : response;
-      const exchange = { ...request, authorizationCode: code, ...(iss === undefined ? {} : { iss }) };
+      const exchange = {
+        ...request,
+        authorizationCode: code,
+        ...(iss === undefined ? {} : { iss }),
+      };
       if ((await auth(authorizer, exchange)) !== 'AUTHORIZED') {
         throw unauthorized(
           serverId,

@@ -17,8 +17,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { GeminiMcpError } from '../../../errors.js';
 import { quote } from '../config/quote.js';
-import { checkOAuthUrl } from './endpoint-rule.js';
 import { createDpopKey, DPOP_ALG, dpopKeyPair, isStoredDpopKey } from './dpop-key.js';
+import { checkOAuthUrl } from './endpoint-rule.js';
 import { type AuthorizationResponse, LoopbackRedirect } from './loopback.js';
 import { isLoopbackRedirect, JWT_BEARER_GRANT, type OAuthSettings } from './settings.js';
 import { memoryTokenStore, type StoredAuthorization, type TokenStore } from './store.js';
@@ -82,7 +82,7 @@ export interface OAuthProviderOptions extends Omit<OAuthSettings, 'enabled'> {
 }
 
 /** The largest assertion file read, 64 KiB (a platform token is a few KiB at most). */
-export const MAX_ASSERTION_BYTES = 64 * 1024;
+const MAX_ASSERTION_BYTES = 64 * 1024;
 
 /** The authorization server metadata field listing the DPoP algorithms it accepts (RFC 9449 section 5.1). */
 const DPOP_ALGS_FIELD = 'dpop_signing_alg_values_supported';
@@ -128,7 +128,9 @@ class OAuthFlowProvider implements ServerAuthProvider {
 
   /** Whether no browser is involved: client credentials or a workload's jwt-bearer assertion. */
   get #machine(): boolean {
-    return this.#options.grantType !== undefined && this.#options.grantType !== 'authorization_code';
+    return (
+      this.#options.grantType !== undefined && this.#options.grantType !== 'authorization_code'
+    );
   }
 
   /** The workload's platform token, from `assertion()` or `assertionFile` (bounded, trimmed). */

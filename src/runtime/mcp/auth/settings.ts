@@ -116,7 +116,11 @@ export function checkOAuthSettings(value: unknown, where: string): OAuthSettings
     fail('must be an array of strings', where, 'scopes');
   }
   if (grantType !== undefined && !GRANT_TYPES.some((grant) => grant === grantType)) {
-    fail(`must be one of ${GRANT_TYPES.map((grant) => `"${grant}"`).join(', ')}`, where, 'grantType');
+    fail(
+      `must be one of ${GRANT_TYPES.map((grant) => `"${grant}"`).join(', ')}`,
+      where,
+      'grantType',
+    );
   }
   if (typeof redirectUri === 'string' && !isLoopbackRedirect(redirectUri)) {
     fail('must be a loopback http: URL (127.0.0.0/8, localhost or [::1])', where, 'redirectUri');
