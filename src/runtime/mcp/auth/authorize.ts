@@ -196,6 +196,9 @@ export function authorizingFetch(next: FetchLike, options: AuthorizingFetchOptio
     const request = {
       serverUrl,
       fetchFn: authFetch,
+      // The issuer check is authFetch's (oauthDocumentChecker): for an advertised authorization
+      // server only, as metadata found the 2025-03-26 way names an issuer of its own.
+      skipIssuerMetadataValidation: true,
       ...(challenge.resourceMetadataUrl === undefined
         ? {}
         : { resourceMetadataUrl: challenge.resourceMetadataUrl }),

@@ -5,6 +5,7 @@
  */
 import type { webcrypto } from 'node:crypto';
 import { type DpopKeyPair, generateDpopKeyPair } from '@modelcontextprotocol/client';
+import { isJsonObject } from '../../../json/object.js';
 
 /** The one algorithm gemini-mcp-kit signs DPoP proofs with: ES256 (ECDSA P-256, SHA-256). */
 export const DPOP_ALG = 'ES256';
@@ -50,14 +51,14 @@ export async function createDpopKey(): Promise<{ key: StoredDpopKey; pair: DpopK
 export async function dpopKeyPair(key: StoredDpopKey): Promise<DpopKeyPair> {
   const privateKey = await crypto.subtle.importKey('jwk', key.privateJwk, ES256, false, ['sign']);
   const publicKey = await crypto.subtle.importKey('jwk', key.publicJwk, ES256, true, ['verify']);
-  const { kty, crv, x, y } = key.publicJwk;
+  const { kty = 'EC', crv = 'P-256', x = '', y = '' } = key.publicJwk;
   return {
     privateKey,
     publicKey,
     publicJwk: { kty, crv, x, y },
     thumbprint: key.thumbprint,
     alg: DPOP_ALG,
-  } as DpopKeyPair;
+  };
 }
 
 /**
@@ -65,18 +66,18 @@ export async function dpopKeyPair(key: StoredDpopKey): Promise<DpopKeyPair> {
  *
  * @example
  * ```ts
- * isStoredDpopKey({ alg: 'ES256', privateJwk: {}, publicJwk: {}, thumbprint: 't' }); // true
+ * isStoredDpopKey(JSON.parse(text).dpopKey); // false for a hand-edited key of another curve
  * ```
  */
 export function isStoredDpopKey(value: unknown): value is StoredDpopKey {
   if (typeof value !== 'object' || value === null) return false;
-  const key = value as Record<string, unknown>;
+  const { alg, thumbprint, privateJwk, publicJwk } = value as Record<string, unknown>;
+  const ecKey = (jwk: unknown): boolean =>
+    isJsonObject(jwk) &&
+    jwk.crv === 'P-256' &&
+    typeof jwk.x === 'string' &&
+    typeof jwk.y === 'string';
   return (
-    key.alg === DPOP_ALG &&
-    typeof key.thumbprint === 'string' &&
-    typeof key.privateJwk === 'object' &&
-    key.privateJwk !== null &&
-    typeof key.publicJwk === 'object' &&
-    key.publicJwk !== null
+    alg === DPOP_ALG && typeof thumbprint === 'string' && ecKey(privateJwk) && ecKey(publicJwk)
   );
 }
