@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GeminiMcpError } from '../../src/errors.js';
 import { enterpriseAuthProvider } from '../../src/runtime/mcp/auth/enterprise.js';
+import { fileTokenStore } from '../../src/runtime/mcp/auth/file-store.js';
 import { oauthFromConfig } from '../../src/runtime/mcp/auth/resolve.js';
 import { JWT_BEARER_GRANT } from '../../src/runtime/mcp/auth/settings.js';
 import { memoryTokenStore, type TokenStore } from '../../src/runtime/mcp/auth/store.js';
@@ -122,9 +123,11 @@ describe('authorization of the 2026-07-28 revision (AR)', () => {
     },
   );
 
-  it('AR-3: a DPoP authorization server gets a proof at the token endpoint and a DPoP-bound token is sent with a fresh proof on every request; the key is kept in the store', async () => {
+  it('AR-3: a DPoP authorization server gets a proof at the token endpoint and a DPoP-bound token is sent with a fresh proof on every request; the key is kept in the token file', async () => {
     const server = await started({ dpop: {}, scope: 'mcp:read' });
-    const store = memoryTokenStore();
+    const dir = await mkdtemp(join(tmpdir(), 'gemini-mcp-dpop-'));
+    temporary.push(dir);
+    const store = fileTokenStore({ dir: join(dir, 'oauth') });
     const servers = await connected(server.url, store);
     expect(await whoami(servers)).toEqual({ output: 'mcp:read' });
     expect(await whoami(servers)).toEqual({ output: 'mcp:read' });
@@ -135,8 +138,9 @@ describe('authorization of the 2026-07-28 revision (AR)', () => {
     expect(stored?.dpopKey).toMatchObject({ alg: 'ES256', thumbprint: expect.any(String) });
     await servers.close();
 
-    // Another run (a new provider on the same store): the stored key still proves the stored token.
-    expect(await whoami(await connected(server.url, store))).toEqual({ output: 'mcp:read' });
+    // Another run (a new provider, the store read from its file): the key still proves the token.
+    const again = fileTokenStore({ dir: join(dir, 'oauth') });
+    expect(await whoami(await connected(server.url, again))).toEqual({ output: 'mcp:read' });
     expect(server.counts).toMatchObject({ authorize: 1, code: 1 });
   });
 
