@@ -36,6 +36,5 @@ export { oauthProvider } from './runtime/mcp/auth/provider.js';
 export type { AuthTarget, OAuthFromConfigOptions, ServerAuth } from './runtime/mcp/auth/resolve.js';
 export { oauthFromConfig } from './runtime/mcp/auth/resolve.js';
 export type { OAuthSettings } from './runtime/mcp/auth/settings.js';
-export { JWT_BEARER_GRANT } from './runtime/mcp/auth/settings.js';
 export type { StoredAuthorization, TokenStore } from './runtime/mcp/auth/store.js';
 export { memoryTokenStore } from './runtime/mcp/auth/store.js';

@@ -85,7 +85,6 @@ const TIERS = {
     'defaultTokenDir',
     'enterpriseAuthProvider',
     'fileTokenStore',
-    'JWT_BEARER_GRANT',
     'memoryTokenStore',
     'oauthFromConfig',
     'oauthProvider',

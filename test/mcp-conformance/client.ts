@@ -12,7 +12,6 @@
 import { PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
 import {
   enterpriseAuthProvider,
-  JWT_BEARER_GRANT,
   oauthFromConfig,
   oauthProvider,
   type ServerAuth,
@@ -91,7 +90,7 @@ function setUp(url: string): { entry: HttpServerConfig; auth?: ServerAuth } {
         auth: {
           conformance: oauthProvider({
             serverUrl: url,
-            grantType: JWT_BEARER_GRANT,
+            grantType: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
             clientId: context.client_id ?? '',
             assertion: () => context.valid_jwt ?? '',
           }),

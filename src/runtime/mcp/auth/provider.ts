@@ -74,9 +74,9 @@ export interface OAuthProviderOptions extends Omit<OAuthSettings, 'enabled'> {
   /** How long the loopback listener waits for the browser; default 5 minutes. */
   authorizationTimeoutMs?: number;
   /**
-   * For `grantType` {@link JWT_BEARER_GRANT} (workload identity): the platform's token for this
-   * workload, asked for at each token request (platform tokens rotate). Without it, the file
-   * named by `assertionFile` is read.
+   * For `grantType` `urn:ietf:params:oauth:grant-type:jwt-bearer` (workload identity): the
+   * platform's token for this workload, asked for at each token request (platform tokens
+   * rotate). Without it, the file named by `assertionFile` is read.
    */
   assertion?: () => string | Promise<string>;
 }

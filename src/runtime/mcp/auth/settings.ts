@@ -33,9 +33,9 @@ export interface OAuthSettings {
   /** Where the browser comes back: a loopback `http://127.0.0.1:PORT/path` (or `localhost`). */
   redirectUri?: string;
   /**
-   * `client_credentials` for machine-to-machine use, or {@link JWT_BEARER_GRANT} for workload
-   * identity (the platform's token exchanged for an access token, RFC 7523): no browser either
-   * way. Default `authorization_code`.
+   * `client_credentials` for machine-to-machine use, or
+   * `urn:ietf:params:oauth:grant-type:jwt-bearer` for workload identity (the platform's token
+   * exchanged for an access token, RFC 7523): no browser either way. Default `authorization_code`.
    */
   grantType?: (typeof GRANT_TYPES)[number];
   /**
