@@ -153,6 +153,22 @@ describe('authorization of the 2026-07-28 revision (AR)', () => {
     expect(new Set(server.schemes)).toEqual(new Set(['DPoP']));
   });
 
+  it('AR-3: a stored DPoP key that is not an ES256 key pair (a hand-edited store) is not used: a new one is made and stored', async () => {
+    const server = await started({ dpop: {} });
+    const store = memoryTokenStore();
+    const forged = {
+      alg: 'ES256',
+      thumbprint: 'x',
+      privateJwk: { kty: 'oct', k: 'AA' },
+      publicJwk: {},
+    };
+    await store.save(server.url, JSON.parse(JSON.stringify({ dpopKey: forged })));
+    expect(await whoami(await connected(server.url, store))).toEqual({ output: '' });
+    const stored = await store.load(server.url);
+    expect(stored?.dpopKey?.thumbprint).not.toBe('x');
+    expect(stored?.dpopKey?.publicJwk).toMatchObject({ kty: 'EC', crv: 'P-256' });
+  });
+
   it('AR-3: an authorization server that does not list ES256 for DPoP gets bearer tokens', async () => {
     const server = await started();
     const store = memoryTokenStore();
@@ -240,6 +256,27 @@ describe('authorization of the 2026-07-28 revision (AR)', () => {
     expect(error.message).toContain('server "docs" answered HTTP 401');
     expect(error.message).toContain('invalid_grant');
     expect(server.counts.jwtBearer).toBe(0);
+  });
+
+  it('AR-6: an assertion file over 64 KiB is refused, typed, and nothing is sent to the token endpoint', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gemini-mcp-wif-'));
+    temporary.push(dir);
+    const assertionFile = join(dir, 'token');
+    await writeFile(assertionFile, 'x'.repeat(64 * 1024 + 1));
+    const server = await started({ jwtBearerAssertion: 'platform-token-1' });
+    const error = await refusal(
+      connectServers({
+        mcpServers: {
+          docs: {
+            url: server.url,
+            oauth: { grantType: JWT_BEARER_GRANT, clientId: 'workload', assertionFile },
+          },
+        },
+      }),
+    );
+    expect(error.code).toBe('UNAUTHORIZED');
+    expect(error.message).toContain('holds more than 65536 bytes');
+    expect(server.clientIds).toEqual([]);
   });
 
   it("AR-7: enterprise-managed authorization (SEP-990): the ID token is exchanged at the identity provider for an ID-JAG naming the server's authorization server and resource, and the ID-JAG for an access token", async () => {
