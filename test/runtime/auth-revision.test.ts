@@ -2,8 +2,8 @@
  * Authorization as MCP's 2026-07-28 revision and its authorization extensions ask (issue 32
  * item 6; AR): `application_type` in registration, the RFC 9207 `iss` of the redirect, DPoP-bound
  * tokens (RFC 9449) with nonces and a key kept in the token store, `offline_access`, an
- * authorization server move (SEP-2352), workload identity (RFC 7523 jwt-bearer) and
- * enterprise-managed authorization (SEP-990). Real OAuth servers on 127.0.0.1
+ * authorization server move (SEP-2352), workload identity (RFC 7523 jwt-bearer),
+ * enterprise-managed authorization (SEP-990) and step-ups that keep what was granted (SEP-2350). Real OAuth servers on 127.0.0.1
  * (test/support/oauth-server.ts), `connectServers` with the public options, the test playing
  * the user's browser.
  */
@@ -311,5 +311,11 @@ describe('authorization of the 2026-07-28 revision (AR)', () => {
         clientSecret: 'c',
       }),
     ).toThrow(/OAuth refused the identity provider's token endpoint/);
+  });
+
+  it('AR-8: a scope step-up asks for the scopes granted before and the one the 403 names (SEP-2350)', async () => {
+    const server = await started({ scope: 'mcp:read', requiredScope: 'mcp:admin' });
+    expect(await whoami(await connected(server.url))).toEqual({ output: 'mcp:read mcp:admin' });
+    expect(server.requestedScopes).toEqual(['mcp:read', 'mcp:read mcp:admin']);
   });
 });

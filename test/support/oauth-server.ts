@@ -20,6 +20,8 @@ export interface OAuthServerOptions {
   scope?: string;
   /** Answer every authorized MCP request 403 `insufficient_scope` (a step-up that never succeeds). */
   refuseEveryScope?: boolean;
+  /** Answer an MCP request 403 `insufficient_scope` naming this scope until a token grants it. */
+  requiredScope?: string;
   /** Answer every authorized MCP request 403 without `insufficient_scope`. */
   forbidden?: boolean;
   /** A pre-registered confidential client for the client credentials grant. */
@@ -203,6 +205,18 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
     }
     if (options.dpop !== undefined && (await dpopRefusal(request, response, token))) return;
     schemes.push(scheme);
+    const granted = tokenSource.scopeOf(token)?.split(' ') ?? [];
+    if (options.requiredScope !== undefined && !granted.includes(options.requiredScope)) {
+      json(
+        response,
+        403,
+        { error: 'insufficient_scope' },
+        {
+          'www-authenticate': `Bearer error="insufficient_scope", scope="${options.requiredScope}", resource_metadata="${metadata}"`,
+        },
+      );
+      return;
+    }
     if (options.refuseEveryScope === true) {
       json(
         response,

@@ -3,12 +3,13 @@
  * token (a DPoP-bound one with a fresh proof per request, RFC 9449), answers a 401 by
  * authorizing through the v2 SDK's `auth()` (discovery, registration with `application_type`,
  * PKCE, the RFC 9207 `iss` check of the redirect, token exchange or refresh, credentials stamped
- * with their issuer) and a 403 `insufficient_scope` by a scope step-up (at most `maxStepUps` in
- * a row), then sends the request again. What no authorization gets past becomes a
+ * with their issuer) and a 403 `insufficient_scope` by a scope step-up (the scopes asked for
+ * before and the new one, at most `maxStepUps` in a row), then sends the request again. What no authorization gets past becomes a
  * `GeminiMcpError` `UNAUTHORIZED` naming the server and what it asked for.
  */
 import {
   auth,
+  computeScopeUnion,
   extractWWWAuthenticateParams,
   type FetchLike,
   IssuerMismatchError,
@@ -186,6 +187,8 @@ export function authorizingFetch(next: FetchLike, options: AuthorizingFetchOptio
   const maxStepUps = options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
   const authFetch = boundedAuthFetch();
   let stepUps = 0;
+  /** The scope the last authorization asked for (a step-up asks it again, with the new one). */
+  let requested: string | undefined;
   let inFlight: Promise<void> | undefined;
 
   const authorize = async (
@@ -193,6 +196,12 @@ export function authorizingFetch(next: FetchLike, options: AuthorizingFetchOptio
     challenge: Challenge,
     initialize: boolean,
   ): Promise<void> => {
+    // A step-up keeps what was granted: the scopes asked for before, and the one the 403 names (SEP-2350).
+    const scope =
+      challenge.status === 403
+        ? computeScopeUnion(requested, (await authorizer.tokens())?.scope, challenge.scope)
+        : challenge.scope;
+    requested = scope;
     const request = {
       serverUrl,
       fetchFn: authFetch,
@@ -202,7 +211,7 @@ export function authorizingFetch(next: FetchLike, options: AuthorizingFetchOptio
       ...(challenge.resourceMetadataUrl === undefined
         ? {}
         : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
-      ...(challenge.scope === undefined ? {} : { scope: challenge.scope }),
+      ...(scope === undefined ? {} : { scope }),
     };
     const failed = (error: unknown): GeminiMcpError =>
       error instanceof GeminiMcpError && NAMED in error
