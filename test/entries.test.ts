@@ -83,6 +83,7 @@ const TIERS = {
   ],
   './auth': [
     'defaultTokenDir',
+    'enterpriseAuthProvider',
     'fileTokenStore',
     'memoryTokenStore',
     'oauthFromConfig',
@@ -250,6 +251,7 @@ const HEAVY = [
   /^dist\/(live\.js|runtime\/live\/)/,
   /^node_modules\/jsonc-parser\//,
   /^node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/client\/(index|auth|stdio|sse|streamableHttp)\.js$/,
+  /^node_modules\/@modelcontextprotocol\/client\//,
   /^node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/shared\/protocol\.js$/,
   /^node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/validation\//,
   /^node_modules\/ajv\/dist\/(ajv|2019|2020)\.js$/,

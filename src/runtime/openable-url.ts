@@ -22,8 +22,17 @@ export type OpenableUrl =
       readonly reason: string;
     };
 
-/** Whether `hostname` (as `URL.hostname` gives it) is a loopback host: 127.0.0.0/8, `[::1]`, `localhost`. */
-function isLoopbackHost(hostname: string): boolean {
+/**
+ * Whether `hostname` (as `URL.hostname` gives it) is a loopback host: 127.0.0.0/8, `[::1]`,
+ * `localhost`. The one loopback rule of URLs opened, OAuth endpoints and redirect listeners.
+ *
+ * @example
+ * ```ts
+ * isLoopbackHost(new URL('http://127.0.0.2:3000/mcp').hostname); // true
+ * isLoopbackHost('example.com'); // false
+ * ```
+ */
+export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_NAMES.has(hostname) || LOOPBACK_V4.test(hostname);
 }
 

@@ -1,27 +1,23 @@
 /**
  * The client the MCP conformance suite (`@modelcontextprotocol/conformance`, client scenarios)
  * runs: an agent on gemini-mcp-kit's public API. It connects the scenario's server with
- * `connectServers` (OAuth through `oauthFromConfig`, the `oauth` section of its entry, or an
- * SDK provider in `auth`), then answers a scripted model turn: one functionCall per tool the
- * server offers, run with `answerCalls`, and one `gmk__load_skill` call per skill the server lists
- * (MCP skills extension), answered by `runConversation` against a scripted `generate`, with a
- * supporting file of each skill it loaded read through `file`. The "browser" of an authorization is played here: it
+ * `connectServers` (OAuth through `oauthFromConfig`, the `oauth` section of its entry, a
+ * provider of gemini-mcp-kit/auth or the SDK's in `auth`: no token exchange of its own), then
+ * answers a scripted model turn: one functionCall per tool the server offers, run with
+ * `answerCalls`, and one `gmk__load_skill` call per skill the server lists (MCP skills
+ * extension), answered by `runConversation` against a scripted `generate`, with a supporting
+ * file of each skill it loaded read through `file`. The "browser" of an authorization is played here: it
  * GETs the authorization URL and follows the redirects back to the loopback listener.
  *
  * Usage (by the suite): MCP_CONFORMANCE_SCENARIO=<name> [MCP_CONFORMANCE_CONTEXT=<json>] client.ts <server-url>
  */
 
-import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import { PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
 import {
+  enterpriseAuthProvider,
   oauthFromConfig,
   oauthProvider,
   type ServerAuth,
-  type ServerAuthProvider,
 } from '../../src/auth.js';
 import {
   answerCalls,
@@ -49,60 +45,6 @@ async function browser(url: URL): Promise<void> {
   const response = await fetch(url);
   console.error(`browser: ${url.origin}${url.pathname} -> ${response.status} ${response.url}`);
   await response.body?.cancel();
-}
-
-/**
- * SEP-990 (enterprise-managed authorization): the IdP's ID token exchanged at the IdP for an
- * ID-JAG, presented to the authorization server as a jwt-bearer grant (client_secret_basic).
- */
-function crossAppAccess(): ServerAuthProvider {
-  let tokens: OAuthTokens | undefined;
-  let discovery: OAuthDiscoveryState | undefined;
-  const clientInformation: OAuthClientInformationMixed = {
-    client_id: context.client_id ?? '',
-    client_secret: context.client_secret ?? '',
-  };
-  return {
-    redirectUrl: undefined,
-    clientMetadata: { client_name: 'gemini-mcp-kit conformance', redirect_uris: [] },
-    clientInformation: () => clientInformation,
-    tokens: () => tokens,
-    saveTokens: (t) => {
-      tokens = t;
-    },
-    saveDiscoveryState: (state) => {
-      discovery = state;
-    },
-    redirectToAuthorization: () => {
-      throw new Error('no browser in this flow');
-    },
-    saveCodeVerifier: () => undefined,
-    codeVerifier: () => '',
-    async prepareTokenRequest() {
-      const issuer =
-        discovery?.authorizationServerMetadata?.issuer ?? discovery?.authorizationServerUrl;
-      const resource = discovery?.resourceMetadata?.resource;
-      const exchange = await fetch(context.idp_token_endpoint ?? '', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
-          requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
-          audience: String(issuer),
-          resource: String(resource),
-          subject_token: context.idp_id_token ?? '',
-          subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
-          client_id: context.idp_client_id ?? '',
-        }),
-      });
-      if (!exchange.ok) throw new Error(`token exchange at the IdP: HTTP ${exchange.status}`);
-      const { access_token: assertion } = (await exchange.json()) as { access_token: string };
-      return new URLSearchParams({
-        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
-        assertion,
-      });
-    },
-  };
 }
 
 /** The server's entry and authorization, as an application would configure them. */
@@ -135,7 +77,31 @@ function setUp(url: string): { entry: HttpServerConfig; auth?: ServerAuth } {
     case 'auth/cross-app-access-complete-flow':
     // Its name in conformance 0.2.
     case 'auth/enterprise-managed-authorization':
-      return { entry: { url }, auth: { conformance: crossAppAccess() } };
+      return {
+        entry: { url },
+        auth: {
+          conformance: enterpriseAuthProvider({
+            idpTokenEndpoint: context.idp_token_endpoint ?? '',
+            idToken: context.idp_id_token ?? '',
+            idpClientId: context.idp_client_id ?? '',
+            clientId: context.client_id ?? '',
+            clientSecret: context.client_secret ?? '',
+          }),
+        },
+      };
+    case 'auth/wif-jwt-bearer':
+      // Workload identity: the platform's token for this workload, as a jwt-bearer assertion.
+      return {
+        entry: { url },
+        auth: {
+          conformance: oauthProvider({
+            serverUrl: url,
+            grantType: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+            clientId: context.client_id ?? '',
+            assertion: () => context.valid_jwt ?? '',
+          }),
+        },
+      };
     case 'auth/pre-registration':
       // The gemini-cli `oauth` section of the entry: a pre-registered confidential client.
       return {

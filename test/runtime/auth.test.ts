@@ -14,6 +14,7 @@ import {
 } from '../../src/runtime/mcp/auth/authorize.js';
 import { fileTokenStore, MAX_STORED_BYTES } from '../../src/runtime/mcp/auth/file-store.js';
 import { oauthFromConfig } from '../../src/runtime/mcp/auth/resolve.js';
+import { JWT_BEARER_GRANT } from '../../src/runtime/mcp/auth/settings.js';
 import { memoryTokenStore } from '../../src/runtime/mcp/auth/store.js';
 import { parseServersConfig } from '../../src/runtime/mcp/config/index.js';
 import { connectServers, type ServerConnections } from '../../src/runtime/mcp/connect.js';
@@ -282,7 +283,7 @@ describe('authorization (AU)', () => {
     expect(await readdir(folder)).toEqual([]);
   });
 
-  it('AU-7: the oauth section of an entry is checked: wrong types, a URL that does not parse, a redirect that is not loopback', () => {
+  it('AU-7: the oauth section of an entry is checked: wrong types, a URL that does not parse, a redirect that is not loopback, a grant without what it needs', () => {
     const entry = (oauth: unknown) => ({
       mcpServers: { docs: { url: 'https://docs.example.com/mcp', oauth } },
     });
@@ -291,6 +292,10 @@ describe('authorization (AU)', () => {
     ).toMatchObject({
       config: { oauth: { clientId: 'app', scopes: ['read'] } },
     });
+    // Any loopback address may take the redirect (127.0.0.0/8, the one loopback rule).
+    expect(parseServersConfig(entry({ redirectUri: 'http://127.0.0.5:7777/cb' }))[0]).toMatchObject(
+      { config: { oauth: { redirectUri: 'http://127.0.0.5:7777/cb' } } },
+    );
     for (const [oauth, path, message] of [
       ['yes', '/mcpServers/docs/oauth', 'must be an object'],
       [{ clientId: 7 }, '/mcpServers/docs/oauth/clientId', 'must be a string'],
@@ -307,6 +312,12 @@ describe('authorization (AU)', () => {
         '/mcpServers/docs/oauth',
         'grantType "client_credentials" needs clientId and clientSecret',
       ],
+      [
+        { grantType: JWT_BEARER_GRANT, clientId: 'workload' },
+        '/mcpServers/docs/oauth',
+        `grantType "${JWT_BEARER_GRANT}" needs clientId and assertionFile`,
+      ],
+      [{ assertionFile: 7 }, '/mcpServers/docs/oauth/assertionFile', 'must be a string'],
     ] as const) {
       expect(() => parseServersConfig(entry(oauth)), JSON.stringify(oauth)).toThrow(
         expect.objectContaining({

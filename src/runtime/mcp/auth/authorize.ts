@@ -1,13 +1,22 @@
 /**
- * Authorization on the wire: a fetch for the Streamable HTTP transport that adds the bearer
- * token, answers a 401 by authorizing through the SDK's `auth()` (discovery, registration,
- * PKCE, token exchange or refresh) and a 403 `insufficient_scope` by a scope step-up (at most
- * `maxStepUps` in a row), then sends the request again. What no authorization gets past
- * becomes a `GeminiMcpError` `UNAUTHORIZED` naming the server and what it asked for.
+ * Authorization on the wire: a fetch for the Streamable HTTP transport that adds the access
+ * token (a DPoP-bound one with a fresh proof per request, RFC 9449), answers a 401 by
+ * authorizing through the v2 SDK's `auth()` (discovery, registration with `application_type`,
+ * PKCE, the RFC 9207 `iss` check of the redirect, token exchange or refresh, credentials stamped
+ * with their issuer) and a 403 `insufficient_scope` by a scope step-up (the scopes asked for
+ * before and the new one, at most `maxStepUps` in a row), then sends the request again. What no authorization gets past becomes a
+ * `GeminiMcpError` `UNAUTHORIZED` naming the server and what it asked for.
  */
-import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  auth,
+  computeScopeUnion,
+  extractWWWAuthenticateParams,
+  type FetchLike,
+  IssuerMismatchError,
+  withDpopFromProvider,
+} from '@modelcontextprotocol/client';
 import { GeminiMcpError } from '../../../errors.js';
+import { clip, quote } from '../config/quote.js';
 import { checkOAuthUrl, oauthDocumentChecker } from './endpoint-rule.js';
 import { AuthorizationPending } from './pending.js';
 import type { ServerAuthProvider } from './provider.js';
@@ -20,9 +29,6 @@ export const MAX_AUTH_RESPONSE_BYTES = 1024 * 1024;
 
 /** How long one metadata, registration or token request may take: 30 s. */
 const AUTH_REQUEST_TIMEOUT_MS = 30_000;
-
-/** The longest text of a server's (or an error's) words quoted in a message. */
-const MAX_QUOTED = 200;
 
 /** What a 401 or 403 said in its `WWW-Authenticate` header. */
 interface Challenge {
@@ -44,9 +50,6 @@ export interface AuthorizingFetchOptions {
   maxStepUps?: number;
 }
 
-const quoted = (text: string): string =>
-  JSON.stringify(text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}...` : text);
-
 function challengeOf(response: Response): Challenge {
   const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
   return {
@@ -55,6 +58,20 @@ function challengeOf(response: Response): Challenge {
     ...(scope === undefined ? {} : { scope }),
     ...(error === undefined ? {} : { error }),
   };
+}
+
+/**
+ * Why an authorization failed, in words. A refused `iss` (RFC 9207) names the issuer expected,
+ * never the one received: in a mix-up attack that value is the attacker's.
+ */
+function failure(error: unknown): string {
+  if (error instanceof IssuerMismatchError && error.kind === 'authorization_response') {
+    const expected = quote(error.expected ?? '');
+    return error.received === undefined
+      ? `the authorization response has no iss, and the authorization server ${expected} says it sends one (RFC 9207); the code was not exchanged`
+      : `the authorization response's iss is not ${expected}, the authorization server asked (RFC 9207: an authorization server mix-up); the code was not exchanged`;
+  }
+  return error instanceof Error ? clip(error.message) : clip(String(error));
 }
 
 /** The marker of an UNAUTHORIZED error built here (already naming the server). */
@@ -67,11 +84,11 @@ function unauthorized(
   cause?: unknown,
 ): GeminiMcpError {
   const asked = [
-    challenge.error === undefined ? '' : `error ${quoted(challenge.error)}`,
-    challenge.scope === undefined ? '' : `scope ${quoted(challenge.scope)}`,
+    challenge.error === undefined ? '' : `error ${quote(challenge.error)}`,
+    challenge.scope === undefined ? '' : `scope ${quote(challenge.scope)}`,
     challenge.resourceMetadataUrl === undefined
       ? ''
-      : `resource metadata ${quoted(challenge.resourceMetadataUrl.href)}`,
+      : `resource metadata ${quote(challenge.resourceMetadataUrl.href)}`,
   ].filter((part) => part !== '');
   const error = new GeminiMcpError(
     'UNAUTHORIZED',
@@ -81,11 +98,11 @@ function unauthorized(
       data: {
         serverId,
         status: challenge.status,
-        ...(challenge.error === undefined ? {} : { error: challenge.error.slice(0, MAX_QUOTED) }),
-        ...(challenge.scope === undefined ? {} : { scope: challenge.scope.slice(0, MAX_QUOTED) }),
+        ...(challenge.error === undefined ? {} : { error: clip(challenge.error) }),
+        ...(challenge.scope === undefined ? {} : { scope: clip(challenge.scope) }),
         ...(challenge.resourceMetadataUrl === undefined
           ? {}
-          : { resourceMetadata: challenge.resourceMetadataUrl.href.slice(0, MAX_QUOTED) }),
+          : { resourceMetadata: clip(challenge.resourceMetadataUrl.href) }),
       },
     },
   );
@@ -110,12 +127,19 @@ function isInitialize(body: unknown): boolean {
 }
 
 /**
- * A fetch for the OAuth endpoints (metadata, registration, token): each request only to a URL
- * {@link checkOAuthUrl} allows, limited to {@link AUTH_REQUEST_TIMEOUT_MS} and its body to
- * {@link MAX_AUTH_RESPONSE_BYTES}; the documents it brings are checked in turn by
- * {@link oauthDocumentChecker} (an authorization server's issuer, its endpoints).
+ * A fetch for the OAuth endpoints (metadata, registration, token, an identity provider's token
+ * exchange): each request only to a URL {@link checkOAuthUrl} allows, limited to
+ * {@link AUTH_REQUEST_TIMEOUT_MS} and its body to {@link MAX_AUTH_RESPONSE_BYTES}; the documents
+ * it brings are checked in turn by {@link oauthDocumentChecker} (an authorization server's
+ * issuer, its endpoints).
+ *
+ * @example
+ * ```ts
+ * const fetchFn = boundedAuthFetch();
+ * await auth(provider, { serverUrl, fetchFn });
+ * ```
  */
-function boundedAuthFetch(): FetchLike {
+export function boundedAuthFetch(): FetchLike {
   const checkDocument = oauthDocumentChecker();
   return async (url, init) => {
     checkOAuthUrl(String(url), 'a request to');
@@ -163,6 +187,8 @@ export function authorizingFetch(next: FetchLike, options: AuthorizingFetchOptio
   const maxStepUps = options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
   const authFetch = boundedAuthFetch();
   let stepUps = 0;
+  /** The scope the last authorization asked for (a step-up asks it again, with the new one). */
+  let requested: string | undefined;
   let inFlight: Promise<void> | undefined;
 
   const authorize = async (
@@ -170,23 +196,27 @@ export function authorizingFetch(next: FetchLike, options: AuthorizingFetchOptio
     challenge: Challenge,
     initialize: boolean,
   ): Promise<void> => {
+    // A step-up keeps what was granted: the scopes asked for before, and the one the 403 names (SEP-2350).
+    const scope =
+      challenge.status === 403
+        ? computeScopeUnion(requested, (await authorizer.tokens())?.scope, challenge.scope)
+        : challenge.scope;
+    requested = scope;
     const request = {
       serverUrl,
       fetchFn: authFetch,
+      // The issuer check is authFetch's (oauthDocumentChecker): for an advertised authorization
+      // server only, as metadata found the 2025-03-26 way names an issuer of its own.
+      skipIssuerMetadataValidation: true,
       ...(challenge.resourceMetadataUrl === undefined
         ? {}
         : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
-      ...(challenge.scope === undefined ? {} : { scope: challenge.scope }),
+      ...(scope === undefined ? {} : { scope }),
     };
     const failed = (error: unknown): GeminiMcpError =>
       error instanceof GeminiMcpError && NAMED in error
         ? error
-        : unauthorized(
-            serverId,
-            challenge,
-            `authorization failed: ${error instanceof Error ? error.message.slice(0, MAX_QUOTED) : String(error)}`,
-            error,
-          );
+        : unauthorized(serverId, challenge, `authorization failed: ${failure(error)}`, error);
     const finish = async (): Promise<void> => {
       const { authorizationCode } = authorizer;
       if (authorizationCode === undefined) {
@@ -196,8 +226,14 @@ export function authorizingFetch(next: FetchLike, options: AuthorizingFetchOptio
           'it needs the user to authorize in a browser, and the provider cannot wait for the redirect (no authorizationCode())',
         );
       }
-      const code = await authorizationCode.call(authorizer);
-      if ((await auth(authorizer, { ...request, authorizationCode: code })) !== 'AUTHORIZED') {
+      const response = await authorizationCode.call(authorizer);
+      const { code, iss } = typeof response === 'string' ? { code: response } : response;
+      const exchange = {
+        ...request,
+        authorizationCode: code,
+        ...(iss === undefined ? {} : { iss }),
+      };
+      if ((await auth(authorizer, exchange)) !== 'AUTHORIZED') {
         throw unauthorized(
           serverId,
           challenge,
@@ -209,6 +245,8 @@ export function authorizingFetch(next: FetchLike, options: AuthorizingFetchOptio
     try {
       // A step-up needs a new grant for the wider scope: a refresh would keep the old one.
       if (challenge.status === 403) await authorizer.invalidateCredentials?.('tokens');
+      // The resource may have moved to another authorization server (SEP-2352): ask it again.
+      await authorizer.invalidateCredentials?.('discovery');
       await authorizer.prepareAuthorization?.();
       if ((await auth(authorizer, request)) === 'AUTHORIZED') return;
       if (initialize && challenge.status === 401 && authorizer.authorizationCode !== undefined) {
@@ -238,12 +276,15 @@ export function authorizingFetch(next: FetchLike, options: AuthorizingFetchOptio
     }
   };
 
+  // A DPoP-bound token goes out as `DPoP` with a proof per request (a nonce challenge retried once).
+  const resource = provider?.dpop === undefined ? next : withDpopFromProvider(provider)(next);
+
   return async (url, init) => {
     const send = async (): Promise<Response> => {
       const headers = new Headers(init?.headers);
       const tokens = await provider?.tokens();
       if (tokens !== undefined) headers.set('authorization', `Bearer ${tokens.access_token}`);
-      return next(url, { ...init, headers });
+      return resource(url, { ...init, headers });
     };
     let response = await send();
     let authorized = false;

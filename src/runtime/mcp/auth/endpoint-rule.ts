@@ -14,12 +14,10 @@
 import { GeminiMcpError } from '../../../errors.js';
 import { isJsonObject } from '../../../json/object.js';
 import { checkOpenableUrl } from '../../openable-url.js';
+import { clip, quote } from '../config/quote.js';
 
 /** The environment variable naming hosts plain http is allowed to, for development only. */
 const INSECURE_HOSTS_VARIABLE = 'GEMINI_MCP_INSECURE_OAUTH_HOSTS';
-
-/** The longest piece of a hostile URL quoted in a refusal. */
-const MAX_QUOTED = 200;
 
 /** The endpoints of authorization server metadata that the flow sends requests or a person to. */
 const ENDPOINT_FIELDS = [
@@ -38,9 +36,6 @@ const WELL_KNOWN = ['/.well-known/oauth-authorization-server', '/.well-known/ope
 
 /** Hosts already announced by a process warning. */
 const announced = new Set<string>();
-
-const quoted = (text: string): string =>
-  JSON.stringify(text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}...` : text);
 
 function insecureHosts(): Set<string> {
   const value = process.env[INSECURE_HOSTS_VARIABLE] ?? '';
@@ -81,8 +76,8 @@ export function checkOAuthUrl(value: string, what: string): void {
   }
   throw new GeminiMcpError(
     'UNAUTHORIZED',
-    `OAuth refused ${what} ${quoted(value)}: ${checked.reason}${checked.scheme === 'http:' ? ` (for a development setup, name the host in ${INSECURE_HOSTS_VARIABLE})` : ''}`,
-    { data: { url: value.slice(0, MAX_QUOTED), scheme: checked.scheme } },
+    `OAuth refused ${what} ${quote(value)}: ${checked.reason}${checked.scheme === 'http:' ? ` (for a development setup, name the host in ${INSECURE_HOSTS_VARIABLE})` : ''}`,
+    { data: { url: clip(value), scheme: checked.scheme } },
   );
 }
 
@@ -156,11 +151,11 @@ export function oauthDocumentChecker(): (url: URL, text: string) => void {
     ) {
       throw new GeminiMcpError(
         'UNAUTHORIZED',
-        `OAuth refused the authorization server metadata at ${quoted(url.href)}: its issuer ${typeof issuer === 'string' ? quoted(issuer) : '(none)'} is not ${quoted(expected)}, the issuer its URL was formed from (RFC 8414 section 3.3)`,
+        `OAuth refused the authorization server metadata at ${quote(url.href)}: its issuer ${typeof issuer === 'string' ? quote(issuer) : '(none)'} is not ${quote(expected)}, the issuer its URL was formed from (RFC 8414 section 3.3)`,
         {
           data: {
             url: url.href,
-            issuer: typeof issuer === 'string' ? issuer.slice(0, MAX_QUOTED) : null,
+            issuer: typeof issuer === 'string' ? clip(issuer) : null,
             expected,
           },
         },

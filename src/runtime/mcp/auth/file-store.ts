@@ -146,7 +146,11 @@ async function readStored(dir: string, key: string): Promise<StoredAuthorization
 async function writeStored(dir: string, key: string, stored: StoredAuthorization): Promise<void> {
   await secureFolder(dir, true);
   const path = fileOf(dir, key);
-  if (stored.tokens === undefined && stored.clientInformation === undefined) {
+  if (
+    stored.tokens === undefined &&
+    stored.clientInformation === undefined &&
+    stored.dpopKey === undefined
+  ) {
     await rm(path, { force: true });
     return;
   }

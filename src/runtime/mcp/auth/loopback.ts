@@ -22,9 +22,17 @@ export interface LoopbackRedirectOptions {
 
 const PAGE_DONE = 'Authorization complete. You can close this window.';
 
+/** What the browser brought back to the redirect listener. */
+export interface AuthorizationResponse {
+  /** The authorization code. */
+  code: string;
+  /** The redirect's `iss` (RFC 9207), when it had one: the issuer that answered. */
+  iss?: string;
+}
+
 interface Waiting {
   state: string | undefined;
-  resolve: (code: string) => void;
+  resolve: (response: AuthorizationResponse) => void;
   reject: (error: Error) => void;
 }
 
@@ -36,7 +44,7 @@ interface Waiting {
  * const redirect = new LoopbackRedirect({ onAuthorizationUrl: (url) => console.error(`Open ${url}`) });
  * const redirectUrl = await redirect.listen(); // http://127.0.0.1:53412/oauth/callback
  * await redirect.open(authorizationUrl, state);
- * const code = await redirect.code();
+ * const { code, iss } = await redirect.code();
  * ```
  */
 export class LoopbackRedirect {
@@ -44,7 +52,7 @@ export class LoopbackRedirect {
   #server: Server | undefined;
   #url: URL | undefined;
   #waiting: Waiting | undefined;
-  #result: Promise<string> | undefined;
+  #result: Promise<AuthorizationResponse> | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(options: LoopbackRedirectOptions) {
@@ -115,7 +123,7 @@ export class LoopbackRedirect {
       new GeminiMcpError('UNAUTHORIZED', 'a newer authorization replaced this one'),
     );
     const timeoutMs = this.#options.timeoutMs ?? DEFAULT_AUTHORIZATION_TIMEOUT_MS;
-    this.#result = new Promise<string>((resolve, reject) => {
+    this.#result = new Promise<AuthorizationResponse>((resolve, reject) => {
       this.#waiting = { state, resolve, reject };
     });
     // Handled by whoever awaits code(); never an unhandled rejection meanwhile.
@@ -134,8 +142,8 @@ export class LoopbackRedirect {
     await this.#options.onAuthorizationUrl(authorizationUrl);
   }
 
-  /** The authorization code the browser brought back; rejects on an error, a bad state or the timeout. */
-  async code(): Promise<string> {
+  /** What the browser brought back (the code, its `iss`); rejects on an error, a bad state or the timeout. */
+  async code(): Promise<AuthorizationResponse> {
     if (this.#result === undefined) {
       throw new GeminiMcpError('UNAUTHORIZED', 'no authorization was started');
     }
@@ -156,7 +164,8 @@ export class LoopbackRedirect {
     const waiting = this.#waiting;
     const code = url.searchParams.get('code');
     const error = url.searchParams.get('error');
-    let outcome: string | Error;
+    const iss = url.searchParams.get('iss');
+    let outcome: AuthorizationResponse | Error;
     if (waiting === undefined) outcome = new Error('no authorization is waiting');
     else if (waiting.state !== undefined && url.searchParams.get('state') !== waiting.state) {
       outcome = new GeminiMcpError(
@@ -172,8 +181,8 @@ export class LoopbackRedirect {
       );
     } else if (code === null || code === '') {
       outcome = new GeminiMcpError('UNAUTHORIZED', 'the redirect came back without a code');
-    } else outcome = code;
-    const ok = typeof outcome === 'string';
+    } else outcome = iss === null ? { code } : { code, iss };
+    const ok = !(outcome instanceof Error);
     response
       .writeHead(ok ? 200 : 400, {
         'content-type': 'text/plain; charset=utf-8',
@@ -183,7 +192,7 @@ export class LoopbackRedirect {
     if (waiting !== undefined && (ok || outcome instanceof GeminiMcpError)) this.#finish(outcome);
   }
 
-  #finish(outcome: string | Error): void {
+  #finish(outcome: AuthorizationResponse | Error): void {
     clearTimeout(this.#timer);
     const waiting = this.#waiting;
     this.#waiting = undefined;
@@ -192,7 +201,7 @@ export class LoopbackRedirect {
     server?.close();
     server?.closeIdleConnections();
     if (waiting === undefined) return;
-    if (typeof outcome === 'string') waiting.resolve(outcome);
-    else waiting.reject(outcome);
+    if (outcome instanceof Error) waiting.reject(outcome);
+    else waiting.resolve(outcome);
   }
 }

@@ -5,19 +5,22 @@
  * use; tokens and registrations kept in a {@link TokenStore}.
  */
 import { randomBytes } from 'node:crypto';
-import type {
-  OAuthClientProvider,
-  OAuthDiscoveryState,
-} from '@modelcontextprotocol/sdk/client/auth.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { open } from 'node:fs/promises';
+import {
+  DpopSession,
+  type OAuthClientInformationContext,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 import { GeminiMcpError } from '../../../errors.js';
+import { quote } from '../config/quote.js';
+import { createDpopKey, DPOP_ALG, dpopKeyPair, isStoredDpopKey } from './dpop-key.js';
 import { checkOAuthUrl } from './endpoint-rule.js';
-import { LoopbackRedirect } from './loopback.js';
-import { isLoopbackRedirect, type OAuthSettings } from './settings.js';
+import { type AuthorizationResponse, LoopbackRedirect } from './loopback.js';
+import { isLoopbackRedirect, JWT_BEARER_GRANT, type OAuthSettings } from './settings.js';
 import { memoryTokenStore, type StoredAuthorization, type TokenStore } from './store.js';
 
 /**
@@ -32,20 +35,23 @@ import { memoryTokenStore, type StoredAuthorization, type TokenStore } from './s
 export interface AuthorizationHooks {
   /** Called before each authorization starts (to open a redirect listener, so `redirectUrl` is known). */
   prepareAuthorization?(): Promise<void>;
-  /** After `redirectToAuthorization`: resolves with the code the browser brought back. */
-  authorizationCode?(): Promise<string>;
+  /**
+   * After `redirectToAuthorization`: resolves with what the browser brought back, the code
+   * (and the redirect's `iss`, which is checked against the authorization server, RFC 9207).
+   */
+  authorizationCode?(): Promise<string | AuthorizationResponse>;
   /** Called when an authorization is over, done or failed (to close the redirect listener). */
   endAuthorization?(): Promise<void>;
 }
 
 /**
- * What gemini-mcp-kit takes to authorize one server: any SDK `OAuthClientProvider` (the SDK's
- * `ClientCredentialsProvider`, `PrivateKeyJwtProvider`, your own), with the optional
- * {@link AuthorizationHooks}.
+ * What gemini-mcp-kit takes to authorize one server: any `OAuthClientProvider` of the v2 SDK
+ * (`@modelcontextprotocol/client`: its `ClientCredentialsProvider`, `PrivateKeyJwtProvider`,
+ * `CrossAppAccessProvider`, your own), with the optional {@link AuthorizationHooks}.
  *
  * @example
  * ```ts
- * import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+ * import { ClientCredentialsProvider } from '@modelcontextprotocol/client';
  * const provider: ServerAuthProvider = new ClientCredentialsProvider({ clientId: 'bot', clientSecret: 's3cret' });
  * ```
  */
@@ -67,7 +73,19 @@ export interface OAuthProviderOptions extends Omit<OAuthSettings, 'enabled'> {
   onAuthorizationUrl?: (url: URL) => void | Promise<void>;
   /** How long the loopback listener waits for the browser; default 5 minutes. */
   authorizationTimeoutMs?: number;
+  /**
+   * For `grantType` `urn:ietf:params:oauth:grant-type:jwt-bearer` (workload identity): the
+   * platform's token for this workload, asked for at each token request (platform tokens
+   * rotate). Without it, the file named by `assertionFile` is read.
+   */
+  assertion?: () => string | Promise<string>;
 }
+
+/** The largest assertion file read, 64 KiB (a platform token is a few KiB at most). */
+const MAX_ASSERTION_BYTES = 64 * 1024;
+
+/** The authorization server metadata field listing the DPoP algorithms it accepts (RFC 9449 section 5.1). */
+const DPOP_ALGS_FIELD = 'dpop_signing_alg_values_supported';
 
 /** The redirect URI told to servers when no listener can take it (the flow then fails typed). */
 const UNUSABLE_REDIRECT = 'http://127.0.0.1/oauth/callback';
@@ -78,7 +96,8 @@ class OAuthFlowProvider implements ServerAuthProvider {
   readonly #redirect: LoopbackRedirect | undefined;
   #codeVerifier: string | undefined;
   #discovery: OAuthDiscoveryState | undefined;
-  prepareTokenRequest?: (scope?: string) => URLSearchParams;
+  #dpop: Promise<DpopSession | undefined> | undefined;
+  prepareTokenRequest?: (scope?: string) => Promise<URLSearchParams>;
   clientMetadataUrl?: string;
 
   constructor(options: OAuthProviderOptions) {
@@ -96,14 +115,49 @@ class OAuthFlowProvider implements ServerAuthProvider {
               ? {}
               : { timeoutMs: options.authorizationTimeoutMs }),
           });
-    if (this.#machine) {
-      this.prepareTokenRequest = (scope) =>
-        new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
+    const { grantType } = options;
+    if (grantType === 'client_credentials' || grantType === JWT_BEARER_GRANT) {
+      this.prepareTokenRequest = async (scope) =>
+        new URLSearchParams({
+          grant_type: grantType,
+          ...(grantType === JWT_BEARER_GRANT ? { assertion: await this.#assertion() } : {}),
+          ...(scope ? { scope } : {}),
+        });
     }
   }
 
+  /** Whether no browser is involved: client credentials or a workload's jwt-bearer assertion. */
   get #machine(): boolean {
-    return this.#options.grantType === 'client_credentials';
+    return (
+      this.#options.grantType !== undefined && this.#options.grantType !== 'authorization_code'
+    );
+  }
+
+  /** The workload's platform token, from `assertion()` or `assertionFile` (bounded, trimmed). */
+  async #assertion(): Promise<string> {
+    const { assertion, assertionFile } = this.#options;
+    if (assertion !== undefined) return assertion();
+    if (assertionFile === undefined) {
+      throw new GeminiMcpError(
+        'UNAUTHORIZED',
+        `${this.#options.serverUrl}: the jwt-bearer grant needs the workload's token (assertion or assertionFile)`,
+      );
+    }
+    const file = await open(assertionFile);
+    try {
+      const buffer = Buffer.alloc(MAX_ASSERTION_BYTES + 1);
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+      if (bytesRead > MAX_ASSERTION_BYTES) {
+        throw new GeminiMcpError(
+          'UNAUTHORIZED',
+          `the assertion file ${quote(assertionFile)} holds more than ${MAX_ASSERTION_BYTES} bytes: not a platform token`,
+          { data: { assertionFile } },
+        );
+      }
+      return buffer.subarray(0, bytesRead).toString('utf8').trim();
+    } finally {
+      await file.close();
+    }
   }
 
   get redirectUrl(): string | undefined {
@@ -117,7 +171,9 @@ class OAuthFlowProvider implements ServerAuthProvider {
     return {
       client_name: this.#options.clientName ?? 'gemini-mcp-kit',
       redirect_uris: this.redirectUrl === undefined ? [] : [this.redirectUrl],
-      grant_types: this.#machine ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
+      grant_types: this.#machine
+        ? [this.#options.grantType ?? 'client_credentials']
+        : ['authorization_code', 'refresh_token'],
       response_types: this.#machine ? [] : ['code'],
       token_endpoint_auth_method: secret ? 'client_secret_basic' : 'none',
       ...(scope ? { scope } : {}),
@@ -132,7 +188,9 @@ class OAuthFlowProvider implements ServerAuthProvider {
     await this.#store.save(this.#options.serverUrl, change(await this.#load()));
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+  async clientInformation(
+    context?: OAuthClientInformationContext,
+  ): Promise<StoredOAuthClientInformation | undefined> {
     const stored = (await this.#load()).clientInformation;
     const { clientId, clientSecret } = this.#options;
     if (clientId !== undefined) {
@@ -140,7 +198,9 @@ class OAuthFlowProvider implements ServerAuthProvider {
         client_id: clientId,
         ...(clientSecret === undefined ? {} : { client_secret: clientSecret }),
       };
-      return stored?.client_id === clientId ? { ...stored, ...configured } : configured;
+      if (stored?.client_id === clientId) return { ...stored, ...configured };
+      // A pre-registered client belongs to the authorization server it is first used with.
+      return context === undefined ? configured : { ...configured, issuer: context.issuer };
     }
     // A registration made for another redirect URI (another port) cannot finish this flow: register again.
     const redirect = this.redirectUrl;
@@ -156,16 +216,40 @@ class OAuthFlowProvider implements ServerAuthProvider {
     return stored;
   }
 
-  async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
+  async saveClientInformation(clientInformation: StoredOAuthClientInformation): Promise<void> {
     await this.#update((stored) => ({ ...stored, clientInformation }));
   }
 
-  async tokens(): Promise<OAuthTokens | undefined> {
+  async tokens(): Promise<StoredOAuthTokens | undefined> {
     return (await this.#load()).tokens;
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
+  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     await this.#update((stored) => ({ ...stored, tokens }));
+  }
+
+  /**
+   * The server's DPoP session (RFC 9449): its key from the store, or a new one (then stored)
+   * once the authorization server's metadata lists ES256 in `dpop_signing_alg_values_supported`;
+   * `undefined` (plain bearer tokens) before that or otherwise.
+   */
+  async dpop(): Promise<DpopSession | undefined> {
+    this.#dpop ??= this.#dpopSession();
+    const session = await this.#dpop;
+    // Not (yet) DPoP: asked again once discovery has read the metadata.
+    if (session === undefined) this.#dpop = undefined;
+    return session;
+  }
+
+  async #dpopSession(): Promise<DpopSession | undefined> {
+    const stored = (await this.#load()).dpopKey;
+    if (isStoredDpopKey(stored)) return DpopSession.create({ keyPair: await dpopKeyPair(stored) });
+    const metadata = this.#discovery?.authorizationServerMetadata;
+    const algs = metadata === undefined ? undefined : Reflect.get(metadata, DPOP_ALGS_FIELD);
+    if (!Array.isArray(algs) || !algs.includes(DPOP_ALG)) return undefined;
+    const { key, pair } = await createDpopKey();
+    await this.#update((current) => ({ ...current, dpopKey: key }));
+    return DpopSession.create({ keyPair: pair });
   }
 
   async prepareAuthorization(): Promise<void> {
@@ -195,7 +279,7 @@ class OAuthFlowProvider implements ServerAuthProvider {
     );
   }
 
-  async authorizationCode(): Promise<string> {
+  async authorizationCode(): Promise<AuthorizationResponse> {
     if (this.#redirect === undefined)
       throw new GeminiMcpError('UNAUTHORIZED', 'no redirect listener');
     return this.#redirect.code();
@@ -251,7 +335,9 @@ class OAuthFlowProvider implements ServerAuthProvider {
     if (scope === 'all' || scope === 'verifier') this.#codeVerifier = undefined;
     if (scope === 'all' || scope === 'discovery') this.#discovery = undefined;
     if (scope === 'verifier' || scope === 'discovery') return;
-    await this.#update(({ tokens, clientInformation }) => ({
+    // The DPoP key stays: it is this client's, not the authorization server's.
+    await this.#update(({ tokens, clientInformation, dpopKey }) => ({
+      ...(dpopKey === undefined ? {} : { dpopKey }),
       ...(scope === 'tokens' || scope === 'all' || tokens === undefined ? {} : { tokens }),
       ...(scope === 'client' || scope === 'all' || clientInformation === undefined
         ? {}

@@ -1,12 +1,20 @@
 /**
  * The `oauth` section of a Streamable HTTP entry in an `mcpServers` file, as gemini-cli's
  * settings.json spells it (`enabled`, `clientId`, `clientSecret`, `authorizationUrl`,
- * `tokenUrl`, `scopes`, `redirectUri`), plus `grantType` for machine-to-machine use. Fields
- * other clients add (`audiences`, `tokenParamName`, ...) are left alone.
+ * `tokenUrl`, `scopes`, `redirectUri`), plus `grantType` for machine-to-machine use and workload
+ * identity (`assertionFile`). Fields other clients add (`audiences`, `tokenParamName`, ...) are
+ * left alone.
  */
 import { GeminiMcpError } from '../../../errors.js';
 import { isJsonObject } from '../../../json/object.js';
 import { appendPointer } from '../../../json/pointer.js';
+import { isLoopbackHost } from '../../openable-url.js';
+
+/** The grant of workload identity: the platform's token for the workload as an RFC 7523 assertion. */
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/** The grants an `oauth` section may name. */
+const GRANT_TYPES = ['authorization_code', 'client_credentials', JWT_BEARER_GRANT] as const;
 
 /** How a server's OAuth client is set up from a configuration file. */
 export interface OAuthSettings {
@@ -24,8 +32,17 @@ export interface OAuthSettings {
   scopes?: string[];
   /** Where the browser comes back: a loopback `http://127.0.0.1:PORT/path` (or `localhost`). */
   redirectUri?: string;
-  /** `client_credentials` for machine-to-machine use (no browser); default `authorization_code`. */
-  grantType?: 'authorization_code' | 'client_credentials';
+  /**
+   * `client_credentials` for machine-to-machine use, or
+   * `urn:ietf:params:oauth:grant-type:jwt-bearer` for workload identity (the platform's token
+   * exchanged for an access token, RFC 7523): no browser either way. Default `authorization_code`.
+   */
+  grantType?: (typeof GRANT_TYPES)[number];
+  /**
+   * With the jwt-bearer grant: the file holding the workload's platform token (a Kubernetes
+   * projected service account token, a cloud's workload identity token), read at each token request.
+   */
+  assertionFile?: string;
   /** A URL-based client id (an HTTPS client metadata document), used when the server supports it. */
   clientMetadataUrl?: string;
 }
@@ -37,11 +54,10 @@ const STRING_FIELDS = [
   'tokenUrl',
   'redirectUri',
   'clientMetadataUrl',
+  'assertionFile',
 ] as const;
 
 const URL_FIELDS = ['authorizationUrl', 'tokenUrl', 'redirectUri', 'clientMetadataUrl'] as const;
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** CONFIG_INVALID at the JSON pointer of the section (`where`) or of one of its fields. */
 function fail(message: string, where: string, field?: string): never {
@@ -50,7 +66,8 @@ function fail(message: string, where: string, field?: string): never {
 }
 
 /**
- * Whether `value` is a redirect URI a local listener can take: `http:` on a loopback host.
+ * Whether `value` is a redirect URI a local listener can take: `http:` on a loopback host
+ * (127.0.0.0/8, `localhost`, `[::1]`: the one rule of `openable-url.ts`).
  *
  * @example
  * ```ts
@@ -62,18 +79,6 @@ export function isLoopbackRedirect(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
   return url.protocol === 'http:' && isLoopbackHost(url.hostname);
-}
-
-/**
- * Whether a URL's `hostname` is this machine's loopback: `127.0.0.1`, `localhost` or `[::1]`.
- *
- * @example
- * ```ts
- * isLoopbackHost(new URL('http://localhost:3000/mcp').hostname); // true
- * ```
- */
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname);
 }
 
 /**
@@ -110,21 +115,27 @@ export function checkOAuthSettings(value: unknown, where: string): OAuthSettings
   ) {
     fail('must be an array of strings', where, 'scopes');
   }
-  if (
-    grantType !== undefined &&
-    grantType !== 'authorization_code' &&
-    grantType !== 'client_credentials'
-  ) {
-    fail('must be "authorization_code" or "client_credentials"', where, 'grantType');
+  if (grantType !== undefined && !GRANT_TYPES.some((grant) => grant === grantType)) {
+    fail(
+      `must be one of ${GRANT_TYPES.map((grant) => `"${grant}"`).join(', ')}`,
+      where,
+      'grantType',
+    );
   }
   if (typeof redirectUri === 'string' && !isLoopbackRedirect(redirectUri)) {
-    fail('must be a loopback http: URL (127.0.0.1, localhost or [::1])', where, 'redirectUri');
+    fail('must be a loopback http: URL (127.0.0.0/8, localhost or [::1])', where, 'redirectUri');
   }
   if (
     grantType === 'client_credentials' &&
     (value.clientId === undefined || value.clientSecret === undefined)
   ) {
     fail('grantType "client_credentials" needs clientId and clientSecret', where);
+  }
+  if (
+    grantType === JWT_BEARER_GRANT &&
+    (value.clientId === undefined || value.assertionFile === undefined)
+  ) {
+    fail(`grantType "${JWT_BEARER_GRANT}" needs clientId and assertionFile`, where);
   }
   return value as OAuthSettings;
 }

@@ -3,17 +3,23 @@
  * where the application decides through a two-method interface. The in-memory store forgets
  * everything when the process ends.
  */
-import type {
-  OAuthClientInformationMixed,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type { StoredDpopKey } from './dpop-key.js';
 
 /** What is kept for one server: its tokens and how this client is registered with its authorization server. */
 export interface StoredAuthorization {
-  /** The latest tokens (access and refresh), as the SDK hands them over (with `issuer`). */
-  tokens?: OAuthTokens;
-  /** The client registration (dynamic, or a URL-based client id), as the SDK hands it over. */
-  clientInformation?: OAuthClientInformationMixed;
+  /**
+   * The latest tokens (access and refresh), as the SDK hands them over: stamped with the
+   * `issuer` that granted them, so tokens of another authorization server are never sent.
+   */
+  tokens?: StoredOAuthTokens;
+  /**
+   * The client registration (dynamic, or a URL-based client id), stamped with its `issuer`:
+   * when the server moves to another authorization server (SEP-2352), the client registers anew.
+   */
+  clientInformation?: StoredOAuthClientInformation;
+  /** The DPoP key tokens of this server are bound to (RFC 9449), when its authorization server uses DPoP. */
+  dpopKey?: StoredDpopKey;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { ToolFilter } from '../../../adapter/tools/toolset-types.js';
 import { GeminiMcpError } from '../../../errors.js';
 import { isJsonObject } from '../../../json/object.js';
 import { appendPointer } from '../../../json/pointer.js';
-import { checkOAuthSettings, isLoopbackHost } from '../auth/settings.js';
+import { checkOAuthSettings } from '../auth/settings.js';
 import { clip, quote } from './quote.js';
 import type { ConfigFormat, ConfigWarning, RunOn, ServerEntry } from './types.js';
 import { expandVariables, type VariableContext } from './vars.js';
@@ -211,8 +211,16 @@ interface SentValues {
 }
 
 /**
+ * The host names that are this machine by name: `localhost`, `127.0.0.1`, `[::1]`. Narrower than
+ * the loopback rule of `openable-url.ts` (all of 127.0.0.0/8) on purpose: an address such as
+ * 127.0.0.2 may be a tunnel or a container's port to another machine, so a variable sent there
+ * is announced.
+ */
+const THIS_MACHINE = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
  * Warns once per variable (at its first place) when an entry sends environment values to a
- * server that is not on this machine, unless the variable is allowed.
+ * server that is not this machine by name ({@link THIS_MACHINE}), unless the variable is allowed.
  */
 function announceSent(
   serverId: string,
@@ -221,7 +229,7 @@ function announceSent(
   ctx: EntryContext,
 ): void {
   const target = new URL(url);
-  if (isLoopbackHost(target.hostname)) return;
+  if (THIS_MACHINE.has(target.hostname)) return;
   const announced = new Set<string>();
   for (const { path, where, names } of sent) {
     for (const name of names) {
