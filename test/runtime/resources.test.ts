@@ -507,6 +507,38 @@ describe('issue 35: the model reads resources (runConversation resources option)
     expect(JSON.stringify(responses[2]?.response)).toContain('The resource could not be read');
   });
 
+  it("our resource functions never reach the approval hook; a server's tool of the same bare name does", async () => {
+    const servers = await docsServers();
+    const client = servers.clients.get('docs')!;
+    const { toolset } = buildToolSet([{ serverId: 'docs', tools: await listAllTools(client) }]);
+    const script = [
+      reply([
+        call('gmk__list_resources', {}, 'l1'),
+        call('gmk__read_resource', { uri: 'docs://readme' }, 'r1'),
+        call('docs__gmk__read_resource', {}, 't1'),
+      ]),
+      reply([{ text: 'Done.' }]),
+    ];
+    const asked: string[] = [];
+    const result = await runConversation({
+      generate: async () => script.shift()!,
+      toolset,
+      clients: servers.clients,
+      contents: [{ role: 'user', parts: [{ text: 'What is in the docs?' }] }],
+      resources: { servers },
+      onToolCall: (check) => {
+        asked.push(check.exposedName);
+        return { action: 'deny', reason: 'not now' };
+      },
+    });
+    expect(result.stop).toMatchObject({ reason: 'answered', text: 'Done.' });
+    expect(asked).toEqual(['docs__gmk__read_resource']);
+    const responses = ((result.contents[2] as Content).parts ?? []).map((p) => p.functionResponse);
+    expect(responses.map((r) => r?.id)).toEqual(['l1', 'r1', 't1']);
+    expect(JSON.stringify(responses[1]?.response)).toContain('docs://readme');
+    expect(JSON.stringify(responses[2]?.response)).toContain('DENIED');
+  });
+
   it('the resource functions count in the budget: with room for three declarations, one server tool is left out', async () => {
     const servers = await docsServers();
     const many = new McpServer({ name: 'many', version: '1.0.0' });
