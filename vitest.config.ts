@@ -56,6 +56,7 @@ const INTEGRATION = [
   'test/runtime/live.test.ts',
   'test/runtime/progress.test.ts',
   'test/runtime/read-tolerance.test.ts',
+  'test/runtime/revisions.test.ts',
   'test/runtime/sampling.test.ts',
   'test/schema/real-servers.test.ts',
   'test/schema/snapshot.test.ts',

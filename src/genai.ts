@@ -124,6 +124,7 @@ export type {
   ServerPlacement,
   ServerSideObstacle,
   ServerSideReason,
+  ServerStatus,
   ServersConfig,
   ServerTools,
   StdioServerConfig,

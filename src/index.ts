@@ -123,6 +123,7 @@ export type {
   ConnectOptions,
   ServerConnections,
   ServerPlacement,
+  ServerStatus,
   ToolSetSource,
   ToolsChange,
   ToolsSettleOptions,

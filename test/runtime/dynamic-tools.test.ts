@@ -4,30 +4,24 @@
  * sends, by the new tool, because runConversation waits (bounded) for the refresh in flight.
  * A real SDK McpServer over stdio (through connectServers) and in memory.
  */
-import { join } from 'node:path';
 import { GoogleGenAI } from '@google/genai';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
 import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
 import { LiveToolSet, type ToolSetSource } from '../../src/runtime/mcp/live-toolset.js';
+import type { McpClient } from '../../src/runtime/mcp/mcp-client.js';
 import { genaiGenerate } from '../../src/runtime/model/generate.js';
 import { answerCalls } from '../../src/runtime/turn/answer.js';
 import type { ConversationResult } from '../../src/runtime/turn/conversation.js';
 import { runConversation } from '../../src/runtime/turn/conversation.js';
 import { type FakeGemini, type ScriptedReply, startFakeGemini } from '../support/fake-gemini.js';
+import { LEGACY_UNLOCK_STDIO } from '../support/modern-unlock-server.js';
 import { connectReapedAfterEach } from '../support/runtime-servers.js';
 import { inMemoryUnlockClient, UNLOCKED_TOOL } from '../support/unlock-server.js';
 
 const MODEL = 'gemini-2.5-flash';
 const SLOW = 30_000;
-const root = join(import.meta.dirname, '..', '..');
-const UNLOCK_STDIO = {
-  command: process.execPath,
-  args: ['--import', 'tsx', join(root, 'test', 'support', 'unlock-server.ts')],
-  cwd: root,
-};
 
 const reply = (parts: object[]): ScriptedReply => ({
   response: { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }] },
@@ -52,7 +46,7 @@ afterEach(async () => {
 
 async function play(
   toolset: ToolSet | (() => ToolSet) | ToolSetSource,
-  clients: ReadonlyMap<string, Client>,
+  clients: ReadonlyMap<string, McpClient>,
   options: { toolsRefreshTimeoutMs?: number } = {},
 ): Promise<{ declared: string[][]; bodies: Body[]; result: ConversationResult }> {
   fake = await startFakeGemini(UNLOCK_SCRIPT);
@@ -101,7 +95,7 @@ describe('issue 15: a tool a call unlocks is declared in the very next request',
   it(
     'EX-5: over stdio (connectServers): unlock, then open_vault is declared and answered',
     async () => {
-      const connections = await connect({ mcpServers: { vault: UNLOCK_STDIO } });
+      const connections = await connect({ mcpServers: { vault: LEGACY_UNLOCK_STDIO } });
       const { declared, bodies, result } = await play(connections, connections.clients);
       expect(declared[0]).toEqual(['report', 'unlock']);
       expect(declared[1]).toEqual([UNLOCKED_TOOL, 'report', 'unlock']);
@@ -118,7 +112,7 @@ describe('issue 15: a tool a call unlocks is declared in the very next request',
   it(
     'EX-5: over stdio the notification precedes the result: the refresh it starts is awaited by toolsSettled',
     async () => {
-      const connections = await connect({ mcpServers: { vault: UNLOCK_STDIO } });
+      const connections = await connect({ mcpServers: { vault: LEGACY_UNLOCK_STDIO } });
       const answer = await answerCalls(
         [{ functionCall: { id: 'u1', name: 'unlock', args: {} } }],
         connections.toolset,

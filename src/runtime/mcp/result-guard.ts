@@ -6,7 +6,7 @@
  * recognises, so the call ends as `INVALID_RESULT` within milliseconds.
  */
 
-import { McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '../../json/object.js';
 import { appendPointer } from '../../json/pointer.js';
 import type { McpClient, McpTransport } from './mcp-client.js';
@@ -115,7 +115,8 @@ export function receiverOf(transport: McpTransport): { onmessage?: MessageHandle
  * ```
  */
 export function refusedResult(error: unknown): ResultRefusal | undefined {
-  if (!(error instanceof McpError) || !isJsonObject(error.data) || !standIns.has(error.data))
-    return undefined;
-  return error.data as unknown as ResultRefusal;
+  // Either SDK's JSON-RPC error (v1 `McpError`, v2 `ProtocolError`) carries the stand-in's data.
+  const data = error instanceof Error ? (error as { data?: unknown }).data : undefined;
+  if (!isJsonObject(data) || !standIns.has(data)) return undefined;
+  return data as unknown as ResultRefusal;
 }
