@@ -38,8 +38,14 @@ export const MODERN_UNLOCK_STDIO = supportServerStdio('modern-unlock-server.ts')
 function createModernUnlockServer(
   unlocked: () => boolean,
   unlock: (server: McpServer) => void,
+  toolsTtlMs?: number,
 ): McpServer {
-  const server = new McpServer({ name: 'modern-unlock-test', version: '2.0.0' });
+  const server = new McpServer(
+    { name: 'modern-unlock-test', version: '2.0.0' },
+    toolsTtlMs === undefined
+      ? {}
+      : { cacheHints: { 'tools/list': { ttlMs: toolsTtlMs, cacheScope: 'private' } } },
+  );
   const addVault = (): void => {
     server.registerTool(UNLOCKED_TOOL, { description: 'Opens the vault.' }, async () => ({
       content: [{ type: 'text', text: 'the vault is open' }],
@@ -80,9 +86,12 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
 /**
  * The unlock server, 2026-07-28 only, over Streamable HTTP at `/mcp` on 127.0.0.1: the v2
  * SDK's fetch handler behind `node:http`, responses streamed as they are written (the
- * `subscriptions/listen` stream stays open).
+ * `subscriptions/listen` stream stays open). With `toolsTtlMs`, its tool lists say they stay
+ * fresh that long (`ttlMs`, `cacheScope: 'private'`).
  */
-export async function startModernHttpServer(): Promise<RunningModernServer> {
+export async function startModernHttpServer(
+  options: { toolsTtlMs?: number } = {},
+): Promise<RunningModernServer> {
   let unlocked = false;
   const handler = createMcpHandler(
     () =>
@@ -93,6 +102,7 @@ export async function startModernHttpServer(): Promise<RunningModernServer> {
           // Told after this call's server is built: the next server per request has the tool.
           setImmediate(() => handler.notify.toolsChanged());
         },
+        options.toolsTtlMs,
       ),
     { legacy: 'reject' },
   );

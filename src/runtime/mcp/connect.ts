@@ -29,7 +29,7 @@ import { equipClient } from './features/capabilities.js';
 import type { CapabilitiesConfig, ServerFeatures } from './features/capabilities-config.js';
 import type { ClientRoot, ServerRoots } from './features/roots.js';
 import type { SamplingOptions } from './features/sampling.js';
-import { listAllTools } from './list-tools.js';
+import { listToolsFresh } from './list-tools.js';
 import {
   LiveToolSet,
   type ToolSetSource,
@@ -154,7 +154,13 @@ export interface ServerConnections extends ToolSetSource {
   readonly mcpServers: readonly McpServer[];
   /** Where each configured server runs, and what keeps one on the client. */
   readonly placements: readonly ServerPlacement[];
-  /** Lists one server's tools again (every server's when `serverId` is omitted) and rebuilds the set. */
+  /**
+   * Lists one server's tools again (every server's when `serverId` is omitted) and rebuilds the
+   * set. A list its server said stays fresh (`ttlMs` of MCP 2026-07-28, capped at a day) is kept
+   * until then, and re-read on the first call after; a server without `ttlMs` is re-read every
+   * time. `tools/list_changed` re-reads at once, fresh or not. A cached list belongs to this
+   * connection alone (its authorization): never shared, whatever its `cacheScope`.
+   */
   refreshTools(serverId?: string): Promise<void>;
   /** Calls `listener` after each refresh that `notifications/tools/list_changed` triggers; returns an unsubscribe. */
   onToolsChanged(listener: (change: ToolsChange) => void): () => void;
@@ -223,6 +229,8 @@ interface OpenServer {
   client: Client;
   status: ServerStatus;
   tools: unknown[];
+  /** How long `tools` stays fresh (ms, from the server's `ttlMs`; 0: re-read whenever asked). */
+  ttlMs: number;
   roots: ServerRoots | undefined;
 }
 
@@ -334,8 +342,8 @@ async function openOnce(
       era: client.getProtocolEra() === 'modern' ? 'modern' : 'legacy',
       transport: transportKind(entry, transport),
     };
-    const tools = await listAllTools(client, { timeoutMs: timeout, ...cancellable });
-    return { entry, client, status, roots, tools };
+    const { tools, ttlMs } = await listToolsFresh(client, { timeoutMs: timeout, ...cancellable });
+    return { entry, client, status, roots, tools, ttlMs };
   } catch (error) {
     cancel();
     await closing;
@@ -495,11 +503,21 @@ export async function connectServers<
     throw error;
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const fetchTools = (client: Client) => () => listAllTools(client, { timeoutMs });
+  // Until when (performance.now()) each server's list is fresh: this connection's own, so a
+  // cached list is never shared with another authorization, whatever its cacheScope.
+  const freshUntil = new Map(
+    opened.map(({ entry, ttlMs }) => [entry.serverId, performance.now() + ttlMs]),
+  );
+  const fetchTools = (serverId: string, client: Client) => async () => {
+    const listed = await listToolsFresh(client, { timeoutMs });
+    freshUntil.set(serverId, performance.now() + listed.ttlMs);
+    return listed.tools;
+  };
   for (const [serverId, client] of clients) {
     // By method name: heard on the 2025 connection itself and on 2026-07-28's subscription.
+    // A change makes a list stale at once, whatever its ttlMs.
     client.setNotificationHandler('notifications/tools/list_changed', () =>
-      live.replaceAndNotify(serverId, fetchTools(client)),
+      live.replaceAndNotify(serverId, fetchTools(serverId, client)),
     );
   }
 
@@ -523,7 +541,8 @@ export async function connectServers<
           if (client === undefined) {
             throw new GeminiMcpError('INVALID_INPUT', `no server "${id}" is connected`);
           }
-          return live.replace(id, fetchTools(client));
+          if ((freshUntil.get(id) ?? 0) > performance.now()) return undefined;
+          return live.replace(id, fetchTools(id, client));
         }),
       );
     },
