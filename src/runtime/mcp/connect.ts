@@ -38,6 +38,7 @@ import {
 } from './live-toolset.js';
 import { limitPendingRequests } from './server-request-limits.js';
 import { placeServers, type ServerPlacement } from './server-side.js';
+import { withValidHeaders } from './tool-headers.js';
 import {
   createTransport,
   describeStartFailure,
@@ -140,7 +141,10 @@ export interface ServerConnections extends ToolSetSource {
   readonly status: ReadonlyMap<string, ServerStatus>;
   /** The current tool set over every server (replaced when a server's tools change). */
   readonly toolset: ToolSet;
-  /** The current tool set's warnings (renames, tools left out, ...). */
+  /**
+   * The current tool set's warnings (renames, tools left out, ...), and the tools of 2026-07-28
+   * Streamable HTTP servers left out for their `x-mcp-header` annotations (`TOOL_HEADER_INVALID`).
+   */
   readonly warnings: readonly ToolSetWarning[];
   /**
    * What reading the configuration found: unknown keys (with a did-you-mean), keys that are
@@ -492,10 +496,25 @@ export async function connectServers<
       roots === undefined ? [] : [[entry.serverId, { roots, client }] as const],
     ),
   );
+  // A 2026-07-28 Streamable HTTP connection mirrors arguments into headers (x-mcp-header): a
+  // tool whose annotations break the rules is left out, with a warning, on every listing.
+  const headerWarnings = new Map<string, readonly ToolSetWarning[]>();
+  const withHeadersChecked = (serverId: string, tools: unknown[]): unknown[] => {
+    const { era, transport } = status.get(serverId) ?? {};
+    if (era !== 'modern' || transport !== 'streamable-http') return tools;
+    const { kept, warnings } = withValidHeaders(serverId, tools);
+    headerWarnings.set(serverId, warnings);
+    return kept;
+  };
   let live: LiveToolSet;
   try {
     live = new LiveToolSet(
-      new Map(opened.map(({ entry, tools }) => [entry.serverId, tools])),
+      new Map(
+        opened.map(({ entry, tools }) => [
+          entry.serverId,
+          withHeadersChecked(entry.serverId, tools),
+        ]),
+      ),
       withEntryFilters(entries, options.toolSet),
     );
   } catch (error) {
@@ -511,7 +530,7 @@ export async function connectServers<
   const fetchTools = (serverId: string, client: Client) => async () => {
     const listed = await listToolsFresh(client, { timeoutMs });
     freshUntil.set(serverId, performance.now() + listed.ttlMs);
-    return listed.tools;
+    return withHeadersChecked(serverId, listed.tools);
   };
   for (const [serverId, client] of clients) {
     // By method name: heard on the 2025 connection itself and on 2026-07-28's subscription.
@@ -528,7 +547,7 @@ export async function connectServers<
       return live.toolset;
     },
     get warnings() {
-      return live.warnings;
+      return [...live.warnings, ...[...headerWarnings.values()].flat()];
     },
     configWarnings,
     mcpServers: placed.mcpServers,

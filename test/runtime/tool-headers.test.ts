@@ -1,0 +1,124 @@
+/**
+ * Issue 32 item 4 (unit tier; a v2 server on loopback HTTP): a tool whose `x-mcp-header`
+ * annotations break SEP-2243's rules is left out of a 2026-07-28 Streamable HTTP server's set
+ * with a `TOOL_HEADER_INVALID` warning naming why (conformance `http-invalid-tool-headers`);
+ * valid annotations keep their tool.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMcpHandler, Server } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { connectServers } from '../../src/runtime/mcp/connect.js';
+import { headerAnnotationFault } from '../../src/runtime/mcp/tool-headers.js';
+
+const objectOf = (properties: Record<string, unknown>) => ({ type: 'object', properties });
+
+describe('issue 32 item 4: x-mcp-header annotations', () => {
+  it('a string, integer or boolean property reached through properties, named by an HTTP token, passes', () => {
+    expect(
+      headerAnnotationFault(
+        objectOf({
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          nested: objectOf({ id: { type: 'integer', 'x-mcp-header': 'Tenant-Id' } }),
+        }),
+      ),
+    ).toBeUndefined();
+  });
+
+  it.each([
+    [
+      'a number property',
+      objectOf({ n: { type: 'number', 'x-mcp-header': 'N' } }),
+      '/properties/n: x-mcp-header is only allowed on a string, integer or boolean property (type number)',
+    ],
+    [
+      'a name with a space',
+      objectOf({ a: { type: 'string', 'x-mcp-header': 'My Header' } }),
+      'must be a non-empty HTTP token',
+    ],
+    [
+      'an empty name',
+      objectOf({ a: { type: 'string', 'x-mcp-header': '' } }),
+      'must be a non-empty HTTP token',
+    ],
+    [
+      'a property under items',
+      { type: 'array', items: objectOf({ a: { type: 'string', 'x-mcp-header': 'A' } }) },
+      '/items/properties/a: x-mcp-header is only allowed on a property reached through properties alone',
+    ],
+    [
+      'a property under anyOf',
+      { anyOf: [objectOf({ a: { type: 'string', 'x-mcp-header': 'A' } })] },
+      'reached through properties alone',
+    ],
+    [
+      'two names equal but for case',
+      objectOf({
+        a: { type: 'string', 'x-mcp-header': 'Key' },
+        b: { type: 'string', 'x-mcp-header': 'KEY' },
+      }),
+      'x-mcp-header "KEY" repeats "Key"',
+    ],
+  ])('%s is refused, naming where and why', (_what, schema, reason) => {
+    expect(headerAnnotationFault(schema)).toContain(reason);
+  });
+
+  it('a 2026-07-28 Streamable HTTP server: the tool with a bad annotation is left out with TOOL_HEADER_INVALID, the others kept', async () => {
+    const tools = [
+      {
+        name: 'good',
+        inputSchema: objectOf({ region: { type: 'string', 'x-mcp-header': 'Region' } }),
+      },
+      { name: 'bad', inputSchema: objectOf({ n: { type: 'number', 'x-mcp-header': 'N' } }) },
+    ];
+    const handler = createMcpHandler(
+      () => {
+        const server = new Server(
+          { name: 'headers', version: '1.0.0' },
+          { capabilities: { tools: {} } },
+        );
+        // Raw tool definitions, as a hostile or careless server lists them.
+        server.setRequestHandler('tools/list', () => ({ tools }) as never);
+        return server;
+      },
+      { legacy: 'reject', responseMode: 'json' },
+    );
+    const http = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const answer = await handler.fetch(
+        new Request(`http://127.0.0.1${request.url}`, {
+          method: request.method ?? 'GET',
+          headers: request.headers as Record<string, string>,
+          ...(request.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
+        }),
+      );
+      response.writeHead(answer.status, Object.fromEntries(answer.headers));
+      response.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const { port } = http.address() as AddressInfo;
+    try {
+      const connections = await connectServers(
+        { mcpServers: { h: { url: `http://127.0.0.1:${port}/mcp` } } },
+        { timeoutMs: 5000 },
+      );
+      try {
+        expect(connections.status.get('h')?.era).toBe('modern');
+        expect(connections.toolset.entries.map((e) => e.tool.name)).toEqual(['good']);
+        expect(connections.warnings.filter((w) => w.code === 'TOOL_HEADER_INVALID')).toEqual([
+          expect.objectContaining({
+            serverId: 'h',
+            toolName: 'bad',
+            data: { reason: expect.stringContaining('/properties/n') },
+          }),
+        ]);
+      } finally {
+        await connections.close();
+      }
+    } finally {
+      http.closeAllConnections();
+      http.close();
+    }
+  });
+});
