@@ -4,12 +4,11 @@
  * with a `TOOL_HEADER_INVALID` warning naming why (conformance `http-invalid-tool-headers`);
  * valid annotations keep their tool.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { connectServers } from '../../src/runtime/mcp/connect.js';
 import { headerAnnotationFault } from '../../src/runtime/mcp/tool-headers.js';
+import { serveFetchHandler } from '../support/modern-unlock-server.js';
 
 const objectOf = (properties: Record<string, unknown>) => ({ type: 'object', properties });
 
@@ -83,24 +82,10 @@ describe('issue 32 item 4: x-mcp-header annotations', () => {
       },
       { legacy: 'reject', responseMode: 'json' },
     );
-    const http = createServer(async (request, response) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of request) chunks.push(chunk as Buffer);
-      const answer = await handler.fetch(
-        new Request(`http://127.0.0.1${request.url}`, {
-          method: request.method ?? 'GET',
-          headers: request.headers as Record<string, string>,
-          ...(request.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
-        }),
-      );
-      response.writeHead(answer.status, Object.fromEntries(answer.headers));
-      response.end(Buffer.from(await answer.arrayBuffer()));
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    const { port } = http.address() as AddressInfo;
+    const running = await serveFetchHandler(handler);
     try {
       const connections = await connectServers(
-        { mcpServers: { h: { url: `http://127.0.0.1:${port}/mcp` } } },
+        { mcpServers: { h: { url: running.url } } },
         { timeoutMs: 5000 },
       );
       try {
@@ -117,8 +102,7 @@ describe('issue 32 item 4: x-mcp-header annotations', () => {
         await connections.close();
       }
     } finally {
-      http.closeAllConnections();
-      http.close();
+      await running.close();
     }
   });
 });

@@ -84,28 +84,14 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * The unlock server, 2026-07-28 only, over Streamable HTTP at `/mcp` on 127.0.0.1: the v2
- * SDK's fetch handler behind `node:http`, responses streamed as they are written (the
- * `subscriptions/listen` stream stays open). With `toolsTtlMs`, its tool lists say they stay
- * fresh that long (`ttlMs`, `cacheScope: 'private'`).
+ * A v2 SDK fetch handler (`createMcpHandler`'s) behind `node:http` on 127.0.0.1, at `/mcp`:
+ * responses streamed as they are written (a `subscriptions/listen` stream stays open), the
+ * method of each POST recorded.
  */
-export async function startModernHttpServer(
-  options: { toolsTtlMs?: number } = {},
-): Promise<RunningModernServer> {
-  let unlocked = false;
-  const handler = createMcpHandler(
-    () =>
-      createModernUnlockServer(
-        () => unlocked,
-        () => {
-          unlocked = true;
-          // Told after this call's server is built: the next server per request has the tool.
-          setImmediate(() => handler.notify.toolsChanged());
-        },
-        options.toolsTtlMs,
-      ),
-    { legacy: 'reject' },
-  );
+export async function serveFetchHandler(handler: {
+  fetch: (request: Request) => Promise<Response>;
+  close?: () => Promise<void>;
+}): Promise<RunningModernServer> {
   const methods: string[] = [];
   const http = createServer((request, response) => {
     void (async () => {
@@ -132,11 +118,36 @@ export async function startModernHttpServer(
     url: `http://127.0.0.1:${port}/mcp`,
     methods,
     async close() {
-      await handler.close();
+      await handler.close?.();
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
     },
   };
+}
+
+/**
+ * The unlock server, 2026-07-28 only, over Streamable HTTP at `/mcp` on 127.0.0.1 (see
+ * {@link serveFetchHandler}). With `toolsTtlMs`, its tool lists say they stay fresh that long
+ * (`ttlMs`, `cacheScope: 'private'`).
+ */
+export function startModernHttpServer(
+  options: { toolsTtlMs?: number } = {},
+): Promise<RunningModernServer> {
+  let unlocked = false;
+  const handler = createMcpHandler(
+    () =>
+      createModernUnlockServer(
+        () => unlocked,
+        () => {
+          unlocked = true;
+          // Told after this call's server is built: the next server per request has the tool.
+          setImmediate(() => handler.notify.toolsChanged());
+        },
+        options.toolsTtlMs,
+      ),
+    { legacy: 'reject' },
+  );
+  return serveFetchHandler(handler);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

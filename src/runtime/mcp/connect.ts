@@ -36,6 +36,7 @@ import {
   type ToolsChange,
   type ToolsSettleOptions,
 } from './live-toolset.js';
+import { guardResults } from './result-guard.js';
 import { limitPendingRequests } from './server-request-limits.js';
 import { placeServers, type ServerPlacement } from './server-side.js';
 import { withValidHeaders } from './tool-headers.js';
@@ -341,6 +342,8 @@ async function openOnce(
         const retried = entry.transport === 'stdio' && verdict === 'negotiate';
         throw retried && closedConnection(error) ? new ClosedOnProbe(error) : error;
       });
+    // Results read as gemini-mcp-kit reads them from the first listing on (see guardResults).
+    guardResults(client);
     const status: ServerStatus = {
       protocolVersion: client.getNegotiatedProtocolVersion() ?? '',
       era: client.getProtocolEra() === 'modern' ? 'modern' : 'legacy',
