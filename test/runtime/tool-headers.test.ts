@@ -7,7 +7,8 @@
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { connectServers } from '../../src/runtime/mcp/connect.js';
-import { headerAnnotationFault } from '../../src/runtime/mcp/tool-headers.js';
+import { headerAnnotationFault, paramHeaders } from '../../src/runtime/mcp/tool-headers.js';
+import { answerCalls } from '../../src/runtime/turn/answer.js';
 import { serveFetchHandler } from '../support/modern-unlock-server.js';
 
 const objectOf = (properties: Record<string, unknown>) => ({ type: 'object', properties });
@@ -98,6 +99,95 @@ describe('issue 32 item 4: x-mcp-header annotations', () => {
             data: { reason: expect.stringContaining('/properties/n') },
           }),
         ]);
+      } finally {
+        await connections.close();
+      }
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('paramHeaders mirrors the annotated arguments as SEP-2243 encodes them: plain ASCII as it is, the rest in Base64, null and unannotated left out', () => {
+    const schema = objectOf({
+      region: { type: 'string', 'x-mcp-header': 'Region' },
+      priority: { type: 'integer', 'x-mcp-header': 'Priority' },
+      debug: { type: 'boolean', 'x-mcp-header': 'Debug' },
+      greeting: { type: 'string', 'x-mcp-header': 'Greeting' },
+      padded: { type: 'string', 'x-mcp-header': 'Padded' },
+      verbose: { type: 'boolean', 'x-mcp-header': 'Verbose' },
+      query: { type: 'string' },
+    });
+    expect(
+      paramHeaders(schema, {
+        region: 'us-west1',
+        priority: 42,
+        debug: false,
+        greeting: 'Hello, 世界',
+        padded: ' x ',
+        verbose: null,
+        query: 'SELECT 1',
+      }),
+    ).toEqual({
+      'Mcp-Param-Region': 'us-west1',
+      'Mcp-Param-Priority': '42',
+      'Mcp-Param-Debug': 'false',
+      'Mcp-Param-Greeting': `=?base64?${Buffer.from('Hello, 世界').toString('base64')}?=`,
+      'Mcp-Param-Padded': `=?base64?${Buffer.from(' x ').toString('base64')}?=`,
+    });
+    expect(
+      paramHeaders(objectOf({ n: { type: 'number', 'x-mcp-header': 'N' } }), { n: 1 }),
+    ).toEqual({});
+  });
+
+  it('a call on a 2026-07-28 Streamable HTTP server carries the Mcp-Param-* headers of its arguments', async () => {
+    const heard: (string | null)[] = [];
+    const handler = createMcpHandler(
+      () => {
+        const server = new Server(
+          { name: 'headers', version: '1.0.0' },
+          { capabilities: { tools: {} } },
+        );
+        server.setRequestHandler(
+          'tools/list',
+          () =>
+            ({
+              tools: [
+                {
+                  name: 'where',
+                  inputSchema: objectOf({ region: { type: 'string', 'x-mcp-header': 'Region' } }),
+                },
+              ],
+            }) as never,
+        );
+        server.setRequestHandler('tools/call', () => ({ content: [{ type: 'text', text: 'ok' }] }));
+        return server;
+      },
+      { legacy: 'reject', responseMode: 'json' },
+    );
+    const running = await serveFetchHandler({
+      fetch: (request) => {
+        if (request.headers.get('mcp-method') === 'tools/call')
+          heard.push(request.headers.get('mcp-param-region'));
+        return handler.fetch(request);
+      },
+      close: () => handler.close(),
+    });
+    try {
+      const connections = await connectServers(
+        { mcpServers: { h: { url: running.url } } },
+        { timeoutMs: 5000 },
+      );
+      try {
+        const answer = await answerCalls(
+          {
+            role: 'model',
+            parts: [{ functionCall: { id: 'w', name: 'where', args: { region: 'eu-west4' } } }],
+          },
+          connections.toolset,
+          connections.clients,
+        );
+        expect(answer.parts[0]?.functionResponse.response).toEqual({ output: 'ok' });
+        expect(heard).toEqual(['eu-west4']);
       } finally {
         await connections.close();
       }

@@ -13,10 +13,14 @@ export interface McpRequest {
   params?: Record<string, unknown>;
 }
 
-/** The per-request options gemini-mcp-kit gives: a timeout in ms, and a signal that cancels. */
+/**
+ * The per-request options gemini-mcp-kit gives: a timeout in ms, a signal that cancels, and,
+ * for a v2 client on 2026-07-28, the request's `Mcp-Param-*` headers (v1 has no use for them).
+ */
 export interface McpRequestOptions {
   timeout?: number;
   signal?: AbortSignal;
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**

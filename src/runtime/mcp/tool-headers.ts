@@ -57,13 +57,29 @@ const MAX_DEPTH = 64;
  * ```
  */
 export function headerAnnotationFault(inputSchema: unknown): string | undefined {
+  return scanHeaders(inputSchema).fault;
+}
+
+/** One `x-mcp-header` annotation: the header's name and the property path it mirrors. */
+interface HeaderDeclaration {
+  readonly name: string;
+  readonly path: readonly string[];
+}
+
+/** Every `x-mcp-header` annotation of a schema, or why they break the rules. */
+function scanHeaders(inputSchema: unknown): {
+  fault?: string;
+  declarations: HeaderDeclaration[];
+} {
   const seen = new Map<string, string>();
+  const declarations: HeaderDeclaration[] = [];
   let nodes = 0;
   const visit = (
     node: unknown,
     at: string,
     reachable: boolean,
     depth: number,
+    path: readonly string[] = [],
   ): string | undefined => {
     if (!isJsonObject(node)) return undefined;
     nodes += 1;
@@ -86,6 +102,7 @@ export function headerAnnotationFault(inputSchema: unknown): string | undefined 
       if (other !== undefined)
         return `${at}: x-mcp-header "${name}" repeats "${other}" (case aside)`;
       seen.set(name.toLowerCase(), name);
+      declarations.push({ name, path });
     }
     const { properties } = node;
     if (isJsonObject(properties)) {
@@ -95,6 +112,7 @@ export function headerAnnotationFault(inputSchema: unknown): string | undefined 
           appendPointer(appendPointer(at, 'properties'), key),
           reachable,
           depth + 1,
+          [...path, key],
         );
         if (fault !== undefined) return fault;
       }
@@ -113,7 +131,59 @@ export function headerAnnotationFault(inputSchema: unknown): string | undefined 
     }
     return undefined;
   };
-  return visit(inputSchema, '', true, 0);
+  const fault = visit(inputSchema, '', true, 0);
+  return fault === undefined ? { declarations } : { fault, declarations: [] };
+}
+
+const BASE64_OPEN = '=?base64?';
+const BASE64_CLOSE = '?=';
+
+/** An argument as a header's text: strings as they are, booleans and safe numbers in words. */
+function headerText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+  return Number.isInteger(value) && !Number.isSafeInteger(value) ? undefined : String(value);
+}
+
+/**
+ * `text` as an HTTP field value: as it is when it is printable ASCII without surrounding
+ * space, else (or when it looks like the encoding itself) `=?base64?{UTF-8 in Base64}?=`.
+ */
+function fieldValue(text: string): string {
+  const plain =
+    text.length > 0 &&
+    text === text.trim() &&
+    !(text.startsWith(BASE64_OPEN) && text.endsWith(BASE64_CLOSE)) &&
+    /^[\t\x20-\x7e]*$/.test(text);
+  return plain
+    ? text
+    : `${BASE64_OPEN}${Buffer.from(text, 'utf8').toString('base64')}${BASE64_CLOSE}`;
+}
+
+/**
+ * The `Mcp-Param-{Name}` headers a 2026-07-28 `tools/call` over Streamable HTTP carries: one per
+ * `x-mcp-header` annotation of the tool's `inputSchema` whose argument is a string, boolean or
+ * (safe) number, encoded as SEP-2243 says; none for a tool whose annotations break the rules.
+ *
+ * @example
+ * ```ts
+ * paramHeaders({ type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } }, { region: 'eu' });
+ * // { 'Mcp-Param-Region': 'eu' }
+ * ```
+ */
+export function paramHeaders(
+  inputSchema: unknown,
+  args: Readonly<Record<string, unknown>>,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const { name, path } of scanHeaders(inputSchema).declarations) {
+    let value: unknown = args;
+    for (const key of path) value = isJsonObject(value) ? value[key] : undefined;
+    const text = value === null ? undefined : headerText(value);
+    if (text !== undefined) headers[`Mcp-Param-${name}`] = fieldValue(text);
+  }
+  return headers;
 }
 
 /**

@@ -12,6 +12,7 @@ import { type CallProgress, followProgress, progressHandler } from '../mcp/call-
 import { transportErrorSince, wasClosed } from '../mcp/client-state.js';
 import type { McpClient } from '../mcp/mcp-client.js';
 import { guardResults } from '../mcp/result-guard.js';
+import { paramHeaders } from '../mcp/tool-headers.js';
 import { checkCount, checkTimeout } from '../options.js';
 import { mapConcurrent } from './pool.js';
 import { describeCall, toolErrorFrom, violationError } from './tool-errors.js';
@@ -237,6 +238,11 @@ function executed<T>(
       ? undefined
       : followProgress(client, progressHandler(call, index, onProgress));
   const { name, arguments: args } = call;
+  // 2026-07-28 over Streamable HTTP: the arguments the tool's x-mcp-header annotations name go
+  // in Mcp-Param-* headers too (a v2 client's transport sends them; stdio has no headers).
+  const modern = (client as { getProtocolEra?: () => unknown }).getProtocolEra?.() === 'modern';
+  const headers = modern ? paramHeaders(call.tool.inputSchema, args) : {};
+  const withHeaders = Object.keys(headers).length === 0 ? {} : { headers };
   let request: Promise<unknown>;
   try {
     request = client.request(
@@ -249,8 +255,8 @@ function executed<T>(
       },
       AS_RECEIVED,
       controller === undefined
-        ? { timeout: timeoutMs }
-        : { signal: controller.signal, timeout: timeoutMs },
+        ? { timeout: timeoutMs, ...withHeaders }
+        : { signal: controller.signal, timeout: timeoutMs, ...withHeaders },
     );
   } catch (error) {
     request = Promise.reject(error);
