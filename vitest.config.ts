@@ -60,6 +60,7 @@ const INTEGRATION = [
   'test/runtime/progress.test.ts',
   'test/runtime/read-tolerance.test.ts',
   'test/runtime/resources-everything.test.ts',
+  'test/runtime/revisions.test.ts',
   'test/runtime/sampling.test.ts',
   'test/runtime/tasks-everything.test.ts',
   'test/schema/real-servers.test.ts',

@@ -253,15 +253,6 @@ async function runRow(
       env,
       2 * MINUTE,
     );
-    // The README's block for an app that holds the SDK's v2 client imports it: such an app has it.
-    const v2Client = `@modelcontextprotocol/client@${manifest.devDependencies['@modelcontextprotocol/client']}`;
-    await step(
-      `npm install --save-exact ${v2Client} (the README's v2 client block)`,
-      `npm install --save-exact ${v2Client}`,
-      app,
-      env,
-      10 * MINUTE,
-    );
 
     // Every TypeScript block of the README, compiled by the app's own tsc.
     const blocks = fencedBlocks(readme, ['ts', 'typescript']);

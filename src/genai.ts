@@ -138,6 +138,7 @@ export type {
   ServerPrompt,
   ServerSideObstacle,
   ServerSideReason,
+  ServerStatus,
   ServersConfig,
   ServerTools,
   SkillAccess,

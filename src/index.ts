@@ -132,6 +132,7 @@ export type {
   ResourceUpdate,
   ServerConnections,
   ServerPlacement,
+  ServerStatus,
   SkillCatalog,
   SkillEntry,
   SkillFile,

@@ -56,7 +56,7 @@ describe('tools', () => {
     expect(run.stderr).toBe('');
   });
 
-  it('table: one row per tool with its title, the servers, and "no warnings"', async () => {
+  it('table: one row per tool with its title, the servers, the revision each is spoken to in, and "no warnings"', async () => {
     const run = await runCli(['tools', '--format', 'table']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^NAME +SERVER +TOOL +TITLE +PARAMETERS$/m);
@@ -66,6 +66,8 @@ describe('tools', () => {
     expect(run.stdout).toContain(
       '2 tool(s) from 1 server(s): example (the bundled example server); schema mode json',
     );
+    // The example server is a 2025 one: it answers the probe with an error, then initialize.
+    expect(run.stdout).toMatch(/^revisions: example 2025-\d\d-\d\d \(legacy, stdio\)$/m);
     expect(run.stdout).toContain('no warnings');
   });
 

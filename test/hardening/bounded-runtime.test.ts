@@ -201,10 +201,13 @@ describe('issue 13: option edges are refused, typed, naming the option', () => {
     }
   });
 
-  it('connectServers refuses a bad timeoutMs or maxMessageBytes before starting anything', async () => {
+  it('connectServers refuses a bad timeoutMs, probeTimeoutMs or maxMessageBytes before starting anything', async () => {
     const config = { mcpServers: { fault: FAULT_SERVER } };
     await expect(connectDirect(config, { timeoutMs: 2 ** 31 })).rejects.toEqual(
       refused('timeoutMs'),
+    );
+    await expect(connectDirect(config, { probeTimeoutMs: 0 })).rejects.toEqual(
+      refused('probeTimeoutMs'),
     );
     await expect(connectDirect(config, { maxMessageBytes: Number.NaN })).rejects.toEqual(
       refused('maxMessageBytes'),

@@ -38,9 +38,7 @@ async function heldRoots(max: number) {
   const server = new Server({ name: 'flood', version: '1.0.0' }, { capabilities: {} });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
-  const connecting = client.connect(clientSide);
-  limitPendingRequests(client, 'mem', max);
-  await connecting;
+  await client.connect(limitPendingRequests(clientSide, 'mem', max));
   close = async () => {
     await client.close();
     await server.close();

@@ -34,7 +34,13 @@ const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json
 
 const serverUrl = process.argv[2];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, string>;
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<
+  string,
+  string
+> & {
+  /** The calls a scenario asks the client to make, with their arguments (e.g. http-custom-headers). */
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+};
 if (serverUrl === undefined) {
   console.error('usage: MCP_CONFORMANCE_SCENARIO=<name> client.ts <server-url>');
   process.exit(2);
@@ -211,7 +217,10 @@ try {
   const parts = servers.toolset.entries.map((entry) => ({
     functionCall: {
       name: entry.exposedName,
-      args: ARGUMENTS[entry.tool.name]?.(servers.toolset) ?? {},
+      args:
+        context.toolCalls?.find((call) => call.name === entry.tool.name)?.arguments ??
+        ARGUMENTS[entry.tool.name]?.(servers.toolset) ??
+        {},
     },
   }));
   if (scenario !== 'initialize' && parts.length > 0) {

@@ -5,12 +5,12 @@
  * A real SDK McpServer over stdio (through connectServers) and in memory.
  */
 import { GoogleGenAI } from '@google/genai';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolSet } from '../../src/adapter/tools/toolset-types.js';
 import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
 import { LiveToolSet, type ToolSetSource } from '../../src/runtime/mcp/live-toolset.js';
+import type { McpClient } from '../../src/runtime/mcp/mcp-client.js';
 import { genaiGenerate } from '../../src/runtime/model/generate.js';
 import { answerCalls } from '../../src/runtime/turn/answer.js';
 import type { ConversationResult } from '../../src/runtime/turn/conversation.js';
@@ -45,7 +45,7 @@ afterEach(async () => {
 
 async function play(
   toolset: ToolSet | (() => ToolSet) | ToolSetSource,
-  clients: ReadonlyMap<string, Client>,
+  clients: ReadonlyMap<string, McpClient>,
   options: { toolsRefreshTimeoutMs?: number } = {},
 ): Promise<{ declared: string[][]; bodies: Body[]; result: ConversationResult }> {
   fake = await startFakeGemini(UNLOCK_SCRIPT);

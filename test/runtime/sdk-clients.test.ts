@@ -6,7 +6,6 @@
  * negotiates with `server/discover`).
  */
 
-import { createServer } from 'node:http';
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as InMemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -25,6 +24,7 @@ import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
 import type { McpClientWithHandlers } from '../../src/runtime/mcp/mcp-client.js';
 import { answerCalls } from '../../src/runtime/turn/answer.js';
 import { executeToolCalls } from '../../src/runtime/turn/execute.js';
+import { startModernHttpServer } from '../support/modern-unlock-server.js';
 
 /** What the server's `ask` tool hears back from the client's sampling. */
 const SAMPLED = 'sampled by the scripted model';
@@ -161,41 +161,30 @@ describe('issue 32 item 8: either SDK client crosses the API', () => {
   }
 });
 
-/** A 2026-07-28-only server of the v2 SDK (`legacy: 'reject'`) on a loopback port. */
-async function modernOnlyServer() {
-  const handler = createMcpHandler(() => v2Server(), { legacy: 'reject' });
-  const http = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const response = await handler.fetch(
-      new Request(`http://127.0.0.1${req.url}`, {
-        method: req.method ?? 'GET',
-        headers: req.headers as Record<string, string>,
-        ...(req.method === 'GET' ? {} : { body: Buffer.concat(chunks) }),
-      }),
-    );
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/mcp`, close: () => http.close() };
-}
-
-describe('issue 32: a 2026-07-28-only server, before connectServers negotiates', () => {
-  it("its refusal of initialize is reported with its own reason first, the failed SSE fallback after (it read 'HTTP 405: SSE error' alone)", async () => {
-    const server = await modernOnlyServer();
+describe('issue 32 item 1: connectServers negotiates', () => {
+  it('a 2026-07-28-only server (it refuses initialize) is reached with server/discover and spoken to on 2026-07-28 (it read "HTTP 405: SSE error")', async () => {
+    const server = await startModernHttpServer();
     try {
-      const failure = await connectServers(
+      const connections = await connectServers(
         { mcpServers: { modern: { url: server.url } } },
         { timeoutMs: 5_000 },
-      ).catch((error: unknown) => error as Error);
-      expect(failure).toBeInstanceOf(Error);
-      expect((failure as Error).message).toMatch(
-        /\(Streamable HTTP, SSE on 4xx\): initialize refused over Streamable HTTP \(HTTP 4\d\d: .+\); then SSE: .*405/,
       );
+      try {
+        expect(connections.status.get('modern')).toEqual({
+          protocolVersion: '2026-07-28',
+          era: 'modern',
+          transport: 'streamable-http',
+        });
+        expect(server.methods).not.toContain('initialize');
+        expect(connections.toolset.entries.map((e) => e.exposedName).sort()).toEqual([
+          'echo',
+          'unlock',
+        ]);
+      } finally {
+        await connections.close();
+      }
     } finally {
-      server.close();
+      await server.close();
     }
   });
 });

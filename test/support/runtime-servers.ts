@@ -7,7 +7,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, expect } from 'vitest';
@@ -24,6 +23,7 @@ import {
   type ServerConnections,
 } from '../../src/runtime/mcp/connect.js';
 import { listAllTools } from '../../src/runtime/mcp/list-tools.js';
+import type { McpClient } from '../../src/runtime/mcp/mcp-client.js';
 import { createFaultHandler } from './fault-server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -96,8 +96,8 @@ export async function inMemoryFaultClient(): Promise<Client> {
 }
 
 /** The pid of a client's stdio child process (null once the transport is gone). */
-export function pidOf(client: Client): number | null {
-  return (client.transport as StdioClientTransport | undefined)?.pid ?? null;
+export function pidOf(client: McpClient): number | null {
+  return (client.transport as { pid?: number | null } | undefined)?.pid ?? null;
 }
 
 /** Whether a process with this pid still exists. */

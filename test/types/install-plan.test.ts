@@ -49,8 +49,12 @@ describe("issue 33: the README's Install section", () => {
   });
 
   it('issue 33: a package line that leaves out a peer is refused, naming it', () => {
-    const line = 'npm install gemini-mcp-kit @google/genai @modelcontextprotocol/sdk';
-    const without = README.replace(line, 'npm install gemini-mcp-kit @google/genai');
+    const line =
+      'npm install gemini-mcp-kit @google/genai @modelcontextprotocol/client @modelcontextprotocol/sdk';
+    const without = README.replace(
+      line,
+      'npm install gemini-mcp-kit @google/genai @modelcontextprotocol/client',
+    );
     expect(without).not.toBe(README);
     expect(() => packageInstallLine(without, manifest)).toThrow(
       /does not install @modelcontextprotocol\/sdk/,

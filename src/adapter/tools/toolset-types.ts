@@ -68,6 +68,11 @@ export type ToolSetWarningCode =
   | 'TOOL_NOVELTY'
   /** A server lists one tool name more than once; every copy is left out. */
   | 'TOOL_DUPLICATE'
+  /**
+   * A tool's `x-mcp-header` annotations break MCP 2026-07-28's rules (SEP-2243) on a Streamable
+   * HTTP connection of that revision: it is left out; `data.reason` says why.
+   */
+  | 'TOOL_HEADER_INVALID'
   /** A tool is exposed under a name other than its own. */
   | 'TOOL_RENAMED'
   /**

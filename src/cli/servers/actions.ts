@@ -16,6 +16,7 @@ import type { ReadNotice } from '../../generated/guards-common.js';
 import type { Content, GenerateContentResponse, McpTool } from '../../generated/types.js';
 import { FileRefusal, readRegularFile } from '../../json/regular-file.js';
 import { utf8ByteLength as utf8Bytes } from '../../json/utf8.js';
+import type { ServerStatus } from '../../runtime/mcp/connect.js';
 import type { SamplingOptions } from '../../runtime/mcp/features/sampling.js';
 import type { ServerPlacement } from '../../runtime/mcp/server-side.js';
 import { type GenAiClient, genaiGenerate } from '../../runtime/model/generate.js';
@@ -179,6 +180,18 @@ function placementLines(placements: readonly ServerPlacement[]): string[] {
   });
 }
 
+/**
+ * The revision each server is spoken to in, one line: `revisions: docs 2026-07-28 (modern,
+ * streamable-http), fs 2025-11-25 (legacy, stdio)`, escaped like every server string.
+ */
+function revisionsLine(status: ReadonlyMap<string, ServerStatus>): string {
+  const each = [...status].map(
+    ([serverId, { protocolVersion, era, transport }]) =>
+      `${terminalSafe(serverId)} ${terminalSafe(protocolVersion)} (${era}, ${transport})`,
+  );
+  return each.length === 0 ? '' : `revisions: ${each.join(', ')}\n`;
+}
+
 /** `gemini-mcp-kit tools`. */
 export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
   const flags = { ...flagsOf(opts), ...(opts.runOn === undefined ? {} : { runOn: opts.runOn }) };
@@ -220,6 +233,7 @@ export async function runTools(io: CliIo, opts: ToolsOpts): Promise<void> {
       io.stdout.write(
         `${connections.toolset.entries.length} tool(s) from ${servers.length} server(s): ${servers.map((id) => terminalSafe(id)).join(', ')}${from}; schema mode ${opts.schemaMode}\n`,
       );
+      io.stdout.write(revisionsLine(connections.status));
       if (placed.length > 0)
         io.stdout.write(`where they run:\n${placed.map((l) => `  ${l}\n`).join('')}`);
       io.stdout.write(

@@ -3,11 +3,7 @@
  * set over all of them, rebuilt whenever a server says its tools changed.
  */
 
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  PromptListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Client, Transport } from '@modelcontextprotocol/client';
 import type { PromptWarning } from '../../adapter/prompts/contents.js';
 import type { ResponseInput, SchemaMode } from '../../adapter/shapes.js';
 import type {
@@ -20,7 +16,7 @@ import { GeminiMcpError } from '../../errors.js';
 import type { Content, GenerateContentResponse, McpServer } from '../../generated/types.js';
 import { checkCount, checkTimeout } from '../options.js';
 import { packageVersion } from '../version.js';
-import { withAuthorization } from './auth/pending.js';
+import { AuthorizationPending, withAuthorization } from './auth/pending.js';
 import { closeClient, markTrusted, watchClient } from './client-state.js';
 import { loadServers } from './config/index.js';
 import type {
@@ -39,7 +35,7 @@ import {
   type ServerInstructions,
   serverInstructions,
 } from './instructions.js';
-import { listAllTools } from './list-tools.js';
+import { listToolsFresh } from './list-tools.js';
 import {
   LiveToolSet,
   type ToolSetSource,
@@ -55,9 +51,11 @@ import {
   type ServerPromptList,
 } from './prompts.js';
 import { openResourceCatalog, type ResourceCatalog } from './resources/catalog.js';
+import { guardResults } from './result-guard.js';
 import { limitPendingRequests } from './server-request-limits.js';
 import { placeServers, type ServerPlacement } from './server-side.js';
 import { openSkillCatalog, type SkillCatalog } from './skills/catalog.js';
+import { withValidHeaders } from './tool-headers.js';
 import {
   createTransport,
   describeStartFailure,
@@ -108,6 +106,17 @@ export interface ConnectOptions<
    * {@link connectServers} rejects with `signal.reason` once they are. No effect once it resolved.
    */
   signal?: AbortSignal;
+  /**
+   * How long a stdio server has to answer the `server/discover` probe (the 2026-07-28
+   * revision's first request) before it is taken as a legacy server and asked `initialize` on
+   * the same process; within `timeoutMs`. A server of the 2025 revision answers the probe with
+   * an error at once; one that ignores it costs this long; one that exits on it is started
+   * again and asked `initialize` alone. An HTTP server has `timeoutMs` for the probe: silence
+   * there is an outage, not a legacy server.
+   *
+   * @defaultValue 5000
+   */
+  probeTimeoutMs?: number;
   /** How this client introduces itself to servers; default `gemini-mcp-kit` and its version. */
   clientInfo?: { name: string; version: string };
   /** How a configuration file or object is read (format, `${workspaceFolder}`, environment). */
@@ -130,17 +139,40 @@ export interface ConnectOptions<
   runOn?: RunOn;
 }
 
+/** How one server is spoken to, as connecting found it. */
+export interface ServerStatus {
+  /** The protocol revision negotiated, e.g. `'2026-07-28'` or `'2025-11-25'`. */
+  readonly protocolVersion: string;
+  /**
+   * `'modern'`: 2026-07-28 or later, found by `server/discover` (no handshake, per-request
+   * metadata, list changes over `subscriptions/listen`); `'legacy'`: the 2025 `initialize`
+   * handshake, the server having given no modern answer to the probe.
+   */
+  readonly era: 'modern' | 'legacy';
+  /** The transport in use: an `http` entry with `sseFallback` that fell back reads `'sse'`. */
+  readonly transport: 'stdio' | 'streamable-http' | 'sse';
+}
+
 /**
  * Live connections to every configured server and the tool set over them. As a
  * {@link ToolSetSource} it goes to `runConversation` as `toolset`, which then waits for a
  * refresh a tool call started before the next request.
  */
 export interface ServerConnections extends ToolSetSource {
-  /** A connected SDK client per server id, in configuration order. */
+  /** A connected client (`@modelcontextprotocol/client`'s `Client`) per server id, in configuration order. */
   readonly clients: ReadonlyMap<string, Client>;
+  /**
+   * Per server id, in configuration order: the revision each server is spoken to in (every
+   * server gets the newest it speaks: `server/discover` first, the 2025 handshake as the
+   * fallback) and over which transport.
+   */
+  readonly status: ReadonlyMap<string, ServerStatus>;
   /** The current tool set over every server (replaced when a server's tools change). */
   readonly toolset: ToolSet;
-  /** The current tool set's warnings (renames, tools left out, ...). */
+  /**
+   * The current tool set's warnings (renames, tools left out, ...), and the tools of 2026-07-28
+   * Streamable HTTP servers left out for their `x-mcp-header` annotations (`TOOL_HEADER_INVALID`).
+   */
   readonly warnings: readonly ToolSetWarning[];
   /**
    * What reading the configuration found: unknown keys (with a did-you-mean), keys that are
@@ -188,7 +220,13 @@ export interface ServerConnections extends ToolSetSource {
    * id. Listing reads no file of a skill: load one with `loadSkill` (`gemini-mcp-kit/features`).
    */
   readonly skills: SkillCatalog;
-  /** Lists one server's tools again (every server's when `serverId` is omitted) and rebuilds the set. */
+  /**
+   * Lists one server's tools again (every server's when `serverId` is omitted) and rebuilds the
+   * set. A list its server said stays fresh (`ttlMs` of MCP 2026-07-28, capped at a day) is kept
+   * until then, and re-read on the first call after; a server without `ttlMs` is re-read every
+   * time. `tools/list_changed` re-reads at once, fresh or not. A cached list belongs to this
+   * connection alone (its authorization): never shared, whatever its `cacheScope`.
+   */
   refreshTools(serverId?: string): Promise<void>;
   /** Calls `listener` after each refresh that `notifications/tools/list_changed` triggers; returns an unsubscribe. */
   onToolsChanged(listener: (change: ToolsChange) => void): () => void;
@@ -217,6 +255,8 @@ export interface ServerConnections extends ToolSetSource {
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 const DEFAULT_MAX_PENDING_SERVER_REQUESTS = 64;
+
+const DEFAULT_PROBE_TIMEOUT_MS = 5000;
 
 /** Both filters: names both include lists allow (either, when one is absent), and either exclude list. */
 function bothFilters(a: ToolFilter, b: ToolFilter): ToolFilter {
@@ -253,9 +293,55 @@ function defaultClientInfo(): { name: string; version: string } {
 interface OpenServer {
   entry: ServerEntry;
   client: Client;
+  status: ServerStatus;
   tools: unknown[];
   prompts: ServerPromptList;
+  /** How long `tools` stays fresh (ms, from the server's `ttlMs`; 0: re-read whenever asked). */
+  ttlMs: number;
   roots: ServerRoots | undefined;
+}
+
+/**
+ * A stdio server closed the connection before it was spoken to, the probe having gone first: a
+ * legacy server built on an SDK that exits on any request before `initialize` (seen as the
+ * probe's closed connection, or, when the probe timed out first, as `initialize`'s).
+ */
+class ClosedOnProbe extends Error {
+  constructor(readonly failure: unknown) {
+    super('the server closed the connection on the server/discover probe', { cause: failure });
+  }
+}
+
+/** Whether a failure to connect is a closed connection (either SDK error code). */
+function closedConnection(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    code === 'CONNECTION_CLOSED' ||
+    (code === 'ERA_NEGOTIATION_FAILED' &&
+      typeof message === 'string' &&
+      message.includes('connection closed during the server/discover probe'))
+  );
+}
+
+/**
+ * What our own fetch threw (an authorization refused or waiting for the browser), when the SDK
+ * wrapped it (the `server/discover` probe reports a failed send as a failed negotiation whose
+ * cause it is); otherwise the error itself.
+ */
+function ownFailure(error: unknown): unknown {
+  let at: unknown = error;
+  for (let depth = 0; depth < 3 && at instanceof Error; depth++) {
+    if (at instanceof GeminiMcpError || at instanceof AuthorizationPending) return at;
+    at = at.cause;
+  }
+  return error;
+}
+
+/** The transport a connected server is reached over, as {@link ServerStatus} names it. */
+function transportKind(entry: ServerEntry, transport: Transport): ServerStatus['transport'] {
+  if (entry.transport === 'stdio') return 'stdio';
+  if (entry.transport === 'sse') return 'sse';
+  return (transport as { fellBack?: boolean }).fellBack === true ? 'sse' : 'streamable-http';
 }
 
 /** The options the opening of one server reads, and the features each client gets. */
@@ -264,54 +350,101 @@ interface OpenOptions extends Omit<ConnectOptions, 'sampling'> {
   featuresOf(serverId: string): ServerFeatures;
 }
 
-async function openOnce(entry: ServerEntry, options: OpenOptions): Promise<OpenServer> {
+/** How {@link openOnce} connects: `'legacy'` skips the probe (the server exited on it before). */
+type Verdict = 'negotiate' | 'legacy';
+
+async function openOnce(
+  entry: ServerEntry,
+  options: OpenOptions,
+  verdict: Verdict,
+): Promise<OpenServer> {
   const { signal } = options;
   const timeout = entry.timeoutMs ?? options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   // Made before anything starts (Client.connect starts it): its module may load first.
   const transport = await createTransport(entry, options, timeout);
   // The SDK's client (with its protocol layer and ajv build) loads with the first connection.
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { Client } = await import('@modelcontextprotocol/client');
   signal?.throwIfAborted();
-  const client = new Client(options.clientInfo ?? defaultClientInfo());
+  const probeTimeout =
+    entry.transport === 'stdio'
+      ? Math.min(timeout, options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS)
+      : timeout;
+  const client = new Client(options.clientInfo ?? defaultClientInfo(), {
+    versionNegotiation: { mode: 'auto', probe: { timeoutMs: probeTimeout } },
+    // On 2026-07-28 list changes arrive only over `subscriptions/listen`, which this opens;
+    // they are heard by the handler connectServers sets (on both revisions), not here.
+    listChanged: { tools: { autoRefresh: false, onChanged: () => undefined } },
+  });
   watchClient(client);
   if (entry.trust === true) markTrusted(client);
   const { features, roots } = options.featuresOf(entry.serverId);
   equipClient(client, entry.serverId, features);
   // Cancelling closes the client at once (ending a stdio server's process group): whatever the
-  // connection waits for (a start, the handshake, a page of tools) fails with it.
+  // connection waits for (a start, the probe, the handshake, a page of tools) fails with it.
   let closing: Promise<void> | undefined;
+  // The transport is closed too: during the probe the client does not hold it yet.
   const cancel = (): void => {
-    closing ??= closeClient(client);
+    closing ??= Promise.allSettled([closeClient(client), transport.close()]).then(() => undefined);
   };
   signal?.addEventListener('abort', cancel, { once: true });
   try {
     const cancellable = signal === undefined ? {} : { signal };
-    const connecting = client.connect(transport, { timeout, ...cancellable });
-    // The SDK attached its handler to the transport before the handshake: capped from the first.
-    limitPendingRequests(
-      client,
+    // Capped from the first message the server sends, the probe's answer included.
+    const limited = limitPendingRequests(
+      transport,
       entry.serverId,
       options.maxPendingServerRequests ?? DEFAULT_MAX_PENDING_SERVER_REQUESTS,
     );
-    await connecting;
-    const tools = await listAllTools(client, { timeoutMs: timeout, ...cancellable });
+    await client
+      .connect(limited, {
+        timeout,
+        ...cancellable,
+        ...(verdict === 'legacy' ? { prior: { kind: 'legacy' } } : {}),
+      })
+      .catch((error: unknown) => {
+        const retried = entry.transport === 'stdio' && verdict === 'negotiate';
+        throw retried && closedConnection(error) ? new ClosedOnProbe(error) : error;
+      });
+    // Results read as gemini-mcp-kit reads them from the first listing on (see guardResults).
+    guardResults(client);
+    const status: ServerStatus = {
+      protocolVersion: client.getNegotiatedProtocolVersion() ?? '',
+      era: client.getProtocolEra() === 'modern' ? 'modern' : 'legacy',
+      transport: transportKind(entry, transport),
+    };
+    const { tools, ttlMs } = await listToolsFresh(client, { timeoutMs: timeout, ...cancellable });
     const prompts = await listPromptsOrWarn(client, entry.serverId, {
       timeoutMs: timeout,
       ...cancellable,
     });
-    return { entry, client, roots, tools, prompts };
+    return { entry, client, status, roots, tools, ttlMs, prompts };
   } catch (error) {
     cancel();
     await closing;
-    throw signal?.aborted ? signal.reason : error;
+    throw signal?.aborted ? signal.reason : ownFailure(error);
   } finally {
     signal?.removeEventListener('abort', cancel);
   }
 }
 
-/** Opens one server; an authorization that needs the browser is waited for, then it connects again. */
+/**
+ * Opens one server; an authorization that needs the browser is waited for, then it connects
+ * again. A stdio server that exits on the `server/discover` probe is started again and asked
+ * `initialize` alone.
+ */
 function openServer(entry: ServerEntry, options: OpenOptions): Promise<OpenServer> {
-  return withAuthorization(() => openOnce(entry, options), options.signal);
+  return withAuthorization(
+    () =>
+      openOnce(entry, options, 'negotiate').catch((error: unknown) => {
+        if (!(error instanceof ClosedOnProbe)) throw error;
+        options.signal?.throwIfAborted();
+        return openOnce(entry, options, 'legacy').catch((again: unknown) => {
+          // Closed again without a probe: the first failure is the server's own.
+          throw closedConnection(again) ? error.failure : again;
+        });
+      }),
+    options.signal,
+  );
 }
 
 async function openAll(entries: ServerEntry[], options: OpenOptions): Promise<OpenServer[]> {
@@ -382,6 +515,7 @@ export async function connectServers<
   options: ConnectOptions<R, M> = {},
 ): Promise<ServerConnections> {
   checkTimeout('timeoutMs', options.timeoutMs);
+  checkTimeout('probeTimeoutMs', options.probeTimeoutMs);
   checkCount('maxMessageBytes', options.maxMessageBytes);
   checkCount('maxPendingServerRequests', options.maxPendingServerRequests);
   // The features' modules load only when a capability or sampling is configured.
@@ -427,17 +561,33 @@ export async function connectServers<
     },
   });
   const clients = new Map(opened.map(({ entry, client }) => [entry.serverId, client]));
+  const status = new Map(opened.map(({ entry, status }) => [entry.serverId, status]));
   const roots = new Map(
     opened.flatMap(({ entry, client, roots }) =>
       roots === undefined ? [] : [[entry.serverId, { roots, client }] as const],
     ),
   );
+  // A 2026-07-28 Streamable HTTP connection mirrors arguments into headers (x-mcp-header): a
+  // tool whose annotations break the rules is left out, with a warning, on every listing.
+  const headerWarnings = new Map<string, readonly ToolSetWarning[]>();
+  const withHeadersChecked = (serverId: string, tools: unknown[]): unknown[] => {
+    const { era, transport } = status.get(serverId) ?? {};
+    if (era !== 'modern' || transport !== 'streamable-http') return tools;
+    const { kept, warnings } = withValidHeaders(serverId, tools);
+    headerWarnings.set(serverId, warnings);
+    return kept;
+  };
   let live: LiveToolSet;
   let resources: Awaited<ReturnType<typeof openResourceCatalog>>;
   let skills: SkillCatalog;
   try {
     live = new LiveToolSet(
-      new Map(opened.map(({ entry, tools }) => [entry.serverId, tools])),
+      new Map(
+        opened.map(({ entry, tools }) => [
+          entry.serverId,
+          withHeadersChecked(entry.serverId, tools),
+        ]),
+      ),
       withEntryFilters(entries, options.toolSet),
     );
     resources = await openResourceCatalog(clients, {
@@ -456,15 +606,26 @@ export async function connectServers<
     throw error;
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const fetchTools = (client: Client) => () => listAllTools(client, { timeoutMs });
+  // Until when (performance.now()) each server's list is fresh: this connection's own, so a
+  // cached list is never shared with another authorization, whatever its cacheScope.
+  const freshUntil = new Map(
+    opened.map(({ entry, ttlMs }) => [entry.serverId, performance.now() + ttlMs]),
+  );
+  const fetchTools = (serverId: string, client: Client) => async () => {
+    const listed = await listToolsFresh(client, { timeoutMs });
+    freshUntil.set(serverId, performance.now() + listed.ttlMs);
+    return withHeadersChecked(serverId, listed.tools);
+  };
   const prompts = new LivePrompts(new Map(opened.map((o) => [o.entry.serverId, o.prompts])));
   const fetchPrompts = (id: string, client: Client) => () =>
     listAllPrompts(client, id, { timeoutMs });
   for (const [serverId, client] of clients) {
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
-      live.replaceAndNotify(serverId, fetchTools(client)),
+    // By method name: heard on the 2025 connection itself and on 2026-07-28's subscription.
+    // A change makes a list stale at once, whatever its ttlMs.
+    client.setNotificationHandler('notifications/tools/list_changed', () =>
+      live.replaceAndNotify(serverId, fetchTools(serverId, client)),
     );
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
+    client.setNotificationHandler('notifications/prompts/list_changed', () =>
       prompts.refreshNotified(serverId, fetchPrompts(serverId, client)),
     );
   }
@@ -476,11 +637,12 @@ export async function connectServers<
 
   return {
     clients,
+    status,
     get toolset() {
       return live.toolset;
     },
     get warnings() {
-      return live.warnings;
+      return [...live.warnings, ...[...headerWarnings.values()].flat()];
     },
     configWarnings,
     mcpServers: placed.mcpServers,
@@ -520,7 +682,8 @@ export async function connectServers<
           if (client === undefined) {
             throw new GeminiMcpError('INVALID_INPUT', `no server "${id}" is connected`);
           }
-          return live.replace(id, fetchTools(client));
+          if ((freshUntil.get(id) ?? 0) > performance.now()) return undefined;
+          return live.replace(id, fetchTools(id, client));
         }),
       );
     },

@@ -14,15 +14,17 @@ export interface McpRequest {
 }
 
 /**
- * The per-request options gemini-mcp-kit gives: a timeout in ms, a signal that cancels, and
+ * The per-request options gemini-mcp-kit gives: a timeout in ms, a signal that cancels,
  * (for a client whose input requests gemini-mcp-kit answers) `allowInputRequired`, which asks
  * the v2 SDK to hand a multi round-trip request's `input_required` result back (the v1 SDK
- * never receives one).
+ * never receives one), and, for a v2 client on 2026-07-28, the request's `Mcp-Param-*`
+ * headers (v1 has no use for them).
  */
 export interface McpRequestOptions {
   timeout?: number;
   signal?: AbortSignal;
   allowInputRequired?: boolean;
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -6,7 +6,7 @@
  * recognises, so the call ends as `INVALID_RESULT` within milliseconds.
  */
 
-import { McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '../../json/object.js';
 import { appendPointer } from '../../json/pointer.js';
 import type { McpClient, McpTransport } from './mcp-client.js';
@@ -76,8 +76,10 @@ export function standIn(message: unknown): unknown {
 
 /**
  * Makes `client` answer a response whose result the SDK would drop as an error at once
- * (idempotent; a client reconnected on a new transport is guarded again by the next call). Call
- * it after `client.connect`: it wraps the handler the SDK installed on the transport.
+ * (idempotent; a client reconnected on a new transport is guarded again by the next call), and,
+ * on a 2026-07-28 connection, read a result without `resultType` as a complete one (as the
+ * revision says; the v2 SDK would refuse it). Call it after `client.connect`: it wraps the
+ * handler the SDK installed on the transport.
  *
  * @example
  * ```ts
@@ -91,7 +93,23 @@ export function guardResults(client: McpClient): void {
   guarded.add(transport);
   const receiver = receiverOf(transport);
   const deliver = receiver.onmessage;
-  receiver.onmessage = (message, extra) => deliver?.(standIn(message), extra);
+  const modern = (client as { getProtocolEra?: () => unknown }).getProtocolEra?.() === 'modern';
+  receiver.onmessage = (message, extra) => {
+    const checked = standIn(message);
+    deliver?.(modern ? completeByDefault(checked) : checked, extra);
+  };
+}
+
+/**
+ * A 2026-07-28 response whose result names no `resultType`, with `resultType: 'complete'`: the
+ * revision says a client assumes a complete result then, where the v2 SDK refuses it.
+ */
+function completeByDefault(message: unknown): unknown {
+  if (!isJsonObject(message) || 'method' in message || !isJsonObject(message.result)) {
+    return message;
+  }
+  if (Object.hasOwn(message.result, 'resultType')) return message;
+  return { ...message, result: { ...message.result, resultType: 'complete' } };
 }
 
 /** The handler a transport delivers its messages to, as either SDK installs it. */
@@ -115,7 +133,8 @@ export function receiverOf(transport: McpTransport): { onmessage?: MessageHandle
  * ```
  */
 export function refusedResult(error: unknown): ResultRefusal | undefined {
-  if (!(error instanceof McpError) || !isJsonObject(error.data) || !standIns.has(error.data))
-    return undefined;
-  return error.data as unknown as ResultRefusal;
+  // Either SDK's JSON-RPC error (v1 `McpError`, v2 `ProtocolError`) carries the stand-in's data.
+  const data = error instanceof Error ? (error as { data?: unknown }).data : undefined;
+  if (!isJsonObject(data) || !standIns.has(data)) return undefined;
+  return data as unknown as ResultRefusal;
 }

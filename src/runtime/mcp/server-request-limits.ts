@@ -3,9 +3,12 @@
  * how many a server may send per rolling minute, how many may wait for their answers at once,
  * and the JSON-RPC error code of a request refused over either.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  JSONRPCMessage,
+  MessageExtraInfo,
+  Transport,
+  TransportSendOptions,
+} from '@modelcontextprotocol/client';
 import { isJsonObject } from '../../json/object.js';
 
 /** The JSON-RPC error code of a server's request refused over a limit (a server error code of JSON-RPC's range). */
@@ -37,8 +40,6 @@ export function rateWindow(perMinute: number): () => boolean {
 /** A request id as JSON-RPC has it. */
 type RequestId = string | number;
 
-const limited = new WeakSet<Transport>();
-
 /** The id of a request (`method` and `id`), or undefined for any other message. */
 function requestId(message: unknown): RequestId | undefined {
   if (!isJsonObject(message) || typeof message.method !== 'string') return undefined;
@@ -61,69 +62,125 @@ function cancelledId(message: unknown): RequestId | undefined {
 }
 
 /**
- * Caps the requests `client`'s server may have waiting for an answer at once (sampling,
- * elicitation, roots, pings: every request a server makes of a client). A request is waiting
- * from its arrival until its answer is written out (`transport.send` resolved: over stdio, once
- * the pipe took it), or until the server cancels it. Past `maxPending`, a request is answered at
- * once with JSON-RPC error {@link OVER_LIMIT} and never reaches its handler, so a server that
- * floods requests while it stops reading costs the client at most `maxPending` answers held,
- * not one per request. Call it right after `client.connect` is called (the SDK attaches its
- * handler to the transport before the handshake) or after it resolves; idempotent.
- *
- * @example
- * ```ts
- * const connecting = client.connect(transport);
- * limitPendingRequests(client, 'docs', 64);
- * await connecting;
- * ```
+ * A transport whose server may have at most `maxPending` requests waiting for this client's
+ * answer at once: the transport the client connects to, in front of the one that reaches the
+ * server. It shows what the client's SDK reads of the transport beneath (`stderr` and `pid` of a
+ * stdio one, the session id, whether requests have their own stream) and passes the rest on.
  */
-export function limitPendingRequests(client: Client, serverId: string, maxPending: number): void {
-  const transport = client.transport;
-  if (transport === undefined || limited.has(transport)) return;
-  limited.add(transport);
+class PendingRequestLimit implements Transport {
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: Transport['onmessage'];
   /** Waiting requests by id (a count: a server may reuse an id). */
-  const waiting = new Map<RequestId, number>();
-  let count = 0;
-  const release = (id: RequestId): void => {
-    const n = waiting.get(id);
-    if (n === undefined) return;
-    if (n > 1) waiting.set(id, n - 1);
-    else waiting.delete(id);
-    count -= 1;
-  };
-  const send = transport.send.bind(transport);
-  transport.send = async (message, options) => {
-    const id = answeredId(message);
-    if (id === undefined || !waiting.has(id)) return send(message, options);
-    try {
-      await send(message, options);
-    } finally {
-      release(id);
+  readonly #waiting = new Map<RequestId, number>();
+  #count = 0;
+
+  constructor(
+    readonly inner: Transport,
+    readonly serverId: string,
+    readonly maxPending: number,
+  ) {
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+    inner.onmessage = (message, extra) => this.#receive(message, extra);
+    // A stdio transport's `stderr` and `pid` (how the SDK tells stdio from HTTP), only where
+    // the transport beneath has them.
+    for (const key of ['stderr', 'pid'] as const) {
+      if (!(key in inner)) continue;
+      Object.defineProperty(this, key, {
+        get: () => (inner as unknown as Record<typeof key, unknown>)[key],
+        enumerable: true,
+      });
     }
-  };
-  const deliver = transport.onmessage;
-  transport.onmessage = (message, extra) => {
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  get hasPerRequestStream(): boolean {
+    return this.inner.hasPerRequestStream === true;
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.inner.setSupportedProtocolVersions?.(versions);
+  }
+
+  #release(id: RequestId): void {
+    const n = this.#waiting.get(id);
+    if (n === undefined) return;
+    if (n > 1) this.#waiting.set(id, n - 1);
+    else this.#waiting.delete(id);
+    this.#count -= 1;
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const id = answeredId(message);
+    if (id === undefined || !this.#waiting.has(id)) return this.inner.send(message, options);
+    try {
+      await this.inner.send(message, options);
+    } finally {
+      this.#release(id);
+    }
+  }
+
+  #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     const id = requestId(message);
     if (id !== undefined) {
-      if (count >= maxPending) {
+      if (this.#count >= this.maxPending) {
         const refusal: JSONRPCMessage = {
           jsonrpc: '2.0',
           id,
           error: {
             code: OVER_LIMIT,
-            message: `too many requests waiting for an answer: at most ${maxPending} from server "${serverId}"`,
+            message: `too many requests waiting for an answer: at most ${this.maxPending} from server "${this.serverId}"`,
             data: { limit: 'maxPendingServerRequests' },
           },
         };
-        send(refusal).catch(() => undefined);
+        this.inner.send(refusal).catch(() => undefined);
         return;
       }
-      count += 1;
-      waiting.set(id, (waiting.get(id) ?? 0) + 1);
+      this.#count += 1;
+      this.#waiting.set(id, (this.#waiting.get(id) ?? 0) + 1);
     } else {
       const cancelled = cancelledId(message);
-      if (cancelled !== undefined) release(cancelled);
+      if (cancelled !== undefined) this.#release(cancelled);
     }
-    deliver?.(message, extra);
-  };
+    this.onmessage?.(message, extra);
+  }
+}
+
+/**
+ * Caps the requests the server behind `transport` may have waiting for an answer at once
+ * (sampling, elicitation, roots, pings: every request a server makes of a client). A request is
+ * waiting from its arrival until its answer is written out (`transport.send` resolved: over
+ * stdio, once the pipe took it), or until the server cancels it. Past `maxPending`, a request
+ * is answered at once with JSON-RPC error {@link OVER_LIMIT} and never reaches its handler, so
+ * a server that floods requests while it stops reading costs the client at most `maxPending`
+ * answers held, not one per request. Returns the transport to connect the client to (before
+ * it connects: the cap holds from the first message, the version probe's included).
+ *
+ * @example
+ * ```ts
+ * await client.connect(limitPendingRequests(transport, 'docs', 64));
+ * ```
+ */
+export function limitPendingRequests(
+  transport: Transport,
+  serverId: string,
+  maxPending: number,
+): Transport {
+  return new PendingRequestLimit(transport, serverId, maxPending);
 }

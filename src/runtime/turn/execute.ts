@@ -25,6 +25,7 @@ import {
 import type { McpClient, McpRequestOptions } from '../mcp/mcp-client.js';
 import { guardResults } from '../mcp/result-guard.js';
 import { followTasks, taskHandleOf, taskParams } from '../mcp/tasks.js';
+import { paramHeaders } from '../mcp/tool-headers.js';
 import { checkCount, checkTimeout } from '../options.js';
 import { type ApprovalOptions, approveCall } from './approval.js';
 import { mapConcurrent } from './pool.js';
@@ -303,6 +304,11 @@ function executed<T>(
       ? { timeout: timeoutMs }
       : { signal: controller.signal, timeout: timeoutMs };
   if (answersInputRequests(client)) requestOptions.allowInputRequired = true;
+  // 2026-07-28 over Streamable HTTP: the arguments the tool's x-mcp-header annotations name go
+  // in Mcp-Param-* headers too (a v2 client's transport sends them; stdio has no headers).
+  const modern = (client as { getProtocolEra?: () => unknown }).getProtocolEra?.() === 'modern';
+  const headers = modern ? paramHeaders(call.tool.inputSchema, args) : {};
+  if (Object.keys(headers).length > 0) requestOptions.headers = headers;
   let sent: Promise<unknown>;
   try {
     sent = client.request(request, AS_RECEIVED, requestOptions);

@@ -2,7 +2,6 @@
  * The roots capability: the `file://` directories and files a client tells a server it may work
  * on, answered to `roots/list`, and `notifications/roots/list_changed` when they change.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { GeminiMcpError } from '../../../errors.js';
 import { isJsonObject } from '../../../json/object.js';
@@ -48,6 +47,13 @@ export function checkRoots(roots: unknown, option = 'roots'): ClientRoot[] {
   });
 }
 
+/** What a client needs to tell its server that the roots changed (either SDK's `Client`). */
+interface RootsClient {
+  sendRootsListChanged(): Promise<void>;
+  /** v2's: `'modern'` on 2026-07-28. */
+  getProtocolEra?(): string | undefined;
+}
+
 /** One server's roots: the feature that declares and lists them, and their replacement. */
 export class ServerRoots {
   private roots: readonly ClientRoot[];
@@ -66,9 +72,14 @@ export class ServerRoots {
       })),
   };
 
-  /** Replaces the list (checked by {@link checkRoots}) and tells the server it changed. */
-  async replace(roots: readonly ClientRoot[], client: Client): Promise<void> {
+  /**
+   * Replaces the list (checked by {@link checkRoots}) and tells the server it changed: on the
+   * 2025 revision with `notifications/roots/list_changed`; 2026-07-28 has no such notification
+   * (a server reads the roots it asks for in its next round trip).
+   */
+  async replace(roots: readonly ClientRoot[], client: RootsClient): Promise<void> {
     this.roots = roots;
+    if (client.getProtocolEra?.() === 'modern') return;
     await client.sendRootsListChanged();
   }
 }

@@ -5,9 +5,11 @@
  * sends `notifications/cancelled`), so a server cannot keep a call's body flowing after its
  * answer, nor grow the client without limit with one endless event.
  */
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type FetchLike,
+  type JSONRPCMessage,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { isJsonObject } from '../../../json/object.js';
 import { authorizingFetch } from '../auth/authorize.js';
 import type { ServerAuthProvider } from '../auth/provider.js';
@@ -15,6 +17,12 @@ import { standIn } from '../result-guard.js';
 import { EventBuffer, eventData } from './event-buffer.js';
 
 type RequestId = string | number;
+
+/**
+ * The JSON-RPC code a cut-off download answers its requests with: "connection closed", as
+ * both SDKs' clients have it (`-32000`), so the call reads as a transport failure.
+ */
+const CONNECTION_CLOSED = -32_000;
 
 /** Statuses whose responses carry no body (and cannot be rebuilt with one). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -233,7 +241,9 @@ export function authorizedBoundedFetch(url: URL, options: BoundedHttpOptions): B
 }
 
 /**
- * The SDK's Streamable HTTP client transport over {@link BoundedFetch}, authorized by
+ * The v2 SDK's Streamable HTTP client transport (`@modelcontextprotocol/client`: it sends
+ * `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` as the negotiated revision
+ * asks) over {@link BoundedFetch}, authorized by
  * `authorizingFetch` (bearer tokens, 401 and 403 answered through the provider, the rest
  * UNAUTHORIZED). When a response is cut off, the requests it was to answer are answered at once
  * with a connection-closed error (and the reason is reported through `onerror`), so no call
@@ -253,7 +263,7 @@ export class BoundedHttpTransport extends StreamableHTTPClientTransport {
         const answer: JSONRPCMessage = {
           jsonrpc: '2.0',
           id,
-          error: { code: ErrorCode.ConnectionClosed, message: error.message },
+          error: { code: CONNECTION_CLOSED, message: error.message },
         };
         this.onmessage?.(answer);
       }

@@ -5,10 +5,11 @@
  * SDK's HTTP transports and OAuth client) is imported when a server first needs it.
  */
 import type { IOType } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/client';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerAuth } from '../auth/resolve.js';
 import type { ServerEntry } from '../config/types.js';
+import { httpStatusOf } from './http-status.js';
 import type { ProcessGroupStdioTransport } from './stdio.js';
 
 /** The SDK's cap on one stdio message, used for Streamable HTTP too: 10 MiB. */
@@ -65,14 +66,15 @@ async function stdioTransport(
       onStderr(entry.serverId, decoder.decode(chunk, { stream: true })),
     );
   }
-  return transport;
+  return transport as Transport;
 }
 
 /**
  * The SDK transport for one checked entry (not yet started: `Client.connect` starts it). A
  * stdio server's response whose result is not an object reaches the client as an error at once
  * (see `readMessageLine`), not as a lost line. An `'http'` entry with `sseFallback` tries
- * Streamable HTTP and falls back to SSE on a 4xx (but 401 and 403) to its first POST. An SSE
+ * Streamable HTTP and falls back to SSE on a 4xx (but 401 and 403) to its `initialize` POST (a
+ * `server/discover` probe decides nothing: a server that answers it speaks 2026-07-28). An SSE
  * stream that sends no `endpoint` event within `startTimeoutMs` (default 30 000) fails to start.
  *
  * @example
@@ -98,11 +100,12 @@ export async function createTransport(
     ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
   };
   const { BoundedSseTransport, HttpWithSseFallback } = await import('./sse.js');
-  if (entry.transport === 'sse') return new BoundedSseTransport(url, http);
+  // The legacy SSE transport is v1's (2024-11-05 only): the same shape, typed by that SDK.
+  if (entry.transport === 'sse') return new BoundedSseTransport(url, http) as Transport;
   const { BoundedHttpTransport } = await import('./http.js');
   const streamable = new BoundedHttpTransport(url, http);
   if (entry.sseFallback !== true) return streamable;
-  return new HttpWithSseFallback(streamable, () => new BoundedSseTransport(url, http));
+  return new HttpWithSseFallback(streamable, () => new BoundedSseTransport(url, http) as Transport);
 }
 
 /** A start failure's reason is cut to this many characters (a server's error page can be long). */
@@ -127,9 +130,9 @@ export function reasonChain(error: unknown): string {
     }
     const inner =
       at instanceof AggregateError ? at.errors.slice(0, 3).map((e) => String(e?.message ?? e)) : [];
-    const { code } = at as { code?: unknown };
-    const status = typeof code === 'number' && code >= 100 && code < 600 ? `HTTP ${code}: ` : '';
-    const message = status + (at.message === '' ? inner.join('; ') : at.message);
+    const status = httpStatusOf(at);
+    const statusText = status === undefined ? '' : `HTTP ${status}: `;
+    const message = statusText + (at.message === '' ? inner.join('; ') : at.message);
     if (message !== '' && !parts.some((part) => part.includes(message))) parts.push(message);
     at = at.cause;
   }

@@ -2,16 +2,12 @@
  * The legacy HTTP+SSE transport (protocol 2024-11-05) with the same download bounds as
  * Streamable HTTP, and the fallback the MCP specification describes for a URL of unknown kind:
  * POST the `initialize` request as Streamable HTTP; on a 4xx (but 401 and 403) open the SSE
- * stream (GET) and send it there.
+ * stream (GET) and send it there. The `server/discover` probe before it decides nothing.
  */
+import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  Transport,
-  TransportSendOptions,
-} from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { authorizedBoundedFetch, type BoundedHttpOptions } from './http.js';
+import { httpStatusOf } from './http-status.js';
 
 /** What the SSE transport is given. */
 export interface HttpTransportOptions extends BoundedHttpOptions {
@@ -81,14 +77,31 @@ export class BoundedSseTransport extends SSEClientTransport {
   }
 }
 
-const isInitialize = (message: JSONRPCMessage): boolean =>
-  'method' in message && message.method === 'initialize';
+const methodOf = (message: JSONRPCMessage): string | undefined =>
+  'method' in message ? message.method : undefined;
+
+/** The longest excerpt of a refusal's body quoted in the error. */
+const MAX_BODY_EXCERPT = 300;
+
+/**
+ * What a server said when it refused `initialize`: its status and the start of its body, JSON
+ * escaped (a server's text is never written out raw), e.g. `HTTP 400: "{\"error\":...}"`.
+ */
+function refusalOf(error: unknown, status: number): string {
+  const { data } = error as { data?: { text?: unknown } };
+  const text = typeof data?.text === 'string' ? data.text : String((error as Error).message);
+  const excerpt = text.length > MAX_BODY_EXCERPT ? `${text.slice(0, MAX_BODY_EXCERPT)}...` : text;
+  return `HTTP ${status}: ${JSON.stringify(excerpt)}`;
+}
 
 /**
  * Streamable HTTP first; when the server answers the `initialize` POST with a 4xx (but 401 and
- * 403), the legacy SSE transport on the same URL (and headers) from then on. Errors of the first
- * attempt are not reported when the fallback takes over; when it fails too, its error follows
- * the server's refusal of `initialize` (status and body), which comes first.
+ * 403), the legacy SSE transport on the same URL (and headers) from then on. The v2 client's
+ * `server/discover` probe goes before it and leaves the choice open: a server that answers it
+ * speaks 2026-07-28 over Streamable HTTP, and one that refuses it is asked `initialize` next.
+ * Errors of the first attempt are not reported when the fallback takes over; when it fails
+ * too, its error follows the server's refusal of `initialize` (status and an escaped excerpt
+ * of the body, at most 300 characters), which comes first.
  *
  * @example
  * ```ts
@@ -106,6 +119,7 @@ export class HttpWithSseFallback implements Transport {
   #current: Transport;
   readonly #sse: () => Transport;
   #decided = false;
+  #fellBack = false;
   /** Errors of the first attempt, held until it is known whether the fallback takes over. */
   readonly #held: Error[] = [];
   #protocolVersion: string | undefined;
@@ -117,6 +131,16 @@ export class HttpWithSseFallback implements Transport {
 
   get sessionId(): string | undefined {
     return this.#current.sessionId;
+  }
+
+  /** Whether each request has its own stream to abort (Streamable HTTP's, not SSE's). */
+  get hasPerRequestStream(): boolean {
+    return this.#current.hasPerRequestStream === true;
+  }
+
+  /** Whether the server refused `initialize` over Streamable HTTP and SSE took over. */
+  get fellBack(): boolean {
+    return this.#fellBack;
   }
 
   #wire(transport: Transport, held?: Error[]): void {
@@ -137,20 +161,25 @@ export class HttpWithSseFallback implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (this.#decided || !isInitialize(message)) {
-      this.#decided = true;
+    const method = methodOf(message);
+    // The probe's answer (or refusal) is the client's to read: it decides nothing here.
+    if (!this.#decided && method === 'server/discover') return this.#current.send(message, options);
+    if (this.#decided || method !== 'initialize') {
+      this.#decide();
       return this.#current.send(message, options);
     }
     try {
       await this.#current.send(message, options);
     } catch (error) {
-      if (!(error instanceof StreamableHTTPError) || !fallsBack(error.code ?? 0)) {
+      const status = httpStatusOf(error);
+      if (status === undefined || !fallsBack(status)) {
         this.#decide();
         throw error;
       }
       const streamable = this.#current;
       const sse = this.#sse();
       this.#current = sse;
+      this.#fellBack = true;
       this.#held.length = 0;
       this.#decided = true;
       void streamable.close();
@@ -163,7 +192,7 @@ export class HttpWithSseFallback implements Transport {
         // The server's own refusal comes first (a 2026-07-28-only server refuses initialize
         // with its reason); the failed fallback only follows it.
         throw new Error(
-          `initialize refused over Streamable HTTP (HTTP ${error.code}: ${error.message}); then SSE`,
+          `initialize refused over Streamable HTTP (${refusalOf(error, status)}); then SSE`,
           { cause: sseError },
         );
       }

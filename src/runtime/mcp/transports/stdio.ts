@@ -6,10 +6,12 @@
  */
 import { type ChildProcess, type IOType, spawn } from 'node:child_process';
 import { PassThrough, type Stream } from 'node:stream';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type JSONRPCMessage,
+  serializeMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { LineBuffer, readMessageLine } from './line-buffer.js';
 
 /** How long each step of closing waits for the server to go: stdin closed, SIGTERM, SIGKILL. */
@@ -56,7 +58,9 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
 
 /**
  * A client transport over a child process's stdin and stdout, the child leading its own
- * process group. `close()` closes stdin, then (after 2 s, or at once when the child has
+ * process group. The v2 SDK's client sees it as stdio-shaped (`stderr`, `pid`) and probes it in
+ * place with `server/discover`: a server that does not answer the probe within the probe
+ * timeout is taken as a legacy one, on the same process. `close()` closes stdin, then (after 2 s, or at once when the child has
  * exited) sends SIGTERM to the whole group, then SIGKILL to whatever is left 2 s later.
  */
 export class ProcessGroupStdioTransport implements Transport {
