@@ -635,6 +635,23 @@ export async function connectServers<
       Object.hasOwn(options.servers ?? {}, id) && options.servers?.[id]?.instructions === true,
   );
 
+  /** Runs `refresh` for one server (every server when `serverId` is omitted); INVALID_INPUT for an id not connected. */
+  const eachServer = async (
+    serverId: string | undefined,
+    refresh: (id: string, client: Client) => Promise<void> | undefined,
+  ): Promise<void> => {
+    const ids = serverId === undefined ? [...clients.keys()] : [serverId];
+    await Promise.all(
+      ids.map((id) => {
+        const client = clients.get(id);
+        if (client === undefined) {
+          throw new GeminiMcpError('INVALID_INPUT', `no server "${id}" is connected`);
+        }
+        return refresh(id, client);
+      }),
+    );
+  };
+
   return {
     clients,
     status,
@@ -654,17 +671,8 @@ export async function connectServers<
     get promptWarnings() {
       return prompts.warnings;
     },
-    async refreshPrompts(serverId) {
-      const ids = serverId === undefined ? [...clients.keys()] : [serverId];
-      await Promise.all(
-        ids.map((id) => {
-          const client = clients.get(id);
-          if (client === undefined) {
-            throw new GeminiMcpError('INVALID_INPUT', `no server "${id}" is connected`);
-          }
-          return prompts.refresh(id, fetchPrompts(id, client));
-        }),
-      );
+    refreshPrompts(serverId) {
+      return eachServer(serverId, (id, client) => prompts.refresh(id, fetchPrompts(id, client)));
     },
     onPromptsChanged(listener) {
       return prompts.onChange(listener);
@@ -674,17 +682,11 @@ export async function connectServers<
       return instructionsContent(instructions, own);
     },
     skills,
-    async refreshTools(serverId) {
-      const ids = serverId === undefined ? [...clients.keys()] : [serverId];
-      await Promise.all(
-        ids.map((id) => {
-          const client = clients.get(id);
-          if (client === undefined) {
-            throw new GeminiMcpError('INVALID_INPUT', `no server "${id}" is connected`);
-          }
-          if ((freshUntil.get(id) ?? 0) > performance.now()) return undefined;
-          return live.replace(id, fetchTools(id, client));
-        }),
+    refreshTools(serverId) {
+      return eachServer(serverId, (id, client) =>
+        (freshUntil.get(id) ?? 0) > performance.now()
+          ? undefined
+          : live.replace(id, fetchTools(id, client)),
       );
     },
     onToolsChanged(listener) {
