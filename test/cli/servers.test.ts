@@ -66,8 +66,8 @@ describe('tools', () => {
     expect(run.stdout).toContain(
       '2 tool(s) from 1 server(s): example (the bundled example server); schema mode json',
     );
-    // The example server is a 2025 one: it answers the probe with an error, then initialize.
-    expect(run.stdout).toMatch(/^revisions: example 2025-\d\d-\d\d \(legacy, stdio\)$/m);
+    // The example server serves both revisions (the v2 server package): it answers the probe.
+    expect(run.stdout).toMatch(/^revisions: example 2026-07-28 \(modern, stdio\)$/m);
     expect(run.stdout).toContain('no warnings');
   });
 
