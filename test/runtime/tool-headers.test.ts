@@ -4,7 +4,7 @@
  * with a `TOOL_HEADER_INVALID` warning naming why (conformance `http-invalid-tool-headers`);
  * valid annotations keep their tool.
  */
-import { createMcpHandler, Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, inputRequired, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { connectServers } from '../../src/runtime/mcp/connect.js';
 import { headerAnnotationFault, paramHeaders } from '../../src/runtime/mcp/tool-headers.js';
@@ -87,7 +87,12 @@ describe('issue 32 item 4: x-mcp-header annotations', () => {
     try {
       const connections = await connectServers(
         { mcpServers: { h: { url: running.url } } },
-        { timeoutMs: 5000 },
+        {
+          timeoutMs: 5000,
+          capabilities: {
+            elicitation: { onElicitation: async () => ({ action: 'accept', content: {} }) },
+          },
+        },
       );
       try {
         expect(connections.status.get('h')?.era).toBe('modern');
@@ -139,7 +144,7 @@ describe('issue 32 item 4: x-mcp-header annotations', () => {
     ).toEqual({});
   });
 
-  it('a call on a 2026-07-28 Streamable HTTP server carries the Mcp-Param-* headers of its arguments', async () => {
+  it('a call on a 2026-07-28 Streamable HTTP server carries the Mcp-Param-* headers of its arguments, and so does its retry after an input_required round', async () => {
     const heard: (string | null)[] = [];
     const handler = createMcpHandler(
       () => {
@@ -159,7 +164,18 @@ describe('issue 32 item 4: x-mcp-header annotations', () => {
               ],
             }) as never,
         );
-        server.setRequestHandler('tools/call', () => ({ content: [{ type: 'text', text: 'ok' }] }));
+        server.setRequestHandler('tools/call', (_request, ctx) =>
+          ctx.mcpReq.inputResponses === undefined
+            ? (inputRequired({
+                inputRequests: {
+                  sure: inputRequired.elicit({
+                    message: 'Sure?',
+                    requestedSchema: { type: 'object', properties: {} },
+                  }),
+                },
+              }) as never)
+            : { content: [{ type: 'text', text: 'ok' }] },
+        );
         return server;
       },
       { legacy: 'reject', responseMode: 'json' },
@@ -175,7 +191,12 @@ describe('issue 32 item 4: x-mcp-header annotations', () => {
     try {
       const connections = await connectServers(
         { mcpServers: { h: { url: running.url } } },
-        { timeoutMs: 5000 },
+        {
+          timeoutMs: 5000,
+          capabilities: {
+            elicitation: { onElicitation: async () => ({ action: 'accept', content: {} }) },
+          },
+        },
       );
       try {
         const answer = await answerCalls(
@@ -187,7 +208,7 @@ describe('issue 32 item 4: x-mcp-header annotations', () => {
           connections.clients,
         );
         expect(answer.parts[0]?.functionResponse.response).toEqual({ output: 'ok' });
-        expect(heard).toEqual(['eu-west4']);
+        expect(heard).toEqual(['eu-west4', 'eu-west4']);
       } finally {
         await connections.close();
       }

@@ -124,6 +124,8 @@ export interface InputRoundsOptions {
   readonly deadline: number;
   readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
+  /** The first request's `Mcp-Param-*` headers, sent with every retry too (2026-07-28 HTTP). */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -176,6 +178,7 @@ export async function fulfilInputRequests(
         timeout: Math.ceil(remaining),
         allowInputRequired: true,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.headers === undefined ? {} : { headers: options.headers }),
       },
     );
   }

@@ -362,6 +362,7 @@ function executed<T>(
             deadline: started + timeoutMs,
             timeoutMs,
             signal: controller?.signal,
+            headers: requestOptions.headers,
           }).then(finish, fail)
         : finish(raw),
     fail,
