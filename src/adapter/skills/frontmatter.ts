@@ -5,6 +5,7 @@
  */
 import { parse } from 'yaml';
 import { isJsonObject } from '../../json/object.js';
+import { jsonEqual } from '../../schema/keywords.js';
 
 /**
  * The YAML frontmatter of a `SKILL.md` (the block between its leading `---` lines), parsed, or
@@ -27,24 +28,6 @@ export function skillFrontmatter(
   return isJsonObject(parsed)
     ? { frontmatter: parsed }
     : { problem: 'its frontmatter is not a mapping' };
-}
-
-/** Two values equal as JSON (objects by their keys, in any order). */
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((item, index) => jsonEqual(item, b[index]))
-    );
-  }
-  if (isJsonObject(a) && isJsonObject(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    return [...keys].every((key) => jsonEqual(a[key], b[key]));
-  }
-  return false;
 }
 
 /** The fields in which a `SKILL.md`'s frontmatter and its entry's differ, in order of the file's. */
